@@ -1,0 +1,13 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root (where package.json is), whatever the current directory. */
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * Where built artifacts go (databases, indexes): `$SANDBOX_DATA_DIR`, else `<repo>/data`. Git-ignored;
+ * everything in it is rebuilt by the committed, seeded generators.
+ */
+export function dataDir(): string {
+  return process.env.SANDBOX_DATA_DIR ?? path.join(REPO_ROOT, 'data');
+}

@@ -1,0 +1,26 @@
+import type { AssistantMessage, ChatMessage, Usage } from '../schemas/message.ts';
+import type { ToolSpec } from '../schemas/tool-spec.ts';
+
+/** What the engine asks a model for: the next assistant message given the conversation and the tools. */
+export interface ModelRequest {
+  messages: readonly ChatMessage[];
+  tools: readonly ToolSpec[];
+  signal?: AbortSignal;
+}
+
+export interface ModelResponse {
+  message: AssistantMessage;
+  usage: Usage;
+  latencyMs: number;
+}
+
+/**
+ * A model behind one interface, whatever its provider. Every provider returns the assistant message
+ * in OpenAI chat form (tool-call arguments as a JSON string, possibly invalid).
+ */
+export interface Model {
+  /** The spec string it was made from, recorded in `episode-start`. */
+  readonly spec: string;
+  respond(request: ModelRequest): Promise<ModelResponse>;
+  close?(): Promise<void>;
+}

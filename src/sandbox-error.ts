@@ -1,0 +1,30 @@
+/**
+ * The harness's own failures (STYLE.md, kind c). The model's mistakes are tool results or feedback,
+ * and limits end an episode with status `limit`; neither is a SandboxError.
+ * The CLI maps each code to an exit status in src/cli/exit-codes.ts.
+ */
+export type SandboxErrorCode =
+  | 'invalid-task' // a task file that does not parse or fails its schema
+  | 'invalid-input' // any other bad file or argument from the user (trajectory, constraints, options)
+  | 'not-found' // a task, file, database or run that does not exist
+  | 'model-error' // the model provider failed after its retries
+  | 'server-error' // an MCP server could not start or its connection broke
+  | 'validator-error' // constraint code failed in the isolate (timeout, memory, exception)
+  | 'internal'; // a bug: an invariant of ours that did not hold
+
+export class SandboxError extends Error {
+  override readonly name = 'SandboxError';
+  constructor(
+    readonly code: SandboxErrorCode,
+    message: string,
+    options?: { cause?: unknown; details?: Record<string, unknown> },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.details = options?.details;
+  }
+  readonly details: Record<string, unknown> | undefined;
+}
+
+export function isSandboxError(error: unknown): error is SandboxError {
+  return error instanceof SandboxError;
+}

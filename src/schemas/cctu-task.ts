@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { JsonSchemaSchema } from './tool-spec.ts';
+import { referenceBaseShape, taskBaseShape } from './task-base.ts';
+
+/** A mock tool a CCTU task declares: its schema, and JavaScript run in isolated-vm over the task's world. */
+export const MockToolSchema = z.object({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/),
+  description: z.string(),
+  parameters: JsonSchemaSchema,
+  /** JavaScript source of `function run(args, world) { … }`, returning a JSON-serialisable value. */
+  implementation: z.string().min(1),
+});
+export type MockTool = z.infer<typeof MockToolSchema>;
+
+export const CctuStructureSchema = z.enum(['single-hop', 'parallel-single-hop', 'multi-hop', 'parallel-multi-hop']);
+export type CctuStructure = z.infer<typeof CctuStructureSchema>;
+
+export const SubquerySchema = z.object({
+  query: z.string(),
+  /** The tool whose output must contain the golden answer. */
+  tool: z.string(),
+  /** Golden answer; split on ", " and matched piecewise, lower-cased, commas removed (CCTU's rule). */
+  answer: z.string(),
+});
+
+export const CctuTaskSchema = z.object({
+  ...taskBaseShape,
+  style: z.literal('cctu'),
+  tools: z.array(MockToolSchema).min(1),
+  reference: z.object({ ...referenceBaseShape }),
+  grading: z.object({
+    structure: CctuStructureSchema,
+    subqueries: z.array(SubquerySchema).min(1),
+  }),
+});
+export type CctuTask = z.infer<typeof CctuTaskSchema>;

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+
+const count = z.number().int().nonnegative();
+/** An optional upper bound; absent means unbounded (CCTU's `inf`). */
+const maxCount = count.optional();
+
+const base = { id: z.string().min(1), description: z.string().optional() };
+
+/**
+ * A constraint of a task: a category (DESIGN.md's table) and its params, checked by that category's
+ * validator in isolated-vm. Params are validated here, when the task loads, so a bad shape names its field.
+ */
+export const ConstraintSchema = z.discriminatedUnion('category', [
+  z.object({ ...base, category: z.literal('resource.interaction_rounds'), params: z.object({ min: count.default(0), max: maxCount }) }),
+  z.object({ ...base, category: z.literal('resource.tool_call_count'), params: z.object({ min: count.default(0), max: maxCount }) }),
+  z.object({ ...base, category: z.literal('resource.specific_tool_call_count'), params: z.object({ limits: z.record(z.string(), count) }) }),
+  z.object({ ...base, category: z.literal('behavior.sequential_dependencies'), params: z.object({ chains: z.array(z.array(z.string()).min(2)).min(1) }) }),
+  z.object({ ...base, category: z.literal('behavior.parallel_dependencies'), params: z.object({ groups: z.array(z.array(z.string()).min(2)).min(1) }) }),
+  z.object({
+    ...base,
+    category: z.literal('behavior.parallel_calls_count'),
+    params: z.object({ min: count.default(0), max: maxCount, unit: z.enum(['type', 'times']).default('type') }),
+  }),
+  z.object({ ...base, category: z.literal('toolset.available_tools'), params: z.object({}).default({}) }),
+  z.object({ ...base, category: z.literal('toolset.required_parameters'), params: z.object({}).default({}) }),
+  z.object({ ...base, category: z.literal('toolset.parameter_types'), params: z.object({}).default({}) }),
+  z.object({
+    ...base,
+    category: z.literal('response.length'),
+    params: z.object({ min: count.default(0), max: maxCount, unit: z.enum(['chars', 'words']) }),
+  }),
+  z.object({
+    ...base,
+    category: z.literal('response.format'),
+    params: z.object({
+      format: z.enum(['json', 'markdown', 'table', 'plain']),
+      /** json: keys the object must have (with optional JSON type); table: minimum columns. */
+      requiredKeys: z.array(z.string()).optional(),
+      keyTypes: z.record(z.string(), z.enum(['string', 'number', 'integer', 'boolean', 'array', 'object'])).optional(),
+      minColumns: z.number().int().positive().optional(),
+    }),
+  }),
+  z.object({
+    ...base,
+    category: z.literal('response.content'),
+    params: z.object({
+      /** Literal prefix/suffix or wrappers the answer must carry, e.g. "ANSWER:", "[[…]]", "\\boxed{…}". */
+      startsWith: z.string().optional(),
+      endsWith: z.string().optional(),
+      identifiers: z.array(z.enum(['double-brackets', 'boxed', 'bold', 'quotes'])).optional(),
+      keywords: z.array(z.string()).optional(),
+      forbiddenKeywords: z.array(z.string()).optional(),
+      language: z.enum(['en', 'zh', 'fr', 'de', 'es']).optional(),
+      endingPunctuation: z.string().optional(),
+    }),
+  }),
+  z.object({
+    ...base,
+    category: z.literal('custom'),
+    params: z.object({
+      /** Display name used in feedback: INSTRUCTION FOLLOWING ERROR: <NAME> NOT FOLLOWED! */
+      name: z.string().min(1),
+      /** JavaScript source defining `init(params, tools)` and `check(state, step)` (see constraints/README.md). */
+      source: z.string().min(1),
+      args: z.record(z.string(), z.unknown()).default({}),
+    }),
+  }),
+]);
+export type Constraint = z.infer<typeof ConstraintSchema>;
+export type ConstraintCategory = Constraint['category'];
+export const CONSTRAINT_CATEGORIES = ConstraintSchema.options.map((option) => option.shape.category.value);

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { EpisodeStatusSchema } from './event.ts';
+
+/**
+ * The score of one episode, as a style's grader computes it from the task and the trajectory alone.
+ * `metrics` are numbers (rates in 0..1, counts) or null for "not judged" (a judge-only metric with no judge).
+ */
+export const EpisodeScoreSchema = z.object({
+  taskId: z.string(),
+  style: z.enum(['cctu', 'ddr', 'plan']),
+  repeat: z.number().int().nonnegative(),
+  status: EpisodeStatusSchema,
+  /** The headline pass/fail of the style (cctu: SR; ddr: accuracy = 1; plan: rating Extremely Good). */
+  passed: z.boolean(),
+  metrics: z.record(z.string(), z.number().nullable()),
+  /** Style-specific detail (per subquery, per checklist item, per step match, per constraint…). */
+  details: z.record(z.string(), z.unknown()).default({}),
+});
+export type EpisodeScore = z.infer<typeof EpisodeScoreSchema>;
+
+/** A table a grader prints at the end of a run (and `sandbox grade` prints for a run directory). */
+export interface SummaryTable {
+  title: string;
+  columns: string[];
+  rows: Array<Array<string | number>>;
+}

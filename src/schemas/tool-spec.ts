@@ -1,0 +1,12 @@
+import { z } from 'zod';
+
+/** A JSON Schema object (draft 2020-12 subset as MCP tools use it). Kept open: validators interpret it. */
+export const JsonSchemaSchema: z.ZodType<Record<string, unknown>> = z.record(z.string(), z.unknown());
+
+/** A tool as the agent sees it: what MCP `tools/list` returns, and what a CCTU task declares. */
+export const ToolSpecSchema = z.object({
+  name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'a tool name of letters, digits, _ . - (at most 64)'),
+  description: z.string(),
+  parameters: JsonSchemaSchema,
+});
+export type ToolSpec = z.infer<typeof ToolSpecSchema>;
