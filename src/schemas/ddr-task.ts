@@ -9,6 +9,8 @@ export const DdrTaskSchema = z.object({
   grading: z.object({
     /** The entity under study, e.g. { kind: "agent", id: "A-0042" }. */
     entity: z.object({ kind: z.string(), id: z.string() }),
+    /** The scenario the entity belongs to (its database name): reports group by it. */
+    scenario: z.string().optional(),
     checklist: z.array(ChecklistItemSchema).min(1),
   }),
 });

@@ -1,0 +1,31 @@
+import type { ChecklistItem } from '../../src/schemas/checklist.ts';
+
+/** One checklist fact of an entity, before its answer is computed from the database. */
+export interface FactTemplate extends Omit<ChecklistItem, 'answer' | 'verification_sql'> {
+  sql: string;
+  /** SQL returning one row with TRUE when the fact is ambiguous for this entity (a tie, no data): the fact is dropped. */
+  ambiguousSql?: string;
+  /** The sentence that states the fact (the reference trajectory's insight and FINISH line). */
+  statement(answer: ChecklistItem['answer']): string;
+}
+
+/** A DDR scenario: a database, the kind of entity studied in it, and the facts checked for each entity. */
+export interface ScenarioSpec {
+  database: string;
+  domain: string;
+  entityKind: string;
+  /** Entities worth a task, in id order (the generator takes the first `count`). */
+  entitiesSql: string;
+  /** The task's query, DDR-Bench style. */
+  query(entityId: string): string;
+  /** SQL returning one row of facts about the entity the templates depend on (e.g. which lab test it has). */
+  contextSql?(entityId: string): string;
+  facts(entityId: string, context: Record<string, string>): FactTemplate[];
+  /** Default size options for the build (small: seconds). */
+  buildOptions?: Record<string, unknown>;
+}
+
+/** Formats a set answer for a sentence. */
+export function listText(answer: ChecklistItem['answer']): string {
+  return Array.isArray(answer) ? answer.join(', ') : String(answer);
+}
