@@ -1,0 +1,113 @@
+import ivm from 'isolated-vm';
+import type { MockTool } from '../../src/schemas/cctu-task.ts';
+
+/** What one tool call produced: the text the agent reads, and whether it is an error it can act on. */
+export interface ToolOutcome {
+  text: string;
+  isError: boolean;
+}
+
+export interface ToolRuntimeOptions {
+  tools: readonly MockTool[];
+  world: unknown;
+  /** Per-call wall time in the isolate (default 10 s). */
+  timeoutMs?: number;
+  /** Isolate heap limit in MiB (default 64). */
+  memoryLimitMb?: number;
+  /** Cap on a result's UTF-8 bytes; longer results are cut and say so (default 64 KiB). */
+  maxResultBytes?: number;
+}
+
+export interface ToolRuntime {
+  call(name: string, args: unknown): Promise<ToolOutcome>;
+  dispose(): void;
+}
+
+// Inside the isolate: each tool's source is wrapped so its `run` is captured under its name; the world is
+// deep-frozen once so a tool cannot change what later calls see (calls stay deterministic and replayable).
+const PRELUDE = `
+const __tools = Object.create(null);
+function __freeze(value) {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) __freeze(value[key]);
+  }
+  return value;
+}
+globalThis.__dispatch = function (name, argsJson) {
+  const run = __tools[name];
+  const result = run(JSON.parse(argsJson), globalThis.world);
+  const text = JSON.stringify(result === undefined ? null : result);
+  return text === undefined ? 'null' : text;
+};
+`;
+
+function registration(tool: MockTool): string {
+  // The tool's source runs in its own function scope; only `run` escapes.
+  return `__tools[${JSON.stringify(tool.name)}] = (function () {\n${tool.implementation}\n;return run;\n})();\n`;
+}
+
+/** Cuts text to at most `maxBytes` UTF-8 bytes on a character boundary, saying how much was left out. */
+export function capBytes(text: string, maxBytes: number): string {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  if (bytes <= maxBytes) return text;
+  let cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8');
+  if (cut.endsWith('\uFFFD')) cut = cut.slice(0, -1);
+  return `${cut}\n[result truncated: ${bytes} bytes, limit ${maxBytes}]`;
+}
+
+/**
+ * Runs a task's mock tools in one isolate (memory-limited), with the world copied in once.
+ * Each call gets `timeoutMs`; an exception or timeout becomes an error outcome the agent can read.
+ * If the isolate is disposed (a memory-limit breach does that), the next call builds a fresh one.
+ */
+export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
+  const timeout = options.timeoutMs ?? 10_000;
+  const maxBytes = options.maxResultBytes ?? 64 * 1024;
+  const known = new Set(options.tools.map((tool) => tool.name));
+  const worldCopy = new ivm.ExternalCopy(options.world ?? null);
+  let isolate: ivm.Isolate | undefined;
+  let dispatch: ivm.Reference<(name: string, argsJson: string) => string> | undefined;
+
+  function build(): ivm.Reference<(name: string, argsJson: string) => string> {
+    isolate = new ivm.Isolate({ memoryLimit: options.memoryLimitMb ?? 64 });
+    const context = isolate.createContextSync();
+    context.global.setSync('world', worldCopy.copyInto({ release: false }));
+    context.evalSync(PRELUDE);
+    context.evalSync('__freeze(globalThis.world)');
+    for (const tool of options.tools) {
+      try {
+        context.evalSync(registration(tool), { timeout });
+      } catch (error) {
+        // A tool whose source does not compile still gets registered as one that explains the fault.
+        const message = JSON.stringify(`tool ${tool.name} failed to load: ${(error as Error).message}`);
+        context.evalSync(`__tools[${JSON.stringify(tool.name)}] = function () { throw new Error(${message}); };`);
+      }
+    }
+    return context.global.getSync('__dispatch', { reference: true }) as ivm.Reference<(name: string, argsJson: string) => string>;
+  }
+
+  return {
+    async call(name, args) {
+      if (!known.has(name)) return { text: `Unknown tool "${name}". Available tools: ${[...known].join(', ')}.`, isError: true };
+      if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+        return { text: `Arguments of ${name} must be a JSON object, got ${Array.isArray(args) ? 'an array' : typeof args === 'object' ? 'null' : typeof args}.`, isError: true };
+      }
+      if (!dispatch || !isolate || isolate.isDisposed) dispatch = build();
+      try {
+        const text = (await dispatch.apply(undefined, [name, JSON.stringify(args)], { timeout, result: { copy: true } })) as string;
+        return { text: capBytes(text, maxBytes), isError: false };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (/timed out/i.test(message)) return { text: `Error: ${name} timed out after ${timeout} ms.`, isError: true };
+        if (isolate?.isDisposed) return { text: `Error: ${name} ran out of memory; try narrower arguments.`, isError: true };
+        return { text: `Error: ${message}`, isError: true };
+      }
+    },
+    dispose() {
+      dispatch?.release();
+      if (isolate && !isolate.isDisposed) isolate.dispose();
+      worldCopy.release();
+    },
+  };
+}

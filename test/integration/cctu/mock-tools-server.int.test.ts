@@ -1,0 +1,86 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildWorld, domainSpec, mockToolsOf } from '../../../databases/worlds/index.ts';
+import { createServer } from '../../../mcp-servers/mock-tools/index.ts';
+import type { MockTool } from '../../../src/schemas/cctu-task.ts';
+
+const open: Client[] = [];
+
+async function connect(tools: MockTool[], world: unknown, timeoutMs?: number): Promise<Client> {
+  const server = createServer({ tools, world, timeoutMs });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(clientTransport);
+  open.push(client);
+  return client;
+}
+
+function text(result: Awaited<ReturnType<Client['callTool']>>): string {
+  return (result.content as Array<{ type: string; text: string }>)[0]?.text ?? '';
+}
+
+afterEach(async () => {
+  while (open.length > 0) await open.pop()?.close();
+});
+
+const tool = (name: string, implementation: string): MockTool => ({
+  name,
+  description: name,
+  parameters: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] },
+  implementation,
+});
+
+describe('mock-tools server', () => {
+  it('lists the declared tools with their JSON Schemas and runs a domain tool over its seeded world', async () => {
+    const spec = domainSpec('history');
+    const world = buildWorld('history', 3);
+    const client = await connect(mockToolsOf(spec), world);
+    const { tools } = await client.listTools();
+    expect(tools.map((listed) => listed.name)).toEqual(spec.tools.map(([name]) => name));
+    expect(tools[0]?.inputSchema.required).toEqual(['event_name']);
+    const event = world.entities['history.event']?.[0];
+    const result = await client.callTool({ name: 'historical_event_retriever', arguments: { event_name: event?.name } });
+    expect(result.isError).toBe(false);
+    expect(JSON.parse(text(result))).toEqual({ event_name: event?.name, year: event?.year, location: event?.location });
+  });
+
+  it('returns an unknown entity as a readable error result', async () => {
+    const client = await connect(mockToolsOf(domainSpec('film')), buildWorld('film', 1));
+    const result = await client.callTool({ name: 'movie_director_identifier', arguments: { movie_title: 'No Such Film' } });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/No film named "No Such Film" was found\. Known examples: /);
+  });
+
+  it('turns exceptions, timeouts, non-object arguments and unknown tools into isError results, and stays usable', async () => {
+    const client = await connect(
+      [tool('boom', 'function run() { throw new Error("kaboom"); }'), tool('spin', 'function run() { for (;;) {} }'), tool('echo', 'function run(args, world) { return { args: args, seen: world.n }; }')],
+      { n: 7 },
+      200,
+    );
+    const boom = await client.callTool({ name: 'boom', arguments: { x: 1 } });
+    expect(boom.isError).toBe(true);
+    expect(text(boom)).toContain('kaboom');
+    const spin = await client.callTool({ name: 'spin', arguments: { x: 1 } });
+    expect(spin.isError).toBe(true);
+    expect(text(spin)).toMatch(/timed out after 200 ms/);
+    const unknown = await client.callTool({ name: 'nope', arguments: {} });
+    expect(unknown.isError).toBe(true);
+    expect(text(unknown)).toMatch(/Unknown tool "nope"/);
+    // Arguments are not checked against the schema here (the gate does that): a wrong type still runs.
+    const echo = await client.callTool({ name: 'echo', arguments: { x: 'not a number' } });
+    expect(JSON.parse(text(echo))).toEqual({ args: { x: 'not a number' }, seen: 7 });
+  });
+
+  it('keeps the world read-only across calls and caps large results by bytes', async () => {
+    const client = await connect(
+      [tool('mutate', 'function run(args, world) { world.n = 99; return world.n; }'), tool('big', 'function run() { return "x".repeat(200000); }')],
+      { n: 1 },
+    );
+    expect(text(await client.callTool({ name: 'mutate', arguments: { x: 1 } }))).toBe('1');
+    const big = text(await client.callTool({ name: 'big', arguments: { x: 1 } }));
+    expect(Buffer.byteLength(big)).toBeLessThan(70 * 1024);
+    expect(big).toMatch(/\[result truncated: \d+ bytes, limit 65536\]$/);
+  });
+});
