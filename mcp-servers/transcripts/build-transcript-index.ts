@@ -1,0 +1,171 @@
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { SandboxError } from '../../src/sandbox-error.ts';
+import { chunkSchema, DEFAULT_CHUNK_TURNS, FILTER_COLUMN_INDEXES, type TranscriptChunk } from './chunk-schema.ts';
+import { createEmbedder } from './embed-texts.ts';
+import type { EmbeddingsConfig } from './embeddings-config.ts';
+import { CHUNKS_TABLE, INDEX_FORMAT_VERSION, writeIndexMeta, type IndexMeta } from './index-meta.ts';
+import { lancedb } from './lancedb.ts';
+
+export interface BuildTranscriptIndexOptions {
+  /** The contact-center DuckDB file (tables transcript_turns, calls, agents). */
+  dbPath: string;
+  /** Directory to write the index to; replaced atomically when the build succeeds. */
+  indexPath: string;
+  chunkTurns?: number;
+  /** When set, every chunk's text is embedded and stored for dense and hybrid search. */
+  embeddings?: EmbeddingsConfig;
+  /** Called after each batch written, with the chunks written so far. */
+  onProgress?: (chunksWritten: number) => void;
+}
+
+/** Rows handed to LanceDB per write: few, large fragments keep search fast without a compaction pass. */
+const WRITE_BATCH_ROWS = 65_536;
+
+/**
+ * Groups each call's turns into chunks of `chunkTurns` consecutive turns, in DuckDB (one pass, streamed), joined
+ * with the call's and the agent's metadata. Turns are numbered by position so 0- or 1-based turn indexes both work.
+ */
+export function chunkQuery(chunkTurns: number): string {
+  if (!Number.isInteger(chunkTurns) || chunkTurns < 1) throw new SandboxError('invalid-input', `chunkTurns must be a positive integer, got ${chunkTurns}`);
+  return `
+    WITH turns AS (
+      SELECT CAST(call_id AS VARCHAR) AS call_id, CAST(turn_index AS INTEGER) AS turn_index, CAST(speaker AS VARCHAR) AS speaker,
+             CAST(start_s AS DOUBLE) AS start_s, CAST(end_s AS DOUBLE) AS end_s,
+             regexp_replace(CAST(text AS VARCHAR), '[\\r\\n]+', ' ', 'g') AS text,
+             (row_number() OVER (PARTITION BY call_id ORDER BY turn_index) - 1) // ${chunkTurns} AS chunk_no
+      FROM transcript_turns
+    ), chunks AS (
+      SELECT call_id, chunk_no, min(turn_index) AS turn_from, max(turn_index) AS turn_to,
+             min(start_s) AS start_s, max(end_s) AS end_s,
+             string_agg(text, chr(10) ORDER BY turn_index) AS text,
+             list(turn_index ORDER BY turn_index) AS turn_indexes,
+             list(speaker ORDER BY turn_index) AS speakers,
+             list(start_s ORDER BY turn_index) AS turn_starts,
+             list(end_s ORDER BY turn_index) AS turn_ends
+      FROM turns GROUP BY call_id, chunk_no
+    )
+    SELECT ch.call_id || ':' || ch.turn_from AS chunk_id, ch.call_id, ch.turn_from, ch.turn_to, ch.start_s, ch.end_s, ch.text,
+           ch.turn_indexes, ch.speakers, ch.turn_starts, ch.turn_ends,
+           strftime(c.started_at, '%Y-%m-%d') AS call_date, strftime(c.started_at, '%Y-%m-%dT%H:%M:%S') AS started_at,
+           CAST(c.time_zone AS VARCHAR) AS time_zone, CAST(c.queue AS VARCHAR) AS queue, CAST(c.channel AS VARCHAR) AS channel,
+           CAST(c.call_driver AS VARCHAR) AS call_driver, CAST(c.agent_id AS VARCHAR) AS agent_id, CAST(a.team AS VARCHAR) AS team,
+           c.resolved, c.escalated
+    FROM chunks ch
+    JOIN calls c ON CAST(c.call_id AS VARCHAR) = ch.call_id
+    LEFT JOIN agents a ON CAST(a.agent_id AS VARCHAR) = CAST(c.agent_id AS VARCHAR)
+    ORDER BY ch.call_id, ch.chunk_no`;
+}
+
+async function column(connection: DuckDBConnection, sql: string): Promise<string[]> {
+  const reader = await connection.runAndReadAll(sql);
+  return reader.getRowsJS().map((row) => String(row[0]));
+}
+
+async function knownValues(connection: DuckDBConnection): Promise<IndexMeta['known']> {
+  const distinct = (expression: string, table: string) =>
+    column(connection, `SELECT DISTINCT CAST(${expression} AS VARCHAR) AS v FROM ${table} WHERE ${expression} IS NOT NULL ORDER BY v`);
+  const dates = (await connection.runAndReadAll(`SELECT strftime(min(started_at), '%Y-%m-%d'), strftime(max(started_at), '%Y-%m-%d') FROM calls`)).getRowsJS()[0];
+  return {
+    queues: await distinct('queue', 'calls'),
+    timeZones: await distinct('time_zone', 'calls'),
+    teams: await distinct('team', 'agents'),
+    agentIds: await distinct('agent_id', 'agents'),
+    firstDate: dates?.[0] == null ? null : String(dates[0]),
+    lastDate: dates?.[1] == null ? null : String(dates[1]),
+    exampleCallIds: await column(connection, 'SELECT DISTINCT CAST(call_id AS VARCHAR) AS v FROM transcript_turns ORDER BY v LIMIT 3'),
+  };
+}
+
+/**
+ * Builds the transcript index of a contact-center database: chunks of consecutive turns in a LanceDB table with
+ * a native full-text (BM25) index on the text and scalar indexes on every filter column, plus embeddings when an
+ * endpoint is configured. Writes to a sibling directory and renames it into place, so a crash never leaves a
+ * half-built index where the server would open it.
+ */
+export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions): Promise<IndexMeta> {
+  const { dbPath, indexPath, chunkTurns = DEFAULT_CHUNK_TURNS, onProgress } = options;
+  const started = performance.now();
+  const source = await stat(dbPath).catch((error: unknown) => {
+    throw new SandboxError('not-found', `no database at ${dbPath}`, { cause: error });
+  });
+  const embed = options.embeddings ? createEmbedder(options.embeddings) : undefined;
+  const workPath = `${indexPath}.building-${process.pid}`;
+  await rm(workPath, { recursive: true, force: true });
+  await mkdir(workPath, { recursive: true });
+
+  const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  const lance = await lancedb.connect(workPath);
+  try {
+    const known = await knownValues(connection);
+    const result = await connection.stream(chunkQuery(chunkTurns));
+    let table: lancedb.Table | undefined;
+    let dimensions: number | undefined;
+    let pending: TranscriptChunk[] = [];
+    let written = 0;
+    const calls = new Set<string>();
+
+    const flush = async () => {
+      if (pending.length === 0) return;
+      if (embed) {
+        const vectors = await embed(pending.map((chunk) => chunk.text));
+        pending.forEach((chunk, i) => (chunk.vector = vectors[i]));
+        dimensions ??= vectors[0]?.length;
+      }
+      // Plain objects: LanceDB converts them with the explicit schema (typed arrays included).
+      const rows = pending as unknown as Record<string, unknown>[];
+      if (!table) table = await lance.createTable(CHUNKS_TABLE, rows, { schema: chunkSchema(dimensions) });
+      else await table.add(rows);
+      written += pending.length;
+      pending = [];
+      onProgress?.(written);
+    };
+
+    for await (const rows of result.yieldRowObjectJs()) {
+      for (const row of rows) {
+        const chunk = row as unknown as TranscriptChunk;
+        calls.add(chunk.call_id);
+        pending.push(chunk);
+      }
+      if (pending.length >= WRITE_BATCH_ROWS) await flush();
+    }
+    await flush();
+    if (!table) table = await lance.createEmptyTable(CHUNKS_TABLE, chunkSchema());
+
+    if (written > 0) {
+      await table.createIndex('text', {
+        config: lancedb.Index.fts({ withPosition: false, stem: true, removeStopWords: true, lowercase: true, asciiFolding: true }),
+      });
+      for (const [name, kind] of Object.entries(FILTER_COLUMN_INDEXES)) {
+        await table.createIndex(name, { config: kind === 'bitmap' ? lancedb.Index.bitmap() : lancedb.Index.btree() });
+      }
+    }
+    table.close();
+
+    const meta: IndexMeta = {
+      formatVersion: INDEX_FORMAT_VERSION,
+      builtAt: new Date().toISOString(),
+      source: { dbPath, size: source.size, mtimeMs: source.mtimeMs },
+      chunkTurns,
+      calls: calls.size,
+      chunks: written,
+      buildSeconds: (performance.now() - started) / 1000,
+      known,
+      embeddings: embed && dimensions && options.embeddings ? { model: options.embeddings.model, dimensions } : null,
+    };
+    await writeIndexMeta(workPath, meta);
+    lance.close();
+    await rm(indexPath, { recursive: true, force: true });
+    await rename(workPath, indexPath);
+    return meta;
+  } catch (error) {
+    lance.close();
+    await rm(workPath, { recursive: true, force: true });
+    if (error instanceof SandboxError) throw error;
+    throw new SandboxError('internal', `building the transcript index of ${dbPath} failed: ${(error as Error).message}`, { cause: error });
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

@@ -1,0 +1,80 @@
+import * as arrow from 'apache-arrow';
+
+/** Consecutive turns per chunk: long enough to hold a question and its answer, short enough to rank precisely. */
+export const DEFAULT_CHUNK_TURNS = 4;
+
+/** One row of the chunk table: a run of consecutive turns of one call, with the call's metadata for filtering. */
+export interface TranscriptChunk {
+  chunk_id: string;
+  call_id: string;
+  turn_from: number;
+  turn_to: number;
+  start_s: number;
+  end_s: number;
+  /** The turns' texts, one line per turn (new lines inside a turn are flattened to spaces). */
+  text: string;
+  turn_indexes: number[];
+  speakers: string[];
+  turn_starts: number[];
+  turn_ends: number[];
+  call_date: string;
+  started_at: string;
+  time_zone: string;
+  queue: string;
+  channel: string;
+  call_driver: string;
+  agent_id: string;
+  team: string;
+  resolved: boolean;
+  escalated: boolean;
+  vector?: Float32Array;
+}
+
+/** Columns a search filter may touch, with the LanceDB scalar index each gets. */
+export const FILTER_COLUMN_INDEXES = {
+  call_id: 'btree',
+  call_date: 'btree',
+  queue: 'bitmap',
+  time_zone: 'bitmap',
+  agent_id: 'btree',
+  team: 'bitmap',
+  resolved: 'bitmap',
+  escalated: 'bitmap',
+} as const;
+
+function listOf(type: arrow.DataType): arrow.List {
+  return new arrow.List(new arrow.Field('item', type, true));
+}
+
+/** The Arrow schema of the chunk table; with `vectorDimensions`, a `vector` column for dense search. */
+export function chunkSchema(vectorDimensions?: number): arrow.Schema {
+  const fields: arrow.Field[] = [
+    new arrow.Field('chunk_id', new arrow.Utf8(), false),
+    new arrow.Field('call_id', new arrow.Utf8(), false),
+    new arrow.Field('turn_from', new arrow.Int32(), false),
+    new arrow.Field('turn_to', new arrow.Int32(), false),
+    new arrow.Field('start_s', new arrow.Float64(), true),
+    new arrow.Field('end_s', new arrow.Float64(), true),
+    new arrow.Field('text', new arrow.Utf8(), false),
+    new arrow.Field('turn_indexes', listOf(new arrow.Int32()), false),
+    new arrow.Field('speakers', listOf(new arrow.Utf8()), false),
+    new arrow.Field('turn_starts', listOf(new arrow.Float64()), false),
+    new arrow.Field('turn_ends', listOf(new arrow.Float64()), false),
+    new arrow.Field('call_date', new arrow.Utf8(), true),
+    new arrow.Field('started_at', new arrow.Utf8(), true),
+    new arrow.Field('time_zone', new arrow.Utf8(), true),
+    new arrow.Field('queue', new arrow.Utf8(), true),
+    new arrow.Field('channel', new arrow.Utf8(), true),
+    new arrow.Field('call_driver', new arrow.Utf8(), true),
+    new arrow.Field('agent_id', new arrow.Utf8(), true),
+    new arrow.Field('team', new arrow.Utf8(), true),
+    new arrow.Field('resolved', new arrow.Bool(), true),
+    new arrow.Field('escalated', new arrow.Bool(), true),
+  ];
+  if (vectorDimensions) {
+    fields.push(
+      new arrow.Field('vector', new arrow.FixedSizeList(vectorDimensions, new arrow.Field('item', new arrow.Float32(), true)), true),
+    );
+  }
+  return new arrow.Schema(fields);
+}

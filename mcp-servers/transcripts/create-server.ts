@@ -1,0 +1,123 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { EmbeddingsConfig } from './embeddings-config.ts';
+import { ensureTranscriptIndex } from './ensure-transcript-index.ts';
+import { SearchFiltersSchema } from './search-filters.ts';
+import { ToolInputError } from './tool-input-error.ts';
+import { TranscriptIndex } from './transcript-index.ts';
+
+export interface TranscriptsServerOptions {
+  /** The index directory (built by `buildTranscriptIndex`). */
+  indexPath: string;
+  /** The contact-center database: when given, the index is built (or rebuilt if stale) from it first. */
+  dbPath?: string;
+  /** An OpenAI-compatible embeddings endpoint: enables dense and hybrid search on an index built with it. */
+  embeddings?: EmbeddingsConfig;
+}
+
+/** Longest query accepted: a search query, not a document. */
+export const MAX_QUERY_CHARS = 2000;
+/** Most chunks one search returns. */
+export const MAX_K = 50;
+/** Byte budget of one tool result: far below the stdio transport's 10 MiB message limit. */
+export const MAX_RESULT_BYTES = 256 * 1024;
+
+const SERVER_VERSION = '0.1.0';
+
+function json(value: unknown): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+}
+
+function failure(message: string): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: message }] };
+}
+
+/** Runs a tool body; the model's mistakes and unexpected failures both come back as `isError` results. */
+async function asToolResult(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    if (error instanceof ToolInputError) return failure(error.message);
+    return failure(`search failed: ${(error as Error).message}. The server is still running; try again or change the request.`);
+  }
+}
+
+/**
+ * The transcripts MCP server: `search_transcripts` ranks chunks of call transcripts (BM25, or dense/hybrid
+ * when embeddings are configured) under metadata filters; `get_transcript` reads a call's turns.
+ */
+export async function createServer(options: TranscriptsServerOptions): Promise<McpServer> {
+  if (options.dbPath) await ensureTranscriptIndex({ dbPath: options.dbPath, indexPath: options.indexPath, embeddings: options.embeddings });
+  const index = await TranscriptIndex.open(options.indexPath, options.embeddings);
+  const { known } = index.meta;
+  const server = new McpServer({ name: 'transcripts', version: SERVER_VERSION });
+
+  server.registerTool(
+    'search_transcripts',
+    {
+      title: 'Search call transcripts',
+      description:
+        `Search ${index.meta.calls.toLocaleString('en-US')} contact-center call transcripts, indexed as chunks of ${index.meta.chunkTurns} consecutive turns. ` +
+        `Returns the best-matching chunks (call_id, turn range, speaker-labelled text, score, call metadata), best first. ` +
+        `Ranking: ${index.modes.join(', ')}${index.modes.length > 1 ? ' (default hybrid)' : ' (keyword search: use the words customers and agents would say)'}. ` +
+        `Calls run from ${known.firstDate ?? '?'} to ${known.lastDate ?? '?'}; queues: ${known.queues.join(', ')}. ` +
+        'Use get_transcript to read a whole call.',
+      inputSchema: {
+        query: z.string().trim().min(1, 'query is empty: say what to look for').max(MAX_QUERY_CHARS).describe('what to look for, in words'),
+        k: z.number().int().min(1).max(MAX_K).default(10).describe(`how many chunks to return (1-${MAX_K})`),
+        filters: SearchFiltersSchema.optional(),
+        mode: z.enum(['bm25', 'dense', 'hybrid']).optional().describe(`ranking; available here: ${index.modes.join(', ')}`),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ query, k, filters, mode }) =>
+      asToolResult(async () => {
+        const { mode: used, hits } = await index.search({ query, k, filters, mode });
+        const results = [];
+        let bytes = 0;
+        for (const hit of hits) {
+          bytes += Buffer.byteLength(hit.text) + 400;
+          if (bytes > MAX_RESULT_BYTES) break;
+          results.push(hit);
+        }
+        return json({
+          mode: used,
+          returned: results.length,
+          ...(results.length < hits.length ? { truncated: `cut to ${results.length} results to stay under ${MAX_RESULT_BYTES} bytes; ask for fewer` } : {}),
+          ...(hits.length === 0 ? { note: 'no chunk matched: try other words or looser filters' } : {}),
+          results,
+        });
+      }),
+  );
+
+  server.registerTool(
+    'get_transcript',
+    {
+      title: 'Read a call transcript',
+      description: 'The turns of one call (speaker, start/end seconds, text) with its metadata; optionally only turns from_turn..to_turn (inclusive).',
+      inputSchema: {
+        call_id: z.string().min(1).max(100).describe(`the call's id, e.g. ${known.exampleCallIds[0] ?? ''}`),
+        from_turn: z.number().int().min(0).optional().describe('first turn index to return'),
+        to_turn: z.number().int().min(0).optional().describe('last turn index to return (inclusive)'),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ call_id, from_turn, to_turn }) =>
+      asToolResult(async () => {
+        const transcript = await index.getTranscript(call_id, from_turn, to_turn);
+        let bytes = 0;
+        const turns = transcript.turns.filter((turn) => (bytes += Buffer.byteLength(turn.text) + 100) <= MAX_RESULT_BYTES);
+        const next = transcript.turns[turns.length];
+        return json({ ...transcript, turns, ...(next ? { truncated: `result cut at the byte budget; continue with from_turn ${next.turn}` } : {}) });
+      }),
+  );
+
+  // Release LanceDB's handles when the server closes, whoever else listens.
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    previous?.();
+    index.close();
+  };
+  return server;
+}

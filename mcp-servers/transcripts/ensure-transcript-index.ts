@@ -1,0 +1,36 @@
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { buildTranscriptIndex } from './build-transcript-index.ts';
+import type { EmbeddingsConfig } from './embeddings-config.ts';
+import { readIndexMeta } from './index-meta.ts';
+
+/** Where a database's transcript index lives: beside it, `<name>.transcripts/` for `<name>.duckdb`. */
+export function transcriptIndexPath(dbPath: string): string {
+  return path.join(path.dirname(dbPath), `${path.basename(dbPath, path.extname(dbPath))}.transcripts`);
+}
+
+export interface EnsureTranscriptIndexOptions {
+  dbPath: string;
+  /** Defaults to `transcriptIndexPath(dbPath)`. */
+  indexPath?: string;
+  embeddings?: EmbeddingsConfig;
+  onProgress?: (chunksWritten: number) => void;
+}
+
+/**
+ * Returns the path of an up-to-date transcript index for the database, building it when it is missing, of an
+ * older format, built from a different version of the database file (size or mtime changed), or built without
+ * the embeddings now asked for.
+ */
+export async function ensureTranscriptIndex(options: EnsureTranscriptIndexOptions): Promise<string> {
+  const indexPath = options.indexPath ?? transcriptIndexPath(options.dbPath);
+  const [meta, source] = await Promise.all([readIndexMeta(indexPath), stat(options.dbPath).catch(() => null)]);
+  const fresh =
+    meta !== null &&
+    source !== null &&
+    meta.source.size === source.size &&
+    meta.source.mtimeMs === source.mtimeMs &&
+    (!options.embeddings || meta.embeddings?.model === options.embeddings.model);
+  if (!fresh) await buildTranscriptIndex({ ...options, indexPath });
+  return indexPath;
+}

@@ -1,0 +1,232 @@
+import { SandboxError } from '../../src/sandbox-error.ts';
+import { createEmbedder, type Embedder } from './embed-texts.ts';
+import type { EmbeddingsConfig } from './embeddings-config.ts';
+import { CHUNKS_TABLE, requireIndexMeta, type IndexMeta } from './index-meta.ts';
+import { lancedb } from './lancedb.ts';
+import { filtersToWhere, sqlString, type SearchFilters } from './search-filters.ts';
+import { ToolInputError } from './tool-input-error.ts';
+
+/** How chunks are ranked: BM25 full text, vector similarity, or both fused by reciprocal rank. */
+export type SearchMode = 'bm25' | 'dense' | 'hybrid';
+
+export interface SearchRequest {
+  query: string;
+  k: number;
+  filters?: SearchFilters;
+  /** Defaults to `hybrid` when embeddings are available, else `bm25`. */
+  mode?: SearchMode;
+}
+
+export interface SearchHit {
+  rank: number;
+  /** BM25 score (bm25), 1 / (1 + distance) (dense) or the reciprocal-rank-fusion score (hybrid): higher is better. */
+  score: number;
+  call_id: string;
+  turn_from: number;
+  turn_to: number;
+  start_s: number | null;
+  end_s: number | null;
+  call_date: string | null;
+  queue: string | null;
+  time_zone: string | null;
+  agent_id: string | null;
+  team: string | null;
+  resolved: boolean | null;
+  escalated: boolean | null;
+  /** One line per turn, `speaker: text`. */
+  text: string;
+}
+
+export interface TranscriptTurn {
+  turn: number;
+  speaker: string;
+  start_s: number | null;
+  end_s: number | null;
+  text: string;
+}
+
+export interface Transcript {
+  call_id: string;
+  call: Pick<SearchHit, 'call_date' | 'queue' | 'time_zone' | 'agent_id' | 'team' | 'resolved' | 'escalated'> & {
+    started_at: string | null;
+    channel: string | null;
+    call_driver: string | null;
+  };
+  total_turns: number;
+  turns: TranscriptTurn[];
+}
+
+/** The RRF constant from the original paper (Cormack et al., 2009), also LanceDB's default. */
+const RRF_K = 60;
+
+const HIT_COLUMNS = [
+  'call_id', 'turn_from', 'turn_to', 'start_s', 'end_s', 'text', 'speakers',
+  'call_date', 'queue', 'time_zone', 'agent_id', 'team', 'resolved', 'escalated',
+];
+const TRANSCRIPT_COLUMNS = [...HIT_COLUMNS, 'turn_indexes', 'turn_starts', 'turn_ends', 'started_at', 'channel', 'call_driver'];
+
+type Row = Record<string, unknown>;
+
+function list<T>(value: unknown): T[] {
+  if (value == null) return [];
+  if (Array.isArray(value)) return value as T[];
+  // Arrow list cells come back as vectors with toArray().
+  return Array.from((value as { toArray(): ArrayLike<T> }).toArray());
+}
+
+function nullable<T>(value: unknown): T | null {
+  return value === undefined || value === null ? null : (value as T);
+}
+
+function labelledText(row: Row): string {
+  const speakers = list<string>(row.speakers);
+  return String(row.text)
+    .split('\n')
+    .map((line, i) => `${speakers[i] ?? '?'}: ${line}`)
+    .join('\n');
+}
+
+/**
+ * An opened transcript index: searches chunks and reads whole transcripts back. One LanceDB connection and
+ * table handle for the server's life; LanceDB reads from disk and caches, so memory stays small.
+ */
+export class TranscriptIndex {
+  private constructor(
+    readonly meta: IndexMeta,
+    private readonly connection: lancedb.Connection,
+    private readonly table: lancedb.Table,
+    private readonly embed: Embedder | undefined,
+    private readonly reranker: lancedb.rerankers.RRFReranker,
+  ) {}
+
+  /** Opens the index at `indexPath`; with `embeddings`, dense and hybrid search use that endpoint for queries. */
+  static async open(indexPath: string, embeddings?: EmbeddingsConfig): Promise<TranscriptIndex> {
+    const meta = await requireIndexMeta(indexPath);
+    if (embeddings && meta.embeddings && meta.embeddings.model !== embeddings.model) {
+      throw new SandboxError(
+        'invalid-input',
+        `the index at ${indexPath} holds ${meta.embeddings.model} embeddings but the endpoint is configured for ${embeddings.model}: rebuild the index or use the same model`,
+      );
+    }
+    const connection = await lancedb.connect(indexPath);
+    const table = await connection.openTable(CHUNKS_TABLE);
+    const embed = embeddings && meta.embeddings ? createEmbedder(embeddings) : undefined;
+    return new TranscriptIndex(meta, connection, table, embed, await lancedb.rerankers.RRFReranker.create(RRF_K));
+  }
+
+  /** The modes this index and configuration can serve. */
+  get modes(): SearchMode[] {
+    return this.embed ? ['bm25', 'dense', 'hybrid'] : ['bm25'];
+  }
+
+  /** Ranks chunks for a query under filters. Bad filter values and unavailable modes throw ToolInputError. */
+  async search(request: SearchRequest): Promise<{ mode: SearchMode; hits: SearchHit[] }> {
+    const mode = request.mode ?? (this.embed ? 'hybrid' : 'bm25');
+    if (!this.modes.includes(mode)) {
+      throw new ToolInputError(
+        `mode ${JSON.stringify(mode)} needs embeddings, and ${this.meta.embeddings ? 'no embeddings endpoint is configured' : 'this index was built without embeddings'}; use mode "bm25"`,
+      );
+    }
+    const where = filtersToWhere(request.filters, this.meta.known);
+    if (request.filters?.call_ids) await this.requireCalls(request.filters.call_ids, 'filters.call_ids');
+    const text = new lancedb.MatchQuery(request.query, 'text');
+    let query: lancedb.Query | lancedb.VectorQuery;
+    if (mode === 'bm25') {
+      query = this.table.query().fullTextSearch(text).select([...HIT_COLUMNS, '_score']);
+    } else {
+      const [vector] = await this.embed!([request.query]);
+      const vectorQuery = this.table.query().nearestTo(vector!).distanceType('cosine').select([...HIT_COLUMNS, '_distance']);
+      query = mode === 'dense' ? vectorQuery : vectorQuery.fullTextSearch(text).rerank(this.reranker);
+    }
+    if (where) query = query.where(where);
+    const rows = (await query.limit(request.k).toArray()) as Row[];
+    const hits = rows.map((row, i): SearchHit => {
+      const score = mode === 'bm25' ? Number(row._score) : mode === 'dense' ? 1 / (1 + Number(row._distance)) : Number(row._relevance_score);
+      return {
+        rank: i + 1,
+        score: Number(score.toFixed(6)),
+        call_id: String(row.call_id),
+        turn_from: Number(row.turn_from),
+        turn_to: Number(row.turn_to),
+        start_s: nullable<number>(row.start_s),
+        end_s: nullable<number>(row.end_s),
+        call_date: nullable<string>(row.call_date),
+        queue: nullable<string>(row.queue),
+        time_zone: nullable<string>(row.time_zone),
+        agent_id: nullable<string>(row.agent_id),
+        team: nullable<string>(row.team),
+        resolved: nullable<boolean>(row.resolved),
+        escalated: nullable<boolean>(row.escalated),
+        text: labelledText(row),
+      };
+    });
+    return { mode, hits };
+  }
+
+  /** Throws a ToolInputError naming the call ids the index does not hold. */
+  private async requireCalls(callIds: string[], field: string): Promise<Row[]> {
+    const unique = [...new Set(callIds)];
+    const rows = (await this.table
+      .query()
+      .where(`call_id IN (${unique.map(sqlString).join(', ')})`)
+      .select(TRANSCRIPT_COLUMNS)
+      .toArray()) as Row[];
+    const found = new Set(rows.map((row) => String(row.call_id)));
+    const missing = unique.filter((id) => !found.has(id));
+    if (missing.length > 0) {
+      const shown = missing.slice(0, 10).map((id) => JSON.stringify(id)).join(', ');
+      throw new ToolInputError(
+        `${field}: no call with id ${shown}${missing.length > 10 ? ` (and ${missing.length - 10} more)` : ''}; call ids look like ${this.meta.known.exampleCallIds.map((id) => JSON.stringify(id)).join(', ')}`,
+      );
+    }
+    return rows;
+  }
+
+  /** A call's turns (all, or `from_turn`..`to_turn` inclusive by turn index) with the call's metadata. */
+  async getTranscript(callId: string, fromTurn?: number, toTurn?: number): Promise<Transcript> {
+    if (fromTurn !== undefined && toTurn !== undefined && fromTurn > toTurn) {
+      throw new ToolInputError(`from_turn (${fromTurn}) is after to_turn (${toTurn})`);
+    }
+    const rows = (await this.requireCalls([callId], 'call_id')).sort((a, b) => Number(a.turn_from) - Number(b.turn_from));
+    const turns: TranscriptTurn[] = [];
+    for (const row of rows) {
+      const indexes = list<number>(row.turn_indexes);
+      const speakers = list<string>(row.speakers);
+      const starts = list<number>(row.turn_starts);
+      const ends = list<number>(row.turn_ends);
+      String(row.text)
+        .split('\n')
+        .forEach((line, i) => {
+          turns.push({ turn: Number(indexes[i]), speaker: speakers[i] ?? '?', start_s: nullable(starts[i]), end_s: nullable(ends[i]), text: line });
+        });
+    }
+    const first = turns[0]?.turn ?? 0;
+    const last = turns.at(-1)?.turn ?? 0;
+    if ((fromTurn !== undefined && fromTurn > last) || (toTurn !== undefined && toTurn < first)) {
+      throw new ToolInputError(`call ${callId} has turns ${first}..${last}; the range asked for (${fromTurn ?? first}..${toTurn ?? last}) is outside it`);
+    }
+    const head = rows[0]!;
+    return {
+      call_id: callId,
+      call: {
+        started_at: nullable(head.started_at),
+        call_date: nullable(head.call_date),
+        time_zone: nullable(head.time_zone),
+        queue: nullable(head.queue),
+        channel: nullable(head.channel),
+        call_driver: nullable(head.call_driver),
+        agent_id: nullable(head.agent_id),
+        team: nullable(head.team),
+        resolved: nullable(head.resolved),
+        escalated: nullable(head.escalated),
+      },
+      total_turns: turns.length,
+      turns: turns.filter((turn) => (fromTurn === undefined || turn.turn >= fromTurn) && (toTurn === undefined || turn.turn <= toTurn)),
+    };
+  }
+
+  close(): void {
+    this.table.close();
+    this.connection.close();
+  }
+}

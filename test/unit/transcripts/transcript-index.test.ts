@@ -1,0 +1,106 @@
+import { rm, utimes } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTranscriptIndex,
+  ensureTranscriptIndex,
+  readIndexMeta,
+  ToolInputError,
+  TranscriptIndex,
+  transcriptIndexPath,
+} from '../../../mcp-servers/transcripts/index.ts';
+import { createTinyContactCenter, TINY_CALLS } from './tiny-contact-center.ts';
+
+let dbPath: string;
+let indexPath: string;
+let index: TranscriptIndex;
+
+beforeAll(async () => {
+  dbPath = await createTinyContactCenter();
+  indexPath = transcriptIndexPath(dbPath);
+  await buildTranscriptIndex({ dbPath, indexPath });
+  index = await TranscriptIndex.open(indexPath);
+});
+
+afterAll(async () => {
+  index?.close();
+  await rm(path.dirname(dbPath), { recursive: true, force: true });
+});
+
+describe('buildTranscriptIndex', () => {
+  it('chunks every call into runs of 4 turns and records the known filter values', async () => {
+    const meta = await readIndexMeta(indexPath);
+    expect(meta?.calls).toBe(TINY_CALLS.length);
+    expect(meta?.chunks).toBe(TINY_CALLS.reduce((sum, call) => sum + Math.ceil(call.turns.length / 4), 0));
+    expect(meta?.known.queues).toEqual(['billing', 'retention', 'sales', 'technical_support']);
+    expect(meta?.known.teams).toEqual(['Aurora', 'Ember']);
+    expect(meta?.known.firstDate).toBe('2026-01-05');
+    expect(meta?.embeddings).toBeNull();
+  });
+
+  it('is rebuilt by ensureTranscriptIndex only when the database changed', async () => {
+    // A second index of its own: rebuilding the one the other tests have open would pull it from under them.
+    const ownPath = `${indexPath}-ensure`;
+    expect(await ensureTranscriptIndex({ dbPath, indexPath: ownPath })).toBe(ownPath);
+    const before = (await readIndexMeta(ownPath))!.builtAt;
+    await ensureTranscriptIndex({ dbPath, indexPath: ownPath });
+    expect((await readIndexMeta(ownPath))!.builtAt).toBe(before);
+    await utimes(dbPath, new Date(), new Date(Date.now() + 5000));
+    await ensureTranscriptIndex({ dbPath, indexPath: ownPath });
+    expect((await readIndexMeta(ownPath))!.builtAt).not.toBe(before);
+  });
+});
+
+describe('TranscriptIndex.search (BM25)', () => {
+  it('ranks the chunk that talks about the query first', async () => {
+    const { mode, hits } = await index.search({ query: 'router wifi connection dropping', k: 3 });
+    expect(mode).toBe('bm25');
+    expect(hits[0]).toMatchObject({ rank: 1, call_id: 'C-0000002', turn_from: 0, turn_to: 3, queue: 'technical_support', team: 'Ember', escalated: true });
+    expect(hits[0]!.text.split('\n')[1]).toBe('customer: My router keeps dropping the wifi connection every hour.');
+    expect(hits[0]!.score).toBeGreaterThan(0);
+  });
+
+  it('stems: "refunds" finds "refund"', async () => {
+    const { hits } = await index.search({ query: 'refunds', k: 5 });
+    expect(new Set(hits.map((hit) => hit.call_id))).toEqual(new Set(['C-0000001', 'C-0000003']));
+  });
+
+  it('applies filters before ranking', async () => {
+    const resolvedOnly = await index.search({ query: 'refund', k: 5, filters: { queue: 'retention' } });
+    expect(resolvedOnly.hits.map((hit) => hit.call_id)).toEqual(['C-0000003']);
+    const byDate = await index.search({ query: 'outage internet', k: 5, filters: { date_from: '2026-03-12', date_to: '2026-03-12', agent_id: 'A-0042', resolved: false } });
+    expect(byDate.hits.map((hit) => hit.call_id)).toEqual(['C-0000004']);
+    const none = await index.search({ query: 'outage', k: 5, filters: { resolved: true } });
+    expect(none.hits).toEqual([]);
+    const byCall = await index.search({ query: 'help', k: 10, filters: { call_ids: ['C-0000005'] } });
+    expect(new Set(byCall.hits.map((hit) => hit.call_id))).toEqual(new Set(['C-0000005']));
+  });
+
+  it('treats quotes and SQL in the query as words', async () => {
+    const { hits } = await index.search({ query: "router' OR 1=1; DROP TABLE chunks; --", k: 3 });
+    expect(hits[0]?.call_id).toBe('C-0000002');
+  });
+
+  it('reports unknown call ids and unavailable modes as the caller’s mistake', async () => {
+    await expect(index.search({ query: 'x', k: 3, filters: { call_ids: ['C-9999999'] } })).rejects.toThrow(/filters\.call_ids: no call with id "C-9999999"; call ids look like "C-0000001"/);
+    await expect(index.search({ query: 'x', k: 3, mode: 'hybrid' })).rejects.toThrow(ToolInputError);
+  });
+});
+
+describe('TranscriptIndex.getTranscript', () => {
+  it('gives back every turn in order with speakers and times', async () => {
+    const transcript = await index.getTranscript('C-0000003');
+    expect(transcript.total_turns).toBe(9);
+    expect(transcript.turns.map((turn) => turn.text)).toEqual(TINY_CALLS[2]!.turns);
+    expect(transcript.turns[1]).toEqual({ turn: 1, speaker: 'customer', start_s: 10, end_s: 18, text: 'I want to cancel my subscription, it is too expensive.' });
+    expect(transcript.call).toMatchObject({ queue: 'retention', agent_id: 'A-0042', team: 'Ember', started_at: '2026-03-11T11:00:00', resolved: true });
+  });
+
+  it('cuts to a turn range and rejects ranges outside the call', async () => {
+    const part = await index.getTranscript('C-0000003', 3, 5);
+    expect(part.turns.map((turn) => turn.turn)).toEqual([3, 4, 5]);
+    await expect(index.getTranscript('C-0000003', 20)).rejects.toThrow(/has turns 0\.\.8/);
+    await expect(index.getTranscript('C-0000003', 5, 3)).rejects.toThrow(/from_turn \(5\) is after to_turn \(3\)/);
+    await expect(index.getTranscript("C-1' OR '1'='1")).rejects.toThrow(/no call with id/);
+  });
+});
