@@ -1,0 +1,155 @@
+import { readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { z } from 'zod';
+import { REPO_ROOT } from '../data-dir.ts';
+import { SandboxError } from '../sandbox-error.ts';
+import { TaskSchema, type Task } from '../schemas/task.ts';
+
+/** A task and where it came from. */
+export interface LoadedTask {
+  task: Task;
+  /** Absolute path of the task file. */
+  path: string;
+}
+
+/** Where task ids are looked up. */
+export const EPISODES_DIR = path.join(REPO_ROOT, 'episodes');
+
+/** Formats a zod path as JSON-path text: `constraints[2].params.max`. */
+export function formatIssuePath(issuePath: readonly PropertyKey[]): string {
+  let text = '';
+  for (const key of issuePath) {
+    if (typeof key === 'number') text += `[${key}]`;
+    else text += text ? `.${String(key)}` : String(key);
+  }
+  return text || '(root)';
+}
+
+/** One line naming the file, the first bad field and what was expected. */
+export function describeZodError(file: string, error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return `${file}: invalid`;
+  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more issue${error.issues.length > 2 ? 's' : ''})` : '';
+  return `${file}: ${formatIssuePath(issue.path)}: ${issue.message.replace(/\s+/g, ' ')}${more}`;
+}
+
+/** Parses task JSON text; a bad file throws `invalid-task` naming the file and the field. */
+export function parseTask(text: string, file: string): Task {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SandboxError('invalid-task', `${file}: not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = TaskSchema.safeParse(json);
+  if (!parsed.success) throw new SandboxError('invalid-task', describeZodError(file, parsed.error), { cause: parsed.error });
+  return parsed.data;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Every `*.json` file under a directory, sorted. */
+async function jsonFilesUnder(directory: string): Promise<string[]> {
+  const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+}
+
+/**
+ * Loads one task: `idOrPath` is a path to a task file, or a task id looked up as `episodes/**\/<id>.json`.
+ * Throws `not-found` when there is no such task, `invalid-task` (one line: file, JSON path, expectation) when it does not parse.
+ */
+export async function loadTask(idOrPath: string): Promise<LoadedTask> {
+  const asPath = path.resolve(idOrPath);
+  if (await isFile(asPath)) return { task: parseTask(await readFile(asPath, 'utf8'), displayPath(asPath)), path: asPath };
+  if (idOrPath.includes('/') || idOrPath.endsWith('.json')) throw new SandboxError('not-found', `no task file ${idOrPath}`);
+  const matches = (await jsonFilesUnder(EPISODES_DIR)).filter((file) => path.basename(file) === `${idOrPath}.json`);
+  if (matches.length === 0) throw new SandboxError('not-found', `no task "${idOrPath}" under ${displayPath(EPISODES_DIR)} (give an id or a path to a task file)`);
+  if (matches.length > 1) {
+    throw new SandboxError('invalid-input', `task id "${idOrPath}" is ambiguous: ${matches.map(displayPath).join(', ')}; give a path`);
+  }
+  const file = matches[0]!;
+  return { task: parseTask(await readFile(file, 'utf8'), displayPath(file)), path: file };
+}
+
+/**
+ * Loads a suite: a directory (every task file under it), a single task file, or a glob (`episodes/cctu/*.json`).
+ * Tasks are sorted by path; duplicate ids are an error because trajectories are named by id.
+ */
+export async function loadSuite(dirOrGlob: string): Promise<LoadedTask[]> {
+  const files = await suiteFiles(dirOrGlob);
+  if (files.length === 0) throw new SandboxError('not-found', `no task files match ${dirOrGlob}`);
+  const tasks: LoadedTask[] = [];
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const task = parseTask(await readFile(file, 'utf8'), displayPath(file));
+    const earlier = seen.get(task.id);
+    if (earlier) throw new SandboxError('invalid-task', `${displayPath(file)}: id "${task.id}" is also the id of ${earlier}`);
+    seen.set(task.id, displayPath(file));
+    tasks.push({ task, path: file });
+  }
+  return tasks;
+}
+
+async function suiteFiles(dirOrGlob: string): Promise<string[]> {
+  const resolved = path.resolve(dirOrGlob);
+  try {
+    const info = await stat(resolved);
+    if (info.isDirectory()) return jsonFilesUnder(resolved);
+    if (info.isFile()) return [resolved];
+  } catch {
+    // not a plain path: try it as a glob
+  }
+  // Node 20 has no fs.glob: walk from the glob's literal prefix and match `*` (within a name) and `**` (any depth).
+  const pattern = path.resolve(dirOrGlob);
+  const parts = pattern.split(path.sep);
+  const firstWild = parts.findIndex((part) => /[*?[]/.test(part));
+  if (firstWild === -1) return [];
+  const root = parts.slice(0, firstWild).join(path.sep) || path.sep;
+  const matcher = globToRegExp(pattern);
+  try {
+    return (await jsonFilesUnder(root)).filter((file) => matcher.test(file));
+  } catch {
+    return [];
+  }
+}
+
+function globToRegExp(pattern: string): RegExp {
+  let source = '';
+  for (let index = 0; index < pattern.length; index++) {
+    const char = pattern[index]!;
+    if (char === '*' && pattern[index + 1] === '*') {
+      source += '.*';
+      index++;
+      if (pattern[index + 1] === '/') index++;
+    } else if (char === '*') source += '[^/]*';
+    else if (char === '?') source += '[^/]';
+    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/** A path as shown to the user: relative to the current directory when inside it. */
+export function displayPath(file: string): string {
+  const relative = path.relative(process.cwd(), file);
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+}
+
+/** A task path as recorded in a trajectory: relative to the repository when inside it, so runs move between clones. */
+export function recordedTaskPath(file: string): string {
+  const relative = path.relative(REPO_ROOT, path.resolve(file));
+  return relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : path.resolve(file);
+}
+
+/** The file a recorded task path names (see recordedTaskPath). */
+export function resolveRecordedTaskPath(recorded: string): string {
+  return path.isAbsolute(recorded) ? recorded : path.join(REPO_ROOT, recorded);
+}

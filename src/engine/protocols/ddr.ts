@@ -1,0 +1,35 @@
+import type { EpisodeProtocol } from './episode-protocol.ts';
+
+/** The prefix that ends a DDR episode. */
+export const FINISH_PREFIX = 'FINISH:';
+
+export const DDR_NUDGE =
+  'Continue the analysis: call exactly one tool, or, when you are done, reply with a message starting "FINISH:" followed by your findings.';
+export const DDR_SUMMARY_REQUEST =
+  'The turn limit is reached. Reply now with a message starting "FINISH:" that summarises everything you found; no more tool calls will run.';
+
+/**
+ * DDR-Bench: one tool call per turn (only the first call of a message runs, the others are skipped and the agent
+ * is told so); the episode ends on a message starting `FINISH:`; a message with neither gets a nudge (at most 3);
+ * at the turn limit one more model call asks for the final summary.
+ */
+export const ddrProtocol: EpisodeProtocol = {
+  style: 'ddr',
+  maxNudges: 3,
+  summaryRequest: DDR_SUMMARY_REQUEST,
+  interpret(message) {
+    const calls = message.tool_calls ?? [];
+    const content = message.content ?? '';
+    if (content.trimStart().startsWith(FINISH_PREFIX)) return { kind: 'final-answer', content: content.trim(), skipped: calls };
+    if (calls.length > 0) {
+      const [first, ...rest] = calls;
+      return {
+        kind: 'tool-calls',
+        run: [first!],
+        skipped: rest,
+        skipNotice: `SKIPPED: one tool call per turn. Only the first call (${first!.function.name}) ran; make this call in a later turn if you still need it.`,
+      };
+    }
+    return { kind: 'nudge', content: DDR_NUDGE };
+  },
+};

@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { SandboxError } from '../sandbox-error.ts';
+import { EventSchema, type TrajectoryEvent } from '../schemas/event.ts';
+import { describeZodError } from './load-task.ts';
+
+export interface Trajectory {
+  events: TrajectoryEvent[];
+  /** The last line was cut off (a crash mid-write) and was dropped. */
+  truncated: boolean;
+  /** The episode ran to its end (`episode-end` recorded). */
+  finished: boolean;
+}
+
+/**
+ * Parses a trajectory's JSONL text. A cut-off last line (a crash mid-write) is tolerated and dropped;
+ * any other bad line throws `invalid-input` naming the file, the line and the field.
+ */
+export function parseTrajectory(text: string, file: string): Trajectory {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  const events: TrajectoryEvent[] = [];
+  let truncated = false;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    const isLast = index === lines.length - 1;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      if (isLast && !text.endsWith('\n')) {
+        truncated = true;
+        break;
+      }
+      throw new SandboxError('invalid-input', `${file}:${index + 1}: not valid JSON: ${(error as Error).message}`, { cause: error });
+    }
+    const parsed = EventSchema.safeParse(json);
+    if (!parsed.success) throw new SandboxError('invalid-input', describeZodError(`${file}:${index + 1}`, parsed.error), { cause: parsed.error });
+    events.push(parsed.data);
+  }
+  return { events, truncated, finished: events.at(-1)?.type === 'episode-end' };
+}
+
+/** Reads and parses a trajectory file (see parseTrajectory). */
+export async function readTrajectory(file: string): Promise<Trajectory> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new SandboxError('not-found', `cannot read trajectory ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  return parseTrajectory(text, file);
+}

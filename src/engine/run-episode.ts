@@ -1,0 +1,355 @@
+import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
+import type { ToolOutcome } from '../mcp/connect-server.ts';
+import type { Model, ModelResponse } from '../models/model.ts';
+import { SandboxError } from '../sandbox-error.ts';
+import { RunSettingsSchema, type EpisodeStatus, type RunSettings, type TrajectoryEvent } from '../schemas/event.ts';
+import type { ChatMessage, ToolCall } from '../schemas/message.ts';
+import type { ConstraintStatus } from '../schemas/step.ts';
+import type { Task } from '../schemas/task.ts';
+import type { ToolSpec } from '../schemas/tool-spec.ts';
+import type { StepValidator } from '../validator/step-validator.ts';
+import { EpisodeState, type EpisodeCounts, type EpisodeEnding, type EpisodeStateUpdate, type EpisodeStateValue } from './episode-state.ts';
+import { applyVerdicts, buildStep, checkStep, describeValidatorErrors } from './gate.ts';
+import { PROTOCOLS, type EpisodeProtocol, type PlanExecutor } from './protocols/index.ts';
+import { recordedTaskPath } from './load-task.ts';
+import { Recorder } from './recorder.ts';
+import { packageVersions } from './versions.ts';
+
+/** Makes the episode's model once its tools are known (the `reference` model needs the task, providers need the tools). */
+export type ModelFactory = (context: { task: Task; tools: readonly ToolSpec[] }) => Promise<Model>;
+/** Makes the episode's validator from the task's constraints and tools. */
+export type ValidatorFactory = (task: Task, tools: readonly ToolSpec[]) => Promise<StepValidator>;
+/** Computes per-constraint status over a finished trajectory (src/graders/constraint-status.ts). */
+export type ConstraintStatusFunction = (task: Task, events: readonly TrajectoryEvent[]) => Record<string, ConstraintStatus>;
+
+export interface RunEpisodeOptions {
+  task: Task;
+  /** Path of the task file, recorded in `episode-start`; without it the whole task is recorded. */
+  taskPath?: string;
+  model: Model | ModelFactory;
+  /** The spec of a factory-made model, recorded if the episode fails before the model exists. */
+  modelSpec?: string;
+  settings?: Partial<RunSettings>;
+  /** Trajectory file to write; absent = in memory only. */
+  trajectoryPath?: string;
+  /** The validator to use (tests); otherwise `createValidator` makes one, or the episode runs unchecked when neither is given. */
+  validator?: StepValidator;
+  createValidator?: ValidatorFactory;
+  constraintStatus?: ConstraintStatusFunction;
+  environment?: StartEnvironmentOptions;
+  /** Used for plan episodes run with `settings.execute`. */
+  planExecutor?: PlanExecutor;
+  /** Called for every event as it is recorded (the live transcript). */
+  onEvent?: (event: TrajectoryEvent) => void;
+  signal?: AbortSignal;
+}
+
+export interface EpisodeResult {
+  status: EpisodeStatus;
+  reason: string;
+  finalAnswer: string | null;
+  events: TrajectoryEvent[];
+  trajectoryPath: string | null;
+}
+
+/** What the nodes need beside the state: passed through `configurable`, so the graph is compiled once per process. */
+interface EpisodeContext {
+  task: Task;
+  model: Model;
+  tools: readonly ToolSpec[];
+  environment: ToolEnvironment;
+  validator: StepValidator | undefined;
+  recorder: Recorder;
+  settings: RunSettings;
+  protocol: EpisodeProtocol;
+  planExecutor: PlanExecutor | undefined;
+  signal: AbortSignal;
+  /** Why `signal` fired: the wall-time limit, or the caller. */
+  abortReason: () => string;
+}
+
+function contextOf(config: LangGraphRunnableConfig): EpisodeContext {
+  return (config.configurable as { episode: EpisodeContext }).episode;
+}
+
+function ended(status: EpisodeStatus, reason: string, finalAnswer: string | null = null): EpisodeStateUpdate {
+  return { ending: { status, reason, finalAnswer }, pending: null };
+}
+
+async function modelNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
+  const context = contextOf(config);
+  if (context.signal.aborted) return ended('limit', context.abortReason());
+  const { limits } = context.task;
+  const counts = { ...state.counts };
+  const added: ChatMessage[] = [];
+  let summaryCall = false;
+  if (counts.rounds >= limits.maxRounds) {
+    if (!context.protocol.summaryRequest || counts.summaryRequested) return ended('limit', `round limit reached (${limits.maxRounds} rounds)`);
+    // DDR: one more model call asks for the final summary.
+    counts.summaryRequested = true;
+    summaryCall = true;
+    added.push({ role: 'user', content: context.protocol.summaryRequest });
+    context.recorder.record({ type: 'feedback', round: counts.rounds, kind: 'protocol', content: context.protocol.summaryRequest });
+  }
+  let response: ModelResponse;
+  try {
+    response = await context.model.respond({ messages: added.length ? state.messages.concat(added) : state.messages, tools: context.tools, signal: context.signal });
+  } catch (error) {
+    if (context.signal.aborted) return { ...ended('limit', context.abortReason()), messages: added, counts };
+    return { ...ended('error', `model failed: ${(error as Error).message}`), messages: added, counts };
+  }
+  counts.rounds += 1;
+  const { usage } = response;
+  if (usage.inputTokens !== undefined) counts.inputTokens = (counts.inputTokens ?? 0) + usage.inputTokens;
+  if (usage.outputTokens !== undefined) counts.outputTokens = (counts.outputTokens ?? 0) + usage.outputTokens;
+  if (usage.costUsd !== undefined) counts.costUsd = (counts.costUsd ?? 0) + usage.costUsd;
+  // A fresh object: the model may hand back a message it keeps (a fake model reusing one would merge turns).
+  const message = { ...response.message };
+  context.recorder.record({ type: 'model-response', round: counts.rounds, message, usage, latencyMs: response.latencyMs });
+  added.push(message);
+  if (summaryCall) return { ...ended('limit', `round limit reached (${limits.maxRounds} rounds); final summary requested`, message.content ?? ''), messages: added, counts };
+  const tokens = (counts.inputTokens ?? 0) + (counts.outputTokens ?? 0);
+  if (limits.maxTokens !== undefined && tokens > limits.maxTokens) {
+    return { ...ended('limit', `token limit reached (${tokens} > ${limits.maxTokens})`), messages: added, counts };
+  }
+  return { messages: added, counts, pending: { message, interpretation: context.protocol.interpret(message), decision: null, feedback: null } };
+}
+
+async function gateNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
+  const context = contextOf(config);
+  const pending = state.pending!;
+  const { interpretation } = pending;
+  const counts = { ...state.counts };
+  const round = counts.rounds;
+  if (interpretation.kind === 'nudge') {
+    counts.nudges += 1;
+    if (counts.nudges > context.protocol.maxNudges) {
+      return { ...ended('limit', `no tool call and no final answer after ${context.protocol.maxNudges} nudges`), counts };
+    }
+    return { counts, pending: { ...pending, feedback: { kind: 'protocol', content: interpretation.content } } };
+  }
+  const calls = interpretation.kind === 'tool-calls' ? interpretation.run : [];
+  if (calls.length > 0 && counts.toolCalls + calls.length > context.task.limits.maxToolCalls) {
+    return { ...ended('limit', `tool-call limit reached (${context.task.limits.maxToolCalls} calls)`), counts };
+  }
+  const step = buildStep(round, calls, interpretation.kind === 'final-answer' ? interpretation.content : null);
+  const { enforcement } = context.settings;
+  const check = await checkStep(context.validator, step, enforcement);
+  const verdicts = check?.verdicts ?? [];
+  if (check) context.recorder.record({ type: 'constraint-check', step, verdicts, enforcement, durationMs: check.durationMs });
+  const decision = applyVerdicts(step, verdicts, enforcement);
+  if (decision.errors.length > 0) return { ...ended('error', describeValidatorErrors(decision.errors)), counts };
+  if (interpretation.kind === 'tool-calls') {
+    // Every attempted call counts, blocked or not (CCTU's counting).
+    counts.toolCalls += calls.length;
+    counts.blockedCalls += decision.blocked.size;
+    return { counts, pending: { ...pending, decision } };
+  }
+  if (decision.rejection !== null) {
+    counts.rejectedAnswers += 1;
+    if (decision.endReason !== null) return { ...ended('limit', decision.endReason), counts };
+    return { counts, pending: { ...pending, decision, feedback: { kind: 'constraint', content: decision.rejection } } };
+  }
+  // The answer is accepted; a plan may then be executed.
+  if (context.protocol.style === 'plan' && context.settings.execute && context.planExecutor) {
+    await context.planExecutor({
+      task: context.task as Extract<Task, { style: 'plan' }>,
+      answer: interpretation.content,
+      signal: context.signal,
+      callTool: (name, args) => recordedCall(context, round, `plan-${counts.toolCalls++}`, name, JSON.stringify(args)),
+    });
+  }
+  return { ...ended('completed', 'final answer accepted', interpretation.content), counts };
+}
+
+/** Runs one tool call and records its call and result events. */
+async function recordedCall(context: EpisodeContext, round: number, callId: string, name: string, argumentsText: string): Promise<ToolOutcome> {
+  context.recorder.record({ type: 'tool-call', round, callId, name, arguments: argumentsText, disposition: 'executed' });
+  const outcome = await context.environment.call(name, argumentsText, { signal: context.signal });
+  context.recorder.record({ type: 'tool-result', round, callId, name, content: outcome.content, isError: outcome.isError, durationMs: outcome.durationMs });
+  return outcome;
+}
+
+async function toolsNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
+  const context = contextOf(config);
+  const { message, interpretation, decision } = state.pending!;
+  const round = state.counts.rounds;
+  const skipped = new Set(interpretation.kind === 'tool-calls' ? interpretation.skipped : []);
+  const skipNotice = interpretation.kind === 'tool-calls' ? interpretation.skipNotice : '';
+  const calls = message.tool_calls ?? [];
+  const toRun: ToolCall[] = [];
+  for (const call of calls) {
+    const blocked = decision?.blocked.has(call.id) ?? false;
+    const disposition = skipped.has(call) ? 'skipped' : blocked ? 'blocked' : 'executed';
+    context.recorder.record({ type: 'tool-call', round, callId: call.id, name: call.function.name, arguments: call.function.arguments, disposition });
+    if (disposition === 'executed') toRun.push(call);
+  }
+  // All approved calls of one message run concurrently; results are recorded in call order.
+  const outcomes = await Promise.all(toRun.map((call) => context.environment.call(call.function.name, call.function.arguments, { signal: context.signal })));
+  const byId = new Map<string, ToolOutcome>();
+  toRun.forEach((call, index) => byId.set(call.id, outcomes[index]!));
+  const toolMessages: ChatMessage[] = [];
+  for (const call of calls) {
+    const outcome: ToolOutcome = byId.get(call.id) ?? {
+      content: skipped.has(call) ? skipNotice : decision!.blocked.get(call.id)!,
+      isError: true,
+      durationMs: 0,
+    };
+    context.recorder.record({ type: 'tool-result', round, callId: call.id, name: call.function.name, content: outcome.content, isError: outcome.isError, durationMs: outcome.durationMs });
+    toolMessages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
+  }
+  if (decision?.endReason) return { messages: toolMessages, ...ended('limit', decision.endReason) };
+  if (context.signal.aborted) return { messages: toolMessages, ...ended('limit', context.abortReason()) };
+  return { messages: toolMessages, pending: null };
+}
+
+async function feedbackNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
+  const context = contextOf(config);
+  const feedback = state.pending!.feedback!;
+  context.recorder.record({ type: 'feedback', round: state.counts.rounds, kind: feedback.kind, content: feedback.content });
+  return { messages: [{ role: 'user', content: feedback.content }], pending: null };
+}
+
+/** model → gate → tools | feedback → model … → END (DESIGN.md, "The flow of one episode"). */
+export function buildEpisodeGraph() {
+  return new StateGraph(EpisodeState)
+    .addNode('model', modelNode)
+    .addNode('gate', gateNode)
+    .addNode('tools', toolsNode)
+    .addNode('feedback', feedbackNode)
+    .addEdge(START, 'model')
+    .addConditionalEdges('model', (state) => (state.ending ? END : 'gate'), ['gate', END])
+    .addConditionalEdges('gate', (state) => (state.ending ? END : state.pending?.feedback ? 'feedback' : 'tools'), ['tools', 'feedback', END])
+    .addConditionalEdges('tools', (state) => (state.ending ? END : 'model'), ['model', END])
+    .addEdge('feedback', 'model')
+    .compile();
+}
+
+let compiledGraph: ReturnType<typeof buildEpisodeGraph> | undefined;
+
+/**
+ * Runs one episode: starts the task's servers, records every event to the trajectory, runs the graph,
+ * and always closes the servers, the validator and the file, whatever happens. Harness failures inside the
+ * episode end it with status `error` and the reason; they are not thrown (a suite goes on).
+ */
+export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeResult> {
+  const { task } = options;
+  const settings = RunSettingsSchema.parse(options.settings ?? {});
+  const started = performance.now();
+  const recorder = new Recorder(options.trajectoryPath ?? null, options.onEvent);
+  const controller = new AbortController();
+  let abortReason = 'aborted';
+  const timer = setTimeout(() => {
+    abortReason = `wall-time limit reached (${task.limits.wallTimeMs} ms)`;
+    controller.abort();
+  }, task.limits.wallTimeMs);
+  const onCallerAbort = () => {
+    abortReason = 'aborted by the caller';
+    controller.abort();
+  };
+  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  let environment: ToolEnvironment | undefined;
+  let validator: StepValidator | undefined = options.validator;
+  let model: Model | undefined;
+  let ownsModel = false;
+  const counts: EpisodeCounts = { rounds: 0, toolCalls: 0, blockedCalls: 0, rejectedAnswers: 0, nudges: 0, summaryRequested: false };
+  let ending: EpisodeEnding;
+  let lastCounts = counts;
+  try {
+    environment = await startEnvironment(task, options.environment);
+    const tools = environment.tools;
+    if (typeof options.model === 'function') {
+      model = await options.model({ task, tools });
+      ownsModel = true;
+    } else model = options.model;
+    if (!validator && options.createValidator && settings.enforcement !== 'off') validator = await options.createValidator(task, tools);
+    const messages = initialMessages(task);
+    recordStart(recorder, options, model.spec, settings, tools);
+    const context: EpisodeContext = {
+      task,
+      model,
+      tools,
+      environment,
+      validator,
+      recorder,
+      settings,
+      protocol: PROTOCOLS[task.style],
+      planExecutor: options.planExecutor,
+      signal: controller.signal,
+      abortReason: () => abortReason,
+    };
+    compiledGraph ??= buildEpisodeGraph();
+    // Each round visits at most three nodes; the round limit ends the episode long before this recursion limit.
+    const final = await compiledGraph.invoke(
+      { messages, counts, pending: null, ending: null },
+      { configurable: { episode: context }, recursionLimit: task.limits.maxRounds * 4 + 16 },
+    );
+    lastCounts = final.counts;
+    ending = final.ending ?? { status: 'error', reason: 'the episode graph stopped without an ending', finalAnswer: null };
+  } catch (error) {
+    const reason = error instanceof SandboxError ? `${error.code}: ${error.message}` : `internal: ${(error as Error).message}`;
+    ending = { status: 'error', reason, finalAnswer: null };
+    // A failure before the episode started (a server that would not start) still leaves a complete trajectory.
+    if (recorder.events.length === 0) recordStart(recorder, options, model?.spec ?? options.modelSpec ?? 'unknown', settings, []);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onCallerAbort);
+    await environment?.close().catch(() => undefined);
+    if (validator && validator !== options.validator) validator.dispose();
+    if (ownsModel) await model?.close?.().catch(() => undefined);
+  }
+  try {
+    {
+      let constraintStatus: Record<string, ConstraintStatus> = {};
+      if (options.constraintStatus) {
+        try {
+          constraintStatus = options.constraintStatus(task, recorder.events);
+        } catch {
+          // Status is a report; failing to compute it must not lose the episode's ending.
+        }
+      }
+      recorder.record({
+        type: 'episode-end',
+        status: ending.status,
+        reason: ending.reason,
+        finalAnswer: ending.finalAnswer,
+        counts: {
+          rounds: lastCounts.rounds,
+          toolCalls: lastCounts.toolCalls,
+          blockedCalls: lastCounts.blockedCalls,
+          rejectedAnswers: lastCounts.rejectedAnswers,
+          ...(lastCounts.inputTokens !== undefined ? { inputTokens: lastCounts.inputTokens } : {}),
+          ...(lastCounts.outputTokens !== undefined ? { outputTokens: lastCounts.outputTokens } : {}),
+          ...(lastCounts.costUsd !== undefined ? { costUsd: lastCounts.costUsd } : {}),
+        },
+        constraintStatus,
+        durationMs: performance.now() - started,
+      });
+    }
+  } finally {
+    recorder.close();
+  }
+  return { ...ending, events: recorder.events, trajectoryPath: recorder.file };
+}
+
+function initialMessages(task: Task): Array<{ role: 'system' | 'user'; content: string }> {
+  const messages: Array<{ role: 'system' | 'user'; content: string }> = [];
+  if (task.system) messages.push({ role: 'system', content: task.system });
+  messages.push({ role: 'user', content: task.query });
+  return messages;
+}
+
+function recordStart(recorder: Recorder, options: RunEpisodeOptions, modelSpec: string, settings: RunSettings, tools: readonly ToolSpec[]): void {
+  const { task } = options;
+  recorder.record({
+    type: 'episode-start',
+    taskId: task.id,
+    ...(options.taskPath ? { taskPath: recordedTaskPath(options.taskPath) } : { task }),
+    model: modelSpec,
+    settings,
+    versions: packageVersions(),
+    messages: initialMessages(task),
+    tools: tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+  });
+}

@@ -1,0 +1,111 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SandboxError } from '../sandbox-error.ts';
+import type { ToolSpec } from '../schemas/tool-spec.ts';
+import { toolResultText } from './tool-result-text.ts';
+
+/** How to reach one MCP server: in-process (the default for suites and tests), a child process over stdio, or Streamable HTTP. */
+export type ServerEndpoint =
+  | { kind: 'in-memory'; server: McpServer }
+  | { kind: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
+  | { kind: 'http'; url: string };
+
+/** What the agent reads back from one tool call. */
+export interface ToolOutcome {
+  /** The text of the tool message, capped by bytes. */
+  content: string;
+  /** A tool failure (bad arguments, timeout, the tool's own error): a normal result the agent reads. */
+  isError: boolean;
+  durationMs: number;
+}
+
+export interface CallOptions {
+  timeoutMs: number;
+  /** Cap on the bytes of `content` (UTF-8). */
+  maxBytes: number;
+  signal?: AbortSignal;
+}
+
+/** One open connection to one server; tools are listed once, when it opens. */
+export interface McpConnection {
+  readonly name: string;
+  readonly tools: readonly ToolSpec[];
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolOutcome>;
+  close(): Promise<void>;
+}
+
+const CLIENT_INFO = { name: 'agent-sandbox', version: '0.1.0' };
+
+/**
+ * Opens an MCP client connection to a server and lists its tools. Failing to connect is a harness
+ * failure (`server-error`), and whatever was opened is closed before throwing.
+ */
+export async function connectServer(name: string, endpoint: ServerEndpoint): Promise<McpConnection> {
+  const client = new Client(CLIENT_INFO);
+  let closeServer: (() => Promise<void>) | undefined;
+  try {
+    if (endpoint.kind === 'in-memory') {
+      const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+      await endpoint.server.connect(serverTransport);
+      closeServer = () => endpoint.server.close();
+      await client.connect(clientTransport);
+    } else if (endpoint.kind === 'stdio') {
+      const params = { command: endpoint.command, args: endpoint.args ?? [], cwd: endpoint.cwd, stderr: 'pipe' as const };
+      await client.connect(new StdioClientTransport(endpoint.env ? { ...params, env: endpoint.env } : params));
+    } else {
+      await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url)));
+    }
+    const tools = await listAllTools(client);
+    let closed = false;
+    return {
+      name,
+      tools,
+      callTool: (toolName, args, options) => callTool(client, toolName, args, options),
+      async close() {
+        if (closed) return;
+        closed = true;
+        await client.close().catch(() => undefined);
+        await closeServer?.().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    await closeServer?.().catch(() => undefined);
+    throw new SandboxError('server-error', `could not connect to the ${name} server: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+async function listAllTools(client: Client): Promise<ToolSpec[]> {
+  const tools: ToolSpec[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor ? { cursor } : undefined);
+    for (const tool of page.tools) {
+      tools.push({ name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema as Record<string, unknown> });
+    }
+    cursor = page.nextCursor;
+  } while (cursor);
+  return tools;
+}
+
+async function callTool(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolOutcome> {
+  const started = performance.now();
+  try {
+    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs, signal: options.signal });
+    return { ...toolResultText(result as Parameters<typeof toolResultText>[0], options.maxBytes), durationMs: performance.now() - started };
+  } catch (error) {
+    const durationMs = performance.now() - started;
+    // A timeout or a rejected request is the tool failing for this call: the agent reads it and goes on.
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      return { content: `Tool ${name} timed out after ${options.timeoutMs} ms.`, isError: true, durationMs };
+    }
+    if (error instanceof McpError && (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.MethodNotFound)) {
+      return { content: `Tool ${name} failed: ${error.message}`, isError: true, durationMs };
+    }
+    throw new SandboxError('server-error', `tool ${name}: the server connection failed: ${(error as Error).message}`, { cause: error });
+  }
+}
