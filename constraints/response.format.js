@@ -1,0 +1,140 @@
+/* exported NAME, init, check */
+'use strict';
+// The final answer's format. json: the answer is, or contains, a JSON object (a ```json fence is fine)
+// with the required keys and key types. markdown: at least one Markdown element (CCTU checks leniently).
+// table: a Markdown table with a header separator and at least `minColumns` columns (default 2).
+// plain: no Markdown elements at all.
+const NAME = 'RESPONSE FORMAT';
+
+const MARKDOWN = [
+  ['a heading', /^\s{0,3}#{1,6}\s+\S/mu],
+  ['a list', /^\s*(?:[-*+]|\d+[.)])\s+\S/mu],
+  ['bold text', /(\*\*|__)(?=\S)[^\n]*?\S\1/u],
+  ['italic text', /(^|[^*\w])\*(?=[^\s*])[^*\n]*[^\s*]\*(?!\*)/u],
+  ['a code block', /```/u],
+  ['a link', /\[[^\]\n]+\]\([^)\s]+\)/u],
+  ['a block quote', /^\s{0,3}>\s/mu],
+  ['a table', /^\s*\|.*\|\s*$/mu],
+];
+
+function init(params) {
+  return { format: params.format, requiredKeys: params.requiredKeys || [], keyTypes: params.keyTypes || {}, minColumns: params.minColumns || 2 };
+}
+
+function jsonType(value) {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value;
+}
+
+/** JSON objects found in the text: the whole text, else every balanced {...} that parses. */
+function jsonObjects(text) {
+  const found = [];
+  const trimmed = text.trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/u, '$1');
+  try {
+    const whole = JSON.parse(trimmed);
+    if (whole !== null && typeof whole === 'object' && !Array.isArray(whole)) return [whole];
+  } catch {
+    // not the whole answer: look for embedded objects below
+  }
+  for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
+    const end = balancedEnd(text, start);
+    if (end < 0) continue;
+    try {
+      const value = JSON.parse(text.slice(start, end + 1));
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) found.push(value);
+    } catch {
+      // braces that are not JSON
+    }
+  }
+  return found;
+}
+
+function balancedEnd(text, start) {
+  let depth = 0;
+  let inString = false;
+  for (let index = start; index < text.length; index++) {
+    const character = text[index];
+    if (inString) {
+      if (character === '\\') index += 1;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '{') depth += 1;
+    else if (character === '}') {
+      depth -= 1;
+      if (depth === 0) return index;
+    }
+  }
+  return -1;
+}
+
+function keyProblems(state, object) {
+  const problems = [];
+  for (const key of state.requiredKeys) {
+    if (!Object.prototype.hasOwnProperty.call(object, key)) problems.push('key "' + key + '" is missing');
+  }
+  for (const key of Object.keys(state.keyTypes)) {
+    if (!Object.prototype.hasOwnProperty.call(object, key)) {
+      if (state.requiredKeys.indexOf(key) < 0) problems.push('key "' + key + '" is missing');
+      continue;
+    }
+    const want = state.keyTypes[key];
+    const got = jsonType(object[key]);
+    if (!(got === want || (want === 'number' && got === 'integer'))) problems.push('key "' + key + '" must be ' + want + ', got ' + got);
+  }
+  return problems;
+}
+
+function tableColumns(text) {
+  const lines = text.split('\n');
+  let best = 0;
+  for (let index = 1; index < lines.length; index++) {
+    if (!/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/u.test(lines[index])) continue;
+    if (lines[index - 1].indexOf('|') < 0) continue;
+    const cells = lines[index - 1].trim().replace(/^\||\|$/gu, '').split('|').length;
+    if (cells > best) best = cells;
+  }
+  return best;
+}
+
+function problemOf(state, text) {
+  if (state.format === 'json') {
+    const objects = jsonObjects(text);
+    if (objects.length === 0) return 'The final answer must contain a valid JSON object, and none was found. Answer with a JSON object.';
+    const fits = objects.some(function (object) { return keyProblems(state, object).length === 0; });
+    if (!fits) {
+      return 'The final answer must contain a JSON object with ' + describeKeys(state) + '; in the JSON found, ' +
+        keyProblems(state, objects[0]).join('; ') + '. Fix the JSON object.';
+    }
+    return null;
+  }
+  const elements = MARKDOWN.filter(function (entry) { return entry[1].test(text); }).map(function (entry) { return entry[0]; });
+  if (state.format === 'markdown' && elements.length === 0) {
+    return 'The final answer must be formatted with Markdown (headings, lists, bold or italic text), and it has no Markdown element. Rewrite it in Markdown.';
+  }
+  if (state.format === 'plain' && elements.length > 0) {
+    return 'The final answer must be plain text, but it contains ' + elements.join(', ') + '. Rewrite it without Markdown.';
+  }
+  if (state.format === 'table') {
+    const columns = tableColumns(text);
+    if (columns < state.minColumns) {
+      return 'The final answer must contain a Markdown table with at least ' + state.minColumns + ' columns (a header row, then a |---| separator row); ' +
+        (columns === 0 ? 'none was found' : 'the widest has ' + columns) + '. Present the answer as a table.';
+    }
+  }
+  return null;
+}
+
+function describeKeys(state) {
+  const keys = state.requiredKeys.concat(Object.keys(state.keyTypes).filter(function (key) { return state.requiredKeys.indexOf(key) < 0; }));
+  return keys.map(function (key) { return '"' + key + '"' + (state.keyTypes[key] ? ' (' + state.keyTypes[key] + ')' : ''); }).join(', ');
+}
+
+function check(state, step) {
+  const verdicts = [];
+  if (step.kind !== 'final-answer') return { verdicts: verdicts, state: state };
+  const problem = problemOf(state, step.content);
+  if (problem !== null) verdicts.push({ effect: 'reject-answer', message: problem });
+  return { verdicts: verdicts, state: state };
+}

@@ -1,0 +1,7 @@
+export type { StepValidator } from './step-validator.ts';
+export { createStepValidator } from './create-step-validator.ts';
+export { revalidate } from './revalidate.ts';
+export { stepsFromEvents } from './steps-from-events.ts';
+export { IsolatedStepValidator, DEFAULT_MEMORY_LIMIT_MB, DEFAULT_TIMEOUT_MS, type ValidatorOptions } from './isolated-step-validator.ts';
+export { disposeIsolatePool } from './isolate-pool.ts';
+export { customConstraintName } from './custom-constraint-name.ts';

@@ -1,0 +1,176 @@
+import ivm from 'isolated-vm';
+import type { Constraint } from '../schemas/constraint.ts';
+import type { Step, Verdict } from '../schemas/step.ts';
+import type { ToolSpec } from '../schemas/tool-spec.ts';
+import { SandboxError } from '../sandbox-error.ts';
+import { acquireIsolate, type PooledIsolate } from './isolate-pool.ts';
+import type { StepValidator } from './step-validator.ts';
+import { customConstraintName } from './custom-constraint-name.ts';
+
+/** Limits of the validator isolate. */
+export interface ValidatorOptions {
+  /** Heap limit of the isolate in MB; a breach disposes it (default 32). */
+  memoryLimitMb?: number;
+  /** Wall time one call into the isolate (one step, all constraints) may take (default 100 ms). */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_MEMORY_LIMIT_MB = 32;
+export const DEFAULT_TIMEOUT_MS = 100;
+
+type Encoded = [index: number, effect: Verdict['effect'], callId: string | null, message: string];
+
+/**
+ * One episode's validators in their own context of a shared isolate. The state lives in the isolate;
+ * each step crosses once as a JSON string and verdicts come back as one ('' when there are none).
+ *
+ * When constraint code fails, that constraint gets one `error` verdict and is left out from then on:
+ * an exception is caught inside the isolate; a timeout or a memory-limit breach stops the whole call,
+ * so the host reads which constraint was running (a shared counter), builds a fresh context (and
+ * isolate, after a breach), and replays the episode's earlier steps without it — validators are
+ * deterministic reducers, so the others end up in exactly the state they had.
+ */
+export class IsolatedStepValidator implements StepValidator {
+  private readonly memoryLimitMb: number;
+  private readonly timeoutMs: number;
+  private readonly entries: Array<{ category: string; params: unknown; source?: string; name?: string }>;
+  private readonly broken = new Set<number>();
+  private readonly history: string[] = [];
+  private readonly progress = new Int32Array(new SharedArrayBuffer(4));
+  private pending: Verdict[] = [];
+  private pooled: PooledIsolate | undefined;
+  private context: ivm.Context | undefined;
+  private checkReference: ivm.Reference<(stepJson: string) => string> | undefined;
+  private disposed = false;
+
+  constructor(
+    private readonly constraints: readonly Constraint[],
+    private readonly tools: readonly ToolSpec[],
+    options: ValidatorOptions = {},
+  ) {
+    this.memoryLimitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.entries = constraints.map((constraint) =>
+      constraint.category === 'custom'
+        ? { category: 'custom', params: constraint.params.args, source: constraint.params.source, name: customConstraintName(constraint.params.name) }
+        : { category: constraint.category, params: constraint.params },
+    );
+    this.instantiate();
+  }
+
+  /** The StepValidator contract; the work is synchronous (an async call into the isolate costs ~40 µs, a sync one ~5). */
+  check(step: Step): Promise<Verdict[]> {
+    try {
+      return Promise.resolve(this.checkSync(step));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Checks one step against every constraint and advances their state. */
+  checkSync(step: Step): Verdict[] {
+    if (this.disposed) throw new SandboxError('internal', 'a disposed step validator was asked to check a step');
+    const stepJson = JSON.stringify(step);
+    for (;;) {
+      if (this.context === undefined || this.pooled === undefined || this.pooled !== acquireIsolate(this.memoryLimitMb)) this.instantiate();
+      try {
+        this.progress[0] = -1;
+        const out = this.checkReference!.applySync(undefined, [stepJson], { timeout: this.timeoutMs });
+        this.history.push(stepJson);
+        const verdicts = this.pending.length === 0 ? [] : this.pending;
+        this.pending = [];
+        return out === '' ? verdicts : verdicts.concat(this.decode(out));
+      } catch (error) {
+        this.recordFailure(error);
+      }
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.release();
+  }
+
+  private decode(out: string): Verdict[] {
+    return (JSON.parse(out) as Encoded[]).map(([index, effect, callId, message]) => {
+      const constraint = this.constraints[index]!;
+      if (effect === 'error') {
+        this.broken.add(index);
+        return this.errorVerdict(index, message);
+      }
+      return callId === null
+        ? { constraintId: constraint.id, category: constraint.category, effect, message }
+        : { constraintId: constraint.id, category: constraint.category, effect, callId, message };
+    });
+  }
+
+  private errorVerdict(index: number, detail: string): Verdict {
+    const constraint = this.constraints[index]!;
+    return {
+      constraintId: constraint.id,
+      category: constraint.category,
+      effect: 'error',
+      message: `validator error in constraint "${constraint.id}" (${constraint.category}): ${detail}; it is not checked from here on`,
+    };
+  }
+
+  /** A call into the isolate did not return: blame the constraint that was running and leave it out. */
+  private recordFailure(error: unknown): void {
+    const disposedIsolate = this.pooled?.isolate.isDisposed === true;
+    const text = error instanceof Error ? error.message : String(error);
+    const detail = disposedIsolate
+      ? `exceeded the ${this.memoryLimitMb} MB memory limit (the isolate was disposed)`
+      : /timed out/i.test(text)
+        ? `timed out after ${this.timeoutMs} ms`
+        : `failed: ${text}`;
+    this.release();
+    const culprit = this.progress[0]!;
+    const blamed = culprit >= 0 && culprit < this.constraints.length && !this.broken.has(culprit) ? [culprit] : this.constraints.map((_, index) => index).filter((index) => !this.broken.has(index));
+    if (blamed.length === 0) throw new SandboxError('validator-error', `the validator runtime failed with no constraint left to blame: ${detail}`, { cause: error });
+    for (const index of blamed) {
+      this.broken.add(index);
+      this.pending.push(this.errorVerdict(index, culprit === index ? detail : `the validator runtime ${detail}`));
+    }
+  }
+
+  /** A fresh context: run the script, init the validators (minus broken ones), replay earlier steps. */
+  private instantiate(): void {
+    for (;;) {
+      this.release();
+      this.pooled = acquireIsolate(this.memoryLimitMb);
+      try {
+        const context = this.pooled.isolate.createContextSync();
+        this.context = context;
+        context.global.setSync('__progress', new ivm.ExternalCopy(this.progress.buffer).copyInto({ release: true }));
+        this.progress[0] = -1;
+        this.pooled.script.runSync(context, { timeout: this.timeoutMs });
+        const init = context.global.getSync('__init', { reference: true }) as ivm.Reference<(configJson: string) => string>;
+        this.checkReference = context.global.getSync('__check', { reference: true }) as ivm.Reference<(stepJson: string) => string>;
+        const config = JSON.stringify({ constraints: this.entries, tools: this.tools, broken: [...this.broken] });
+        const failures = init.applySync(undefined, [config], { timeout: this.timeoutMs });
+        init.release();
+        if (failures !== '') {
+          for (const [index, message] of JSON.parse(failures) as Array<[number, string]>) {
+            this.broken.add(index);
+            this.pending.push(this.errorVerdict(index, message));
+          }
+        }
+        for (const past of this.history) {
+          this.progress[0] = -1;
+          // Verdicts of past steps were returned when they happened; only the state is rebuilt here.
+          this.checkReference.applySync(undefined, [past], { timeout: this.timeoutMs });
+        }
+        return;
+      } catch (error) {
+        this.recordFailure(error);
+      }
+    }
+  }
+
+  private release(): void {
+    this.checkReference?.release();
+    this.checkReference = undefined;
+    if (this.context !== undefined && this.pooled !== undefined && !this.pooled.isolate.isDisposed) this.context.release();
+    this.context = undefined;
+  }
+}
