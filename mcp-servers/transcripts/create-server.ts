@@ -64,7 +64,7 @@ export async function createServer(options: TranscriptsServerOptions): Promise<M
         `Calls run from ${known.firstDate ?? '?'} to ${known.lastDate ?? '?'}; queues: ${known.queues.join(', ')}. ` +
         'Use get_transcript to read a whole call.',
       inputSchema: {
-        query: z.string().trim().min(1, 'query is empty: say what to look for').max(MAX_QUERY_CHARS).describe('what to look for, in words'),
+        query: z.string().trim().min(1, 'query is empty: say what to look for').max(MAX_QUERY_CHARS, `query is longer than ${MAX_QUERY_CHARS} characters: shorten it to the words that matter`).describe('what to look for, in words'),
         k: z.number().int().min(1).max(MAX_K).default(10).describe(`how many chunks to return (1-${MAX_K})`),
         filters: SearchFiltersSchema.optional(),
         mode: z.enum(['bm25', 'dense', 'hybrid']).optional().describe(`ranking; available here: ${index.modes.join(', ')}`),

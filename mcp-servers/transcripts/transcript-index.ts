@@ -135,7 +135,7 @@ export class TranscriptIndex {
       query = this.table.query().fullTextSearch(text).select([...HIT_COLUMNS, '_score']);
     } else {
       const [vector] = await this.embed!([request.query]);
-      const vectorQuery = this.table.query().nearestTo(vector!).distanceType('cosine').select([...HIT_COLUMNS, '_distance']);
+      const vectorQuery = this.table.query().nearestTo(vector!).distanceType('cosine').select(HIT_COLUMNS);
       query = mode === 'dense' ? vectorQuery : vectorQuery.fullTextSearch(text).rerank(this.reranker);
     }
     if (where) query = query.where(where);
