@@ -1,0 +1,90 @@
+import { SandboxError } from '../sandbox-error.ts';
+import { ModelSpecSchema, type ModelSpec } from '../schemas/model-spec.ts';
+import type { Task } from '../schemas/task.ts';
+import type { ToolSpec } from '../schemas/tool-spec.ts';
+import { createAnthropicModel } from './anthropic-model.ts';
+import { createHumanModel, type HumanModelOptions } from './human-model.ts';
+import type { Model } from './model.ts';
+import { createOpenAIModel } from './openai-model.ts';
+import { createReferenceModel } from './reference-model.ts';
+import { createReplayModel, readModelResponses } from './replay-model.ts';
+import { createScriptedModel, readScript } from './scripted-model.ts';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './with-retries.ts';
+
+/** What a model is made for; everything beyond `task` and `tools` is optional. */
+export interface ModelContext {
+  task: Task;
+  tools: ToolSpec[];
+  /** Where API keys and base URLs are read; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  temperature?: number | undefined;
+  /** Network providers: overrides of the retry policy (attempts, delays, per-call timeout, sleep, jitter source). */
+  retry?: Partial<RetryPolicy>;
+  /** `anthropic:` only: max_tokens of each response. */
+  maxOutputTokens?: number;
+  /** `human` only: the terminal streams (default stdin / stdout). */
+  terminal?: HumanModelOptions;
+}
+
+/**
+ * Makes the model a spec names. A hand-written switch rather than LangChain's `initChatModel`: half the specs are
+ * not LangChain chat models (reference, replay, scripted, human, explorer), `openai-compatible:<url>#<model>` is not an
+ * initChatModel provider string, and the two LangChain providers need different typed options (base URL, maxTokens);
+ * initChatModel would add a configurable proxy and an untyped options bag for the two lines it saves.
+ */
+export async function createModel(spec: string | ModelSpec, context: ModelContext): Promise<Model> {
+  const parsed = typeof spec === 'string' ? parseModelSpec(spec) : spec;
+  const env = context.env ?? process.env;
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...context.retry };
+  switch (parsed.kind) {
+    case 'reference':
+      return createReferenceModel(context.task);
+    case 'scripted':
+      return createScriptedModel(await readScript(parsed.path), parsed.spec);
+    case 'replay':
+      return createReplayModel(await readModelResponses(parsed.path, context.task), parsed.spec);
+    case 'human':
+      return createHumanModel(context.terminal);
+    case 'openai':
+    case 'openai-compatible':
+      return createOpenAIModel({
+        spec: parsed.spec,
+        model: parsed.model,
+        baseUrl: parsed.kind === 'openai-compatible' ? parsed.baseUrl : undefined,
+        env,
+        temperature: context.temperature,
+        policy,
+      });
+    case 'anthropic':
+      return createAnthropicModel({ spec: parsed.spec, model: parsed.model, env, temperature: context.temperature, maxOutputTokens: context.maxOutputTokens, policy });
+    case 'explorer':
+      return createExplorer(context);
+  }
+}
+
+/** Parses a model spec string; an unknown form throws `invalid-input` listing the forms. */
+export function parseModelSpec(spec: string): ModelSpec {
+  const parsed = ModelSpecSchema.safeParse(spec);
+  if (!parsed.success) throw new SandboxError('invalid-input', parsed.error.issues[0]?.message ?? `invalid model spec "${spec}"`);
+  return parsed.data;
+}
+
+interface ExplorerModule {
+  createExplorerModel(context: ModelContext): Model | Promise<Model>;
+}
+
+/** `explorer` lives in ./explorer.ts (the DDR part): imported only when asked for, so the rest works without it. */
+async function createExplorer(context: ModelContext): Promise<Model> {
+  let module: Partial<ExplorerModule>;
+  try {
+    // A variable specifier keeps the type checker from requiring the file before it exists.
+    const specifier = './explorer.ts';
+    module = (await import(specifier)) as Partial<ExplorerModule>;
+  } catch (error) {
+    throw new SandboxError('internal', 'the explorer model is not available: src/models/explorer.ts is missing or failed to load', { cause: error });
+  }
+  if (typeof module.createExplorerModel !== 'function') {
+    throw new SandboxError('internal', 'src/models/explorer.ts does not export createExplorerModel(context)');
+  }
+  return module.createExplorerModel(context);
+}

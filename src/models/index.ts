@@ -1,0 +1,13 @@
+export type { Model, ModelRequest, ModelResponse } from './model.ts';
+export { createModel, parseModelSpec, type ModelContext } from './create-model.ts';
+export { createOpenAIModel, OPENAI_DEFAULT_BASE_URL } from './openai-model.ts';
+export { createAnthropicModel, ANTHROPIC_DEFAULT_BASE_URL } from './anthropic-model.ts';
+export { createLangChainModel } from './langchain-model.ts';
+export { createReferenceModel } from './reference-model.ts';
+export { createReplayModel, readModelResponses } from './replay-model.ts';
+export { createScriptedModel, parseScript, readScript } from './scripted-model.ts';
+export { createHumanModel, parseHumanCommand, HUMAN_HELP, type HumanCommand, type HumanModelOptions } from './human-model.ts';
+export { fromLangChainMessage, fromLangChainMessages, toLangChainMessages, toLangChainTools, parseArgumentsObject } from './langchain-messages.ts';
+export { lookupPrice, costOf, PRICES, type Price } from './prices.ts';
+export { withRetries, classifyFailure, backoffMs, DEFAULT_RETRY_POLICY, type RetryPolicy } from './with-retries.ts';
+export { nextRound, playbackMessage, type PlaybackStep } from './playback-message.ts';

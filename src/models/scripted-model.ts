@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import { describeZodError } from '../engine/load-task.ts';
+import { SandboxError } from '../sandbox-error.ts';
+import { ScriptedScriptSchema, type ScriptedScript } from '../schemas/scripted.ts';
+import type { Model, ModelRequest, ModelResponse } from './model.ts';
+import { nextRound, playbackMessage } from './playback-message.ts';
+
+/** Parses a scripted model's JSON text; a bad file throws `invalid-input` naming the file, the step index and the field. */
+export function parseScript(text: string, file: string): ScriptedScript {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new SandboxError('invalid-input', `${file}: not valid JSON: ${(error as Error).message}`, { cause: error });
+  }
+  const parsed = ScriptedScriptSchema.safeParse(json);
+  if (!parsed.success) throw new SandboxError('invalid-input', describeZodError(file, parsed.error), { cause: parsed.error });
+  return parsed.data;
+}
+
+/** Reads a script file (see parseScript). */
+export async function readScript(file: string): Promise<ScriptedScript> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new SandboxError('not-found', `cannot read scripted model file ${file}: ${(error as Error).message}`, { cause: error });
+  }
+  return parseScript(text, file);
+}
+
+/** `scripted:<file>`: sends the script's assistant messages in order, one per round. */
+export function createScriptedModel(script: ScriptedScript, spec: string): Model {
+  return {
+    spec,
+    async respond(request: ModelRequest): Promise<ModelResponse> {
+      const started = performance.now();
+      const round = nextRound(request.messages);
+      const step = script[round - 1];
+      if (!step) {
+        throw new SandboxError('invalid-input', `${spec}: the script has ${script.length} step(s) and round ${round} asks for another`);
+      }
+      const message = step.answer !== undefined ? playbackMessage({ answer: step.answer }, round) : playbackMessage({ toolCalls: step.toolCalls ?? [], content: step.content }, round);
+      return { message, usage: { ...step.usage }, latencyMs: performance.now() - started };
+    },
+  };
+}

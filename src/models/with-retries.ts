@@ -1,0 +1,143 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { SandboxError } from '../sandbox-error.ts';
+
+/** How a network model retries: the only retry policy (LangChain's own is off: `maxRetries: 0`). */
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  attempts: number;
+  /** Wait before the 2nd attempt; doubles for each further one. */
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** Per-attempt timeout. */
+  timeoutMs: number;
+  /** Injected so tests run without waiting. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Source of jitter in [0, 1), adding up to half the delay. Absent = no jitter: waits stay reproducible, and
+   * runs are small enough (concurrency ≤ a few) that synchronised retries do not matter. Pass a seeded source to spread them.
+   */
+  random?: () => number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  attempts: 3,
+  baseDelayMs: 1_000,
+  maxDelayMs: 30_000,
+  timeoutMs: 120_000,
+  sleep: (ms, signal) => delay(ms, undefined, { signal }),
+};
+
+/** What went wrong with one attempt, and whether another attempt may help. */
+export interface AttemptFailure {
+  retryable: boolean;
+  /** e.g. `HTTP 500: upstream exploded`, `timed out after 120000 ms`, `connection error (ECONNREFUSED)`. */
+  description: string;
+  /** Seconds from a `retry-after` header, when the server sent one. */
+  retryAfterMs?: number;
+}
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Classifies a provider error: 408, 429 and 5xx, timeouts and connection errors are retried;
+ * every other status (400, 401, 403, 404 …) and anything unrecognised fails at once.
+ */
+export function classifyFailure(error: unknown): AttemptFailure {
+  const record = (error ?? {}) as { status?: unknown; message?: unknown; name?: unknown; headers?: unknown };
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof record.status === 'number') {
+    const status = record.status;
+    const failure: AttemptFailure = { retryable: status === 408 || status === 429 || status >= 500, description: `HTTP ${status}: ${firstLine(message)}` };
+    const retryAfter = retryAfterMs(record.headers);
+    if (retryAfter !== undefined) failure.retryAfterMs = retryAfter;
+    return failure;
+  }
+  if (record.name === 'TimeoutError' || constructorName(error) === 'APIConnectionTimeoutError') {
+    return { retryable: true, description: `timed out (${firstLine(message)})` };
+  }
+  const code = connectionCode(error);
+  if (code !== undefined || constructorName(error) === 'APIConnectionError') {
+    return { retryable: true, description: `connection error${code ? ` (${code})` : ''}: ${firstLine(message)}` };
+  }
+  return { retryable: false, description: firstLine(message) };
+}
+
+/**
+ * Runs `call` under the policy: each attempt gets its own timeout signal; retryable failures wait
+ * base·2^(n−1) (or the server's retry-after, capped) and try again; after the last attempt, or on a
+ * non-retryable failure, throws `SandboxError('model-error')` naming the model, the endpoint and the status.
+ * If the caller's `signal` aborts, its reason is thrown as is (that is not the model's failure).
+ */
+export async function withRetries<T>(
+  call: (signal: AbortSignal) => Promise<T>,
+  options: { policy: RetryPolicy; model: string; endpoint: string; signal?: AbortSignal | undefined },
+): Promise<T> {
+  const { policy, signal } = options;
+  let last: AttemptFailure | undefined;
+  let lastError: unknown;
+  for (let attempt = 1; attempt <= policy.attempts; attempt += 1) {
+    signal?.throwIfAborted();
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(new TimeoutErrorOf(policy.timeoutMs)), policy.timeoutMs);
+    try {
+      return await call(signal ? AbortSignal.any([signal, timeout.signal]) : timeout.signal);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      lastError = error;
+      last = timeout.signal.aborted
+        ? { retryable: true, description: `timed out after ${policy.timeoutMs} ms` }
+        : classifyFailure(error);
+      if (!last.retryable) break;
+      if (attempt < policy.attempts) await policy.sleep(backoffMs(policy, attempt, last.retryAfterMs), signal);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  const attempts = last?.retryable ? `after ${policy.attempts} attempts` : 'not retried';
+  throw new SandboxError('model-error', `model ${options.model} failed at ${options.endpoint}: ${last?.description ?? 'unknown error'} (${attempts})`, {
+    cause: lastError,
+    details: { endpoint: options.endpoint, model: options.model },
+  });
+}
+
+/** The wait before attempt `attempt + 1`. */
+export function backoffMs(policy: RetryPolicy, attempt: number, retryAfter?: number): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  const jittered = exponential * (1 + 0.5 * (policy.random?.() ?? 0));
+  return Math.min(policy.maxDelayMs, Math.max(jittered, retryAfter ?? 0));
+}
+
+class TimeoutErrorOf extends Error {
+  override readonly name = 'TimeoutError';
+  constructor(ms: number) {
+    super(`the model call took longer than ${ms} ms`);
+  }
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+function constructorName(error: unknown): string | undefined {
+  return typeof error === 'object' && error !== null ? error.constructor?.name : undefined;
+}
+
+function connectionCode(error: unknown): string | undefined {
+  // fetch wraps the socket error: TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } }); SDKs wrap it again.
+  for (let current = error, depth = 0; current && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function retryAfterMs(headers: unknown): number | undefined {
+  let value: string | null | undefined;
+  if (headers instanceof Headers) value = headers.get('retry-after');
+  else if (headers && typeof headers === 'object') value = (headers as Record<string, string | undefined>)['retry-after'];
+  if (!value) return undefined;
+  const seconds = Number(value);
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}

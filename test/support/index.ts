@@ -1,0 +1,3 @@
+export { startLoopbackServer, type LoopbackReply, type LoopbackServer, type RecordedRequest, type ReplyPlan } from './loopback-server.ts';
+export { startOpenAIServer, chatCompletion, openAIError, type OpenAITurn } from './openai-wire.ts';
+export { startAnthropicServer, anthropicMessage, anthropicError, type AnthropicTurn } from './anthropic-wire.ts';
