@@ -24,6 +24,14 @@ export const DATABASES: Record<string, DatabaseGenerator> = {
     description: 'contact-center warehouse: calls, agents, customers, QA evaluations, key moments, transcripts (planted patterns)',
     build: async (file, options) => (await import('./contact-center/build-contact-center.ts')).buildContactCenter({ path: file, ...options }),
   },
+  clinical: {
+    description: 'synthetic clinical records: patients, admissions, diagnoses, lab results over time, medications, allergies (DDR)',
+    build: async (file, options) => (await import('./clinical/build-clinical.ts')).buildClinical(file, { seed: options.seed }),
+  },
+  filings: {
+    description: 'fictional company filings: companies, yearly statements, segments, risk-factor text (DDR)',
+    build: async (file, options) => (await import('./filings/build-filings.ts')).buildFilings(file, { seed: options.seed }),
+  },
 };
 
 /** Where `ensureDatabase` keeps a database: `<dataDir>/databases/<name>[-<calls>][-s<seed>].duckdb`. */

@@ -4,7 +4,7 @@ import { CLINICAL_TABLES } from './columns.ts';
 import { ALLERGENS, CONDITIONS, REACTIONS } from './conditions.ts';
 import { insertRows, type CellValue } from './insert-rows.ts';
 import { SeededRandom } from './seeded-random.ts';
-import { createTableSql } from './table-doc.ts';
+import { commentSql, createTableSql } from './table-doc.ts';
 
 export interface ClinicalOptions {
   seed?: number;
@@ -139,6 +139,7 @@ export async function buildClinical(path: string, options: ClinicalOptions = {})
     for (const table of CLINICAL_TABLES) {
       await connection.run(createTableSql(table));
       await insertRows(connection, table.name, rows[table.name]!);
+      for (const statement of commentSql(table)) await connection.run(statement);
     }
     await connection.run('CHECKPOINT');
   } finally {

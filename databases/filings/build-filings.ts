@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { insertRows, type CellValue } from '../clinical/insert-rows.ts';
 import { SeededRandom } from '../clinical/seeded-random.ts';
-import { createTableSql } from '../clinical/table-doc.ts';
+import { commentSql, createTableSql } from '../clinical/table-doc.ts';
 import { FILINGS_TABLES } from './columns.ts';
 import { COUNTRIES, NAME_PARTS, RISK_TEXT, SECTORS } from './sectors.ts';
 
@@ -90,6 +90,7 @@ export async function buildFilings(path: string, options: FilingsOptions = {}): 
     for (const table of FILINGS_TABLES) {
       await connection.run(createTableSql(table));
       await insertRows(connection, table.name, rows[table.name]!);
+      for (const statement of commentSql(table)) await connection.run(statement);
     }
     await connection.run('CHECKPOINT');
   } finally {
