@@ -16,10 +16,11 @@ const OPTIONAL_PARAMETERS: Array<[string, Record<string, unknown>]> = [
  */
 function implementation(domain: string, tool: ToolDef, noun: string): string {
   const [, kind, parameter, fields] = tool;
+  const article = /^[aeiou]/i.test(noun) ? 'an' : 'a';
   return `function run(args, world) {
   var table = (world.entities && world.entities[${JSON.stringify(`${domain}.${kind}`)}]) || [];
   var query = args[${JSON.stringify(parameter)}];
-  if (typeof query !== 'string' || query.trim() === '') throw new Error('Provide "${parameter}" as the name of a ${noun}.');
+  if (typeof query !== 'string' || query.trim() === '') throw new Error('Provide "${parameter}" as the name of ${article} ${noun}.');
   var key = query.trim().toLowerCase();
   var hits = table.filter(function (e) { return e.name.toLowerCase() === key; });
   if (hits.length === 0) hits = table.filter(function (e) { return e.name.toLowerCase().indexOf(key) >= 0 || key.indexOf(e.name.toLowerCase()) >= 0; });

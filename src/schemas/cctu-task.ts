@@ -21,6 +21,8 @@ export const SubquerySchema = z.object({
   tool: z.string(),
   /** Golden answer; split on ", " and matched piecewise, lower-cased, commas removed (CCTU's rule). */
   answer: z.string(),
+  /** Indices of the subqueries whose answers this one needs first (multi-hop); absent for independent ones. */
+  dependsOn: z.array(z.number().int().nonnegative()).optional(),
 });
 
 export const CctuTaskSchema = z.object({

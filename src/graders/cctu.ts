@@ -1,0 +1,160 @@
+import type { CctuStructure, CctuTask } from '../schemas/cctu-task.ts';
+import type { TrajectoryEvent } from '../schemas/event.ts';
+import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
+import type { ConstraintStatus } from '../schemas/step.ts';
+import { constraintStatuses, violationSummary } from './constraint-status.ts';
+import type { StyleGrader } from './style-grader.ts';
+
+const STRUCTURES: CctuStructure[] = ['single-hop', 'parallel-single-hop', 'multi-hop', 'parallel-multi-hop'];
+const DIMENSIONS = ['resource', 'behavior', 'toolset', 'response', 'custom'] as const;
+
+/** CCTU's text normalisation: lower-cased, commas removed (applied to golden pieces and outputs alike). */
+function normalise(text: string): string {
+  return text.toLowerCase().replace(/,/g, '');
+}
+
+/**
+ * CCTU's rule for one output: the golden answer split on ", ", and every piece, normalised, is a substring
+ * of the normalised output.
+ */
+export function subqueryMatches(golden: string, output: string): boolean {
+  const haystack = normalise(output);
+  return golden.split(', ').every((piece) => haystack.includes(normalise(piece)));
+}
+
+/** Per-constraint facts kept in a score's details, so summaries can count by category and dimension. */
+interface ConstraintFact {
+  id: string;
+  category: string;
+  status: ConstraintStatus;
+}
+
+/** Outputs the agent actually read from executed calls of each tool (blocked calls and tool errors excluded). */
+function toolOutputs(events: readonly TrajectoryEvent[]): Array<{ tool: string; text: string }> {
+  const blocked = new Set(events.flatMap((event) => (event.type === 'tool-call' && event.disposition !== 'executed' ? [event.callId] : [])));
+  return events.flatMap((event) =>
+    event.type === 'tool-result' && !event.isError && !blocked.has(event.callId) ? [{ tool: event.name, text: event.content }] : [],
+  );
+}
+
+/**
+ * Grades a CCTU episode (DESIGN.md "Scores"): a subquery is solved when its golden answer is in an output
+ * of its tool; SR = solved ∧ the episode completed with an answer ∧ no violation at the last assistant
+ * message; PSR = solved ∧ completed ∧ no violation at all. A validator error fails both (its results
+ * cannot be trusted) and is reported.
+ */
+function gradeCctu(task: CctuTask, events: readonly TrajectoryEvent[]): EpisodeScore {
+  const start = events.find((event) => event.type === 'episode-start');
+  const end = events.findLast((event) => event.type === 'episode-end');
+  const outputs = toolOutputs(events);
+  const subqueries = task.grading.subqueries.map((subquery) => ({
+    query: subquery.query,
+    tool: subquery.tool,
+    answer: subquery.answer,
+    solved: outputs.some((output) => output.tool === subquery.tool && subqueryMatches(subquery.answer, output.text)),
+  }));
+  const solved = subqueries.every((subquery) => subquery.solved);
+  const statuses = constraintStatuses(task.constraints, events);
+  const summary = violationSummary(task.constraints, events);
+  const completed = end?.type === 'episode-end' && end.status === 'completed' && end.finalAnswer !== null;
+  const sr = solved && completed && !summary.violationAtLastStep && !summary.validatorError;
+  const psr = solved && completed && !summary.anyViolation && !summary.validatorError;
+  const constraints: ConstraintFact[] = task.constraints.map((constraint) => ({
+    id: constraint.id,
+    category: constraint.category,
+    status: statuses[constraint.id] ?? 'satisfied',
+  }));
+  return {
+    taskId: task.id,
+    style: 'cctu',
+    repeat: start?.type === 'episode-start' ? start.settings.repeat : 0,
+    status: end?.type === 'episode-end' ? end.status : 'error',
+    passed: sr,
+    metrics: {
+      solved: solved ? 1 : 0,
+      sr: sr ? 1 : 0,
+      psr: psr ? 1 : 0,
+      subqueries: subqueries.length,
+      subqueries_solved: subqueries.filter((subquery) => subquery.solved).length,
+      violations: summary.violations,
+      violated_constraints: summary.violatedConstraints,
+      corrected_constraints: summary.correctedConstraints,
+      validator_error: summary.validatorError ? 1 : 0,
+    },
+    details: { structure: task.grading.structure, subqueries, constraints, finalAnswer: end?.type === 'episode-end' ? end.finalAnswer : null },
+  };
+}
+
+const percent = (value: number): string => (100 * value).toFixed(1);
+
+/** Mean ± population std of per-repeat rates, as "mean ± std" in percent. */
+function meanStd(perRepeat: readonly number[]): string {
+  if (perRepeat.length === 0) return '-';
+  const mean = perRepeat.reduce((sum, value) => sum + value, 0) / perRepeat.length;
+  const variance = perRepeat.reduce((sum, value) => sum + (value - mean) ** 2, 0) / perRepeat.length;
+  return `${percent(mean)} ± ${percent(Math.sqrt(variance))}`;
+}
+
+function rateByRepeat(scores: readonly EpisodeScore[], metric: string): number[] {
+  const byRepeat = new Map<number, number[]>();
+  for (const score of scores) byRepeat.set(score.repeat, [...(byRepeat.get(score.repeat) ?? []), score.metrics[metric] ?? 0]);
+  return [...byRepeat.keys()].sort((a, b) => a - b).map((repeat) => {
+    const values = byRepeat.get(repeat) ?? [];
+    return values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+  });
+}
+
+function factsOf(score: EpisodeScore): ConstraintFact[] {
+  return (score.details.constraints as ConstraintFact[] | undefined) ?? [];
+}
+
+/** A row of violation counts: constraints, violated (soft-satisfied + unsatisfied), corrected, rates. */
+function violationRow(name: string, dimension: string, facts: readonly ConstraintFact[]): Array<string | number> {
+  const violated = facts.filter((fact) => fact.status === 'soft-satisfied' || fact.status === 'unsatisfied').length;
+  const corrected = facts.filter((fact) => fact.status === 'soft-satisfied').length;
+  const errors = facts.filter((fact) => fact.status === 'error').length;
+  return [name, dimension, facts.length, violated, percent(violated / Math.max(1, facts.length)), corrected, violated === 0 ? '-' : percent(corrected / violated), errors];
+}
+
+/**
+ * The tables `sandbox run --suite episodes/cctu` ends with: SR / PSR / solved per structure and overall
+ * (mean ± std over repeats), then violation rate per category and per dimension with the correction rate
+ * (violated constraints later complied with / violated constraints).
+ */
+export function summarizeCctu(scores: readonly EpisodeScore[]): SummaryTable[] {
+  const groups: Array<[string, EpisodeScore[]]> = STRUCTURES.map((structure) => [structure, scores.filter((score) => score.details.structure === structure)]);
+  groups.push(['overall', [...scores]]);
+  const repeats = new Set(scores.map((score) => score.repeat)).size;
+  const outcome: SummaryTable = {
+    title: `CCTU: success rates (%, mean ± std over ${repeats} repeat${repeats === 1 ? '' : 's'})`,
+    columns: ['structure', 'episodes', 'solved', 'SR', 'PSR'],
+    rows: groups
+      .filter(([, group]) => group.length > 0)
+      .map(([name, group]) => [name, group.length, meanStd(rateByRepeat(group, 'solved')), meanStd(rateByRepeat(group, 'sr')), meanStd(rateByRepeat(group, 'psr'))]),
+  };
+  const facts = scores.flatMap(factsOf);
+  const categories = [...new Set(facts.map((fact) => fact.category))].sort();
+  const dimensionOf = (category: string): string => category.split('.')[0] ?? category;
+  const rows = categories.map((category) => violationRow(category, dimensionOf(category), facts.filter((fact) => fact.category === category)));
+  for (const dimension of DIMENSIONS) {
+    const ofDimension = facts.filter((fact) => dimensionOf(fact.category) === dimension);
+    if (ofDimension.length > 0) rows.push(violationRow(`all ${dimension}`, dimension, ofDimension));
+  }
+  rows.push(violationRow('all constraints', '-', facts));
+  const violations: SummaryTable = {
+    title: 'CCTU: constraint violations (violation rate = violated / constraints; correction rate = corrected / violated, %)',
+    columns: ['category', 'dimension', 'constraints', 'violated', 'violation %', 'corrected', 'correction %', 'errors'],
+    rows,
+  };
+  return [outcome, violations];
+}
+
+/** The CCTU style's grader (src/graders/index.ts loads it by name). */
+export const cctuGrader: StyleGrader<CctuTask> = {
+  async grade(task, events) {
+    return gradeCctu(task, events);
+  },
+  summarize(scores) {
+    return summarizeCctu(scores);
+  },
+};
