@@ -1,7 +1,14 @@
 import type { Command } from 'commander';
+import { episodeCommand } from './episode.ts';
+import { gradeCommand } from './grade.ts';
+import { replayCommand } from './replay.ts';
+import { runCommand } from './run.ts';
+import { tasksCommand } from './tasks.ts';
+import { lintCommand } from './lint.ts';
+import { validateCommand } from './validate.ts';
 
 /**
  * Every subcommand, one file each (`src/cli/<name>.ts` exporting `<name>Command(): Command`).
  * Add a subcommand by adding its factory here.
  */
-export const COMMANDS: Array<() => Command> = [];
+export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand];

@@ -6,20 +6,25 @@ const maxCount = count.optional();
 
 const base = { id: z.string().min(1), description: z.string().optional() };
 
+/** min/max params; the refinement keeps max, when given, not below min (the error names `params.max`). */
+const minMax = { min: count.default(0), max: maxCount };
+const maxNotBelowMin = (params: { min: number; max?: number | undefined }) => params.max === undefined || params.min <= params.max;
+const maxNotBelowMinError = { message: 'max must be at least min', path: ['max'] };
+
 /**
  * A constraint of a task: a category (DESIGN.md's table) and its params, checked by that category's
  * validator in isolated-vm. Params are validated here, when the task loads, so a bad shape names its field.
  */
 export const ConstraintSchema = z.discriminatedUnion('category', [
-  z.object({ ...base, category: z.literal('resource.interaction_rounds'), params: z.object({ min: count.default(0), max: maxCount }) }),
-  z.object({ ...base, category: z.literal('resource.tool_call_count'), params: z.object({ min: count.default(0), max: maxCount }) }),
+  z.object({ ...base, category: z.literal('resource.interaction_rounds'), params: z.object(minMax).refine(maxNotBelowMin, maxNotBelowMinError) }),
+  z.object({ ...base, category: z.literal('resource.tool_call_count'), params: z.object(minMax).refine(maxNotBelowMin, maxNotBelowMinError) }),
   z.object({ ...base, category: z.literal('resource.specific_tool_call_count'), params: z.object({ limits: z.record(z.string(), count) }) }),
   z.object({ ...base, category: z.literal('behavior.sequential_dependencies'), params: z.object({ chains: z.array(z.array(z.string()).min(2)).min(1) }) }),
   z.object({ ...base, category: z.literal('behavior.parallel_dependencies'), params: z.object({ groups: z.array(z.array(z.string()).min(2)).min(1) }) }),
   z.object({
     ...base,
     category: z.literal('behavior.parallel_calls_count'),
-    params: z.object({ min: count.default(0), max: maxCount, unit: z.enum(['type', 'times']).default('type') }),
+    params: z.object({ ...minMax, unit: z.enum(['type', 'times']).default('type') }).refine(maxNotBelowMin, maxNotBelowMinError),
   }),
   z.object({ ...base, category: z.literal('toolset.available_tools'), params: z.object({}).default({}) }),
   z.object({ ...base, category: z.literal('toolset.required_parameters'), params: z.object({}).default({}) }),
@@ -27,7 +32,7 @@ export const ConstraintSchema = z.discriminatedUnion('category', [
   z.object({
     ...base,
     category: z.literal('response.length'),
-    params: z.object({ min: count.default(0), max: maxCount, unit: z.enum(['chars', 'words']) }),
+    params: z.object({ ...minMax, unit: z.enum(['chars', 'words']) }).refine(maxNotBelowMin, maxNotBelowMinError),
   }),
   z.object({
     ...base,

@@ -1,0 +1,112 @@
+import { readFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import { z } from 'zod';
+import { describeZodError, loadTask, resolveRecordedTaskPath } from '../engine/load-task.ts';
+import { readTrajectory } from '../engine/read-trajectory.ts';
+import { constraintStatuses } from '../graders/constraint-status.ts';
+import { SandboxError } from '../sandbox-error.ts';
+import { ConstraintSchema, type Constraint } from '../schemas/constraint.ts';
+import type { EventOf, TrajectoryEvent } from '../schemas/event.ts';
+import type { ConstraintStatus, Step, Verdict } from '../schemas/step.ts';
+import type { ToolSpec } from '../schemas/tool-spec.ts';
+import { revalidate, stepsFromEvents } from '../validator/index.ts';
+import { EXIT_CODES } from './exit-codes.ts';
+
+/** A constraints file: a list of constraints, or an object with `constraints` (a task file works too). */
+const ConstraintsFileSchema = z.union([z.array(ConstraintSchema), z.object({ constraints: z.array(ConstraintSchema) }).loose()]);
+const EmbeddedTaskSchema = z.object({ constraints: z.array(ConstraintSchema).default([]) }).loose();
+
+/** What re-validating a trajectory found: per step its verdicts, where it would have ended, per-constraint status. */
+export interface ValidationReport {
+  steps: Array<{ step: Step; verdicts: Verdict[] }>;
+  /** Index in `steps` of the step after which the episode would have ended with status `limit`, or null. */
+  endedAt: number | null;
+  statuses: Record<string, ConstraintStatus>;
+  passed: boolean;
+}
+
+async function constraintsOf(start: EventOf<'episode-start'>, file: string | undefined): Promise<Constraint[]> {
+  if (file !== undefined) {
+    let json: unknown;
+    try {
+      json = JSON.parse(await readFile(file, 'utf8'));
+    } catch (error) {
+      throw new SandboxError('invalid-input', `${file}: ${(error as Error).message}`, { cause: error });
+    }
+    const parsed = ConstraintsFileSchema.safeParse(json);
+    if (!parsed.success) throw new SandboxError('invalid-input', describeZodError(file, parsed.error), { cause: parsed.error });
+    return Array.isArray(parsed.data) ? parsed.data : parsed.data.constraints;
+  }
+  if (start.taskPath !== undefined) return (await loadTask(resolveRecordedTaskPath(start.taskPath))).task.constraints;
+  if (start.task !== undefined) {
+    const parsed = EmbeddedTaskSchema.safeParse(start.task);
+    if (!parsed.success) throw new SandboxError('invalid-input', describeZodError('episode-start.task', parsed.error), { cause: parsed.error });
+    return parsed.data.constraints;
+  }
+  throw new SandboxError('invalid-input', 'the trajectory names no task (episode-start has neither taskPath nor task): pass --constraints <file>');
+}
+
+/** Re-validates a trajectory's steps under these constraints (the fold), stopping where the episode would have ended. */
+export function validateTrajectory(constraints: Constraint[], tools: ToolSpec[], events: readonly TrajectoryEvent[]): ValidationReport {
+  const steps = stepsFromEvents(events);
+  const verdicts = revalidate(constraints, tools, steps);
+  const endIndex = verdicts.findIndex((list) => list.some((verdict) => verdict.effect === 'end-episode'));
+  const kept = endIndex < 0 ? steps.length : endIndex + 1;
+  const checks: TrajectoryEvent[] = steps.slice(0, kept).map((step, index) => ({
+    schemaVersion: 1,
+    seq: index,
+    time: '',
+    type: 'constraint-check',
+    step,
+    verdicts: verdicts[index]!,
+    enforcement: 'block',
+    durationMs: 0,
+  }));
+  const statuses = constraintStatuses(constraints, checks);
+  const last = steps[kept - 1];
+  const answered = last?.kind === 'final-answer' && !verdicts[kept - 1]!.some((verdict) => verdict.effect !== 'error');
+  const passed = endIndex < 0 && answered && Object.values(statuses).every((status) => status === 'satisfied' || status === 'soft-satisfied');
+  return { steps: steps.slice(0, kept).map((step, index) => ({ step, verdicts: verdicts[index]! })), endedAt: endIndex < 0 ? null : endIndex, statuses, passed };
+}
+
+function describeStep(step: Step): string {
+  if (step.kind === 'final-answer') return `final answer (${[...step.content].length} chars)`;
+  return step.calls.map((call) => `${call.name}#${call.id}`).join(', ');
+}
+
+function printReport(report: ValidationReport, constraints: Constraint[], skipped: number): void {
+  const out: string[] = [];
+  for (const { step, verdicts } of report.steps) {
+    out.push(`round ${step.round}: ${describeStep(step)}`);
+    for (const verdict of verdicts) {
+      const what =
+        verdict.effect === 'block-call' ? `would block ${verdict.callId}` : verdict.effect === 'reject-answer' ? 'would reject the answer' : verdict.effect === 'end-episode' ? 'would end the episode (limit)' : 'validator error';
+      out.push(`  ${verdict.constraintId} ${what}: ${verdict.message}`);
+    }
+  }
+  if (report.endedAt !== null && skipped > 0) out.push(`(the episode would have ended there: ${skipped} later step${skipped === 1 ? '' : 's'} would not have happened)`);
+  out.push('', 'constraint status:');
+  for (const constraint of constraints) out.push(`  ${constraint.id.padEnd(16)} ${constraint.category.padEnd(36)} ${report.statuses[constraint.id]}`);
+  out.push('', report.passed ? 'would have passed: yes' : 'would have passed: no');
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/** `sandbox validate <trajectory> [--constraints <file>]`: re-validate a saved trajectory under its own or changed constraints. */
+export function validateCommand(): Command {
+  return new Command('validate')
+    .description('re-validate a saved trajectory under its own constraints or a changed constraints file, and show what would have been blocked or rejected')
+    .argument('<trajectory>', 'a trajectory file (runs/<run>/<task>.<repeat>.jsonl)')
+    .option('--constraints <file>', 'constraints to apply instead of the task\'s: a JSON list of constraints, or an object (e.g. a task file) with "constraints"')
+    .option('--json', 'print the report as JSON')
+    .action(async (file: string, options: { constraints?: string; json?: boolean }) => {
+      const { events } = await readTrajectory(file);
+      const start = events.find((event): event is EventOf<'episode-start'> => event.type === 'episode-start');
+      if (start === undefined) throw new SandboxError('invalid-input', `${file}: no episode-start event`);
+      const constraints = await constraintsOf(start, options.constraints);
+      const report = validateTrajectory(constraints, start.tools, events);
+      const skipped = stepsFromEvents(events).length - report.steps.length;
+      if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      else printReport(report, constraints, skipped);
+      process.exitCode = report.passed ? EXIT_CODES.ok : EXIT_CODES.failed;
+    });
+}
