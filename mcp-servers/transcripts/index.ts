@@ -8,3 +8,5 @@ export { readIndexMeta, type IndexMeta } from './index-meta.ts';
 export { filtersToWhere, SearchFiltersSchema, sqlString, type SearchFilters } from './search-filters.ts';
 export { ToolInputError } from './tool-input-error.ts';
 export { TranscriptIndex, type SearchHit, type SearchMode, type SearchRequest, type Transcript, type TranscriptTurn } from './transcript-index.ts';
+export { generateLabelledQueries, type LabelledQuery } from './labelled-queries.ts';
+export { ndcgAtK, recallAtK } from './retrieval-metrics.ts';

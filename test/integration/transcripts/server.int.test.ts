@@ -19,7 +19,12 @@ async function connect(options: Parameters<typeof createServer>[0]): Promise<Cli
   return client;
 }
 
-async function call(client: Client, name: string, args: Record<string, unknown>): Promise<{ isError: boolean; text: string; json?: any }> {
+async function call(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tool results are JSON read by the assertions
+): Promise<{ isError: boolean; text: string; json?: any }> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
   return { isError: result.isError === true, text, json: result.isError ? undefined : JSON.parse(text) };
@@ -50,7 +55,8 @@ describe('transcripts server', () => {
     const { tools } = await bm25.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(['get_transcript', 'search_transcripts']);
     const search = tools.find((tool) => tool.name === 'search_transcripts')!;
-    expect(Object.keys((search.inputSchema.properties as any).filters.properties).sort()).toEqual(
+    const properties = search.inputSchema.properties as Record<string, { properties: Record<string, unknown> }>;
+    expect(Object.keys(properties.filters!.properties).sort()).toEqual(
       ['agent_id', 'call_ids', 'date_from', 'date_to', 'escalated', 'queue', 'resolved', 'team', 'time_zone'],
     );
     expect(search.description).toContain('5 contact-center call transcripts');

@@ -1,0 +1,73 @@
+// The transcripts server on the real contact-center generator: started the way the engine starts it (the
+// environment factory, database and index built on demand), and the labelled query set measured against it.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databasePath } from '../../../databases/index.ts';
+import { generateLabelledQueries, recallAtK, TranscriptIndex, transcriptIndexPath } from '../../../mcp-servers/transcripts/index.ts';
+import { startTranscriptsServer } from '../../../src/mcp/environments/transcripts.ts';
+import type { Task } from '../../../src/schemas/task.ts';
+
+const CALLS = 600;
+let dataDir: string;
+let client: Client;
+const previousDataDir = process.env.SANDBOX_DATA_DIR;
+
+// The factory reads only the task's id and environment.
+const task = { id: 'transcripts-test', environment: { servers: [], database: 'contact-center' } } as unknown as Task;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(path.join(os.tmpdir(), 'transcripts-cc-'));
+  process.env.SANDBOX_DATA_DIR = dataDir;
+  const server = await startTranscriptsServer({ name: 'transcripts', options: { calls: CALLS } }, { task, dataDir });
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  client = new Client({ name: 'test', version: '0' });
+  await client.connect(clientTransport);
+});
+
+afterAll(async () => {
+  await client?.close();
+  if (previousDataDir === undefined) delete process.env.SANDBOX_DATA_DIR;
+  else process.env.SANDBOX_DATA_DIR = previousDataDir;
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('transcripts server on the contact-center database', () => {
+  it('is started by the environment factory with database and index built on demand', async () => {
+    const result = (await client.callTool({ name: 'search_transcripts', arguments: { query: 'speak to a supervisor', k: 5, filters: { escalated: true } } })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    const body = JSON.parse((result.content[0] as { text: string }).text);
+    expect(body.results).toHaveLength(5);
+    expect(body.results.every((hit: { escalated: boolean; text: string }) => hit.escalated && /supervisor/i.test(hit.text))).toBe(true);
+    const transcript = (await client.callTool({ name: 'get_transcript', arguments: { call_id: body.results[0].call_id } })) as CallToolResult;
+    expect(JSON.parse((transcript.content[0] as { text: string }).text).turns.length).toBeGreaterThan(8);
+  });
+
+  it('finds the calls behind the planted patterns (labelled queries, BM25)', async () => {
+    const dbPath = databasePath('contact-center', { calls: CALLS });
+    const queries = await generateLabelledQueries(dbPath, 1);
+    expect(queries.length).toBeGreaterThanOrEqual(10);
+    expect(queries.every((query) => query.relevantCallIds.length > 0)).toBe(true);
+    const index = await TranscriptIndex.open(transcriptIndexPath(dbPath));
+    try {
+      const recalls = [];
+      for (const query of queries) {
+        const { hits } = await index.search({ query: query.query, k: 10, filters: query.filters });
+        recalls.push(recallAtK(hits.map((hit) => hit.call_id), new Set(query.relevantCallIds), 10));
+      }
+      expect(recalls.reduce((sum, recall) => sum + recall, 0) / recalls.length).toBeGreaterThanOrEqual(0.9);
+    } finally {
+      index.close();
+    }
+  });
+
+  it('gives the same labelled queries for the same seed', async () => {
+    const dbPath = databasePath('contact-center', { calls: CALLS });
+    expect(await generateLabelledQueries(dbPath, 7)).toEqual(await generateLabelledQueries(dbPath, 7));
+  });
+});
