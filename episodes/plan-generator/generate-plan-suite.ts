@@ -1,0 +1,188 @@
+import { PLANTED_PATTERNS } from '../../databases/contact-center/patterns.ts';
+import { hopCount } from '../../src/planning/hop-count.ts';
+import { TASK_SCHEMA_VERSION } from '../../src/schemas/task-base.ts';
+import type { Plan } from '../../src/schemas/plan.ts';
+import { PlanTaskSchema, type PlanTask } from '../../src/schemas/plan-task.ts';
+import { DATA_BLOCKS, type DataBlock } from './data-blocks.ts';
+import { PLAN_SYSTEM_PROMPT } from './plan-system-prompt.ts';
+import { TRANSCRIPT_BLOCKS, type TranscriptBlock } from './transcript-blocks.ts';
+
+export type Stratum = 'objective-simple' | 'objective-compound' | 'subjective-simple' | 'subjective-compound';
+export const STRATA: Stratum[] = ['objective-simple', 'objective-compound', 'subjective-simple', 'subjective-compound'];
+const PREFIX: Record<Stratum, string> = { 'objective-simple': 'os', 'objective-compound': 'oc', 'subjective-simple': 'ss', 'subjective-compound': 'sc' };
+
+export interface GeneratePlanSuiteOptions {
+  seed?: number;
+  /** Questions per stratum (default 50: 200 in all). */
+  perStratum?: number;
+}
+
+type Detail = PlanTask['reference']['details'][number];
+
+/** A plan under construction: steps, their details, the facts execution must reach, the filter terms used. */
+class PlanBuilder {
+  readonly plan: Plan = { steps: [] };
+  readonly details: Detail[] = [];
+  readonly facts: string[] = [];
+  readonly terms = new Set<string>();
+  readonly patterns = new Set<string>();
+
+  data(block: DataBlock): number {
+    const id = this.push('T2S', block.prompt, []);
+    this.details.push({ stepId: id, sql: block.sql.replace(/\s+/g, ' ').trim() });
+    this.fact(block.fact);
+    for (const term of block.terms) this.terms.add(term);
+    this.patterns.add(block.patternId);
+    return id;
+  }
+
+  transcripts(block: TranscriptBlock): number {
+    const id = this.push('RAG', block.prompt, []);
+    this.details.push({ stepId: id, retrieval: { query: block.retrieval.query, filters: { ...block.retrieval.filters } } });
+    this.fact(block.fact);
+    for (const term of block.terms) this.terms.add(term);
+    return id;
+  }
+
+  llm(prompt: string, dependsOn: number[]): number {
+    return this.push('LLM', prompt, dependsOn);
+  }
+
+  private push(tool: 'T2S' | 'RAG' | 'LLM', prompt: string, dependsOn: number[]): number {
+    const id = this.plan.steps.length + 1;
+    this.plan.steps.push({ id, tool, prompt, depends_on: dependsOn });
+    return id;
+  }
+
+  private fact(fact: string): void {
+    if (!this.facts.includes(fact)) this.facts.push(fact);
+  }
+}
+
+/** A small seeded generator (mulberry32): the same seed gives the same suite on every machine. */
+function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function pick<T>(items: readonly T[], count: number, random: () => number): T[] {
+  const pool = [...items];
+  const chosen: T[] = [];
+  while (chosen.length < count && pool.length > 0) chosen.push(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
+  return chosen;
+}
+
+const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+const listOf = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+const topicOf = (block: DataBlock): string => block.key.replace(/-/g, ' ');
+const refs = (ids: number[]): string => listOf(ids.map((id) => `(${id})`));
+
+/** Objective, simple: one structured fact → one T2S step. The i-th question takes block i mod n, phrasing i div n. */
+function objectiveSimple(index: number): { query: string; builder: PlanBuilder } {
+  const block = DATA_BLOCKS[index % DATA_BLOCKS.length]!;
+  const builder = new PlanBuilder();
+  builder.data(block);
+  return { query: block.questions[Math.floor(index / DATA_BLOCKS.length) % block.questions.length]!, builder };
+}
+
+/** Subjective, simple: what was said about one thing → RAG, then an LLM summary of it. */
+function subjectiveSimple(index: number): { query: string; builder: PlanBuilder } {
+  const block = TRANSCRIPT_BLOCKS[index % TRANSCRIPT_BLOCKS.length]!;
+  const builder = new PlanBuilder();
+  const rag = builder.transcripts(block);
+  builder.llm(block.synthesis.replace('(R)', `(${rag})`), [rag]);
+  return { query: block.questions[Math.floor(index / TRANSCRIPT_BLOCKS.length) % block.questions.length]!, builder };
+}
+
+/** Objective, compound: 2–4 structured facts in one question → parallel T2S steps, one LLM step combining them. */
+function objectiveCompound(random: () => number): { query: string; builder: PlanBuilder } {
+  const blocks = pick(DATA_BLOCKS, 2 + Math.floor(random() * 3), random);
+  const builder = new PlanBuilder();
+  const ids = blocks.map((block) => builder.data(block));
+  builder.llm(`Combine the findings ${refs(ids)} into one answer, one sentence per finding`, ids);
+  return { query: `${capitalise(listOf(blocks.map((block) => block.clause)))}?`, builder };
+}
+
+/**
+ * Subjective, compound: 1–4 topics, each a structured finding and what customers say about it → per topic a T2S and
+ * a RAG step in parallel and an LLM step explaining one by the other; with several topics, a final LLM step.
+ */
+function subjectiveCompound(random: () => number): { query: string; builder: PlanBuilder } {
+  // One transcript block per structured finding: two topics on the same finding would repeat its T2S step.
+  const paired = TRANSCRIPT_BLOCKS.filter((block) => block.explains !== undefined);
+  const topics: TranscriptBlock[] = [];
+  for (const block of pick(paired, paired.length, random)) {
+    if (!topics.some((topic) => topic.explains === block.explains)) topics.push(block);
+  }
+  topics.splice(1 + Math.floor(random() * 4));
+  const builder = new PlanBuilder();
+  const explanations: number[] = [];
+  const clauses: string[] = [];
+  for (const transcript of topics) {
+    const data = DATA_BLOCKS.find((block) => block.key === transcript.explains)!;
+    const t2s = builder.data(data);
+    const rag = builder.transcripts(transcript);
+    explanations.push(builder.llm(`Explain the ${topicOf(data)} finding in (${t2s}) with the call evidence in (${rag})`, [t2s, rag]));
+    clauses.push(`${data.clause}, and ${transcript.clause}`);
+  }
+  if (explanations.length > 1) builder.llm(`Write one summary for a contact-center manager from the explanations ${refs(explanations)}`, explanations);
+  return { query: `${capitalise(clauses.join('; also '))}?`, builder };
+}
+
+/**
+ * Generates the planning suite: `perStratum` questions in each of objective/subjective × simple/compound, each with a
+ * reference plan (T2S steps carry their SQL, RAG steps their retrieval), the facts its execution reaches, and its hops.
+ */
+export function generatePlanSuite(options: GeneratePlanSuiteOptions = {}): PlanTask[] {
+  const seed = options.seed ?? 1;
+  const perStratum = options.perStratum ?? 50;
+  const random = seededRandom(seed);
+  const tasks: PlanTask[] = [];
+  const seenQueries = new Set<string>();
+  for (const stratum of STRATA) {
+    let produced = 0;
+    for (let attempt = 0; produced < perStratum && attempt < perStratum * 20; attempt += 1) {
+      const { query, builder } =
+        stratum === 'objective-simple' ? objectiveSimple(attempt)
+          : stratum === 'subjective-simple' ? subjectiveSimple(attempt)
+            : stratum === 'objective-compound' ? objectiveCompound(random)
+              : subjectiveCompound(random);
+      if (seenQueries.has(query)) continue;
+      seenQueries.add(query);
+      produced += 1;
+      tasks.push(toTask(stratum, produced, query, builder));
+    }
+  }
+  return tasks;
+}
+
+function toTask(stratum: Stratum, number: number, query: string, builder: PlanBuilder): PlanTask {
+  const [kind, shape] = stratum.split('-') as ['objective' | 'subjective', 'simple' | 'compound'];
+  const hops = hopCount(builder.plan);
+  const patterns = PLANTED_PATTERNS.filter((pattern) => builder.patterns.has(pattern.id)).map((pattern) => pattern.id);
+  return PlanTaskSchema.parse({
+    schemaVersion: TASK_SCHEMA_VERSION,
+    id: `plan-${PREFIX[stratum]}-${String(number).padStart(3, '0')}`,
+    style: 'plan',
+    title: query,
+    domain: 'contact-center',
+    system: PLAN_SYSTEM_PROMPT,
+    query,
+    environment: { servers: [{ name: 'sql', options: {} }, { name: 'transcripts', options: {} }], database: 'contact-center' },
+    constraints: [],
+    limits: { maxRounds: 6, maxToolCalls: 40 },
+    reference: {
+      trajectory: [{ answer: JSON.stringify(builder.plan) }],
+      plan: builder.plan,
+      details: builder.details,
+    },
+    grading: { kind, shape, expectedFacts: builder.facts },
+    metadata: { hops, steps: builder.plan.steps.length, patterns, filterTerms: [...builder.terms].sort(), generator: 'episodes/plan-generator' },
+  });
+}

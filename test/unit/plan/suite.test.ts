@@ -1,0 +1,57 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { generatePlanSuite } from '../../../episodes/plan-generator/index.ts';
+import { evaluateOneShot, hopCount, requiredToolsOf, validatePlanStructure } from '../../../src/planning/index.ts';
+import { REPO_ROOT } from '../../../src/data-dir.ts';
+import { PlanTaskSchema } from '../../../src/schemas/plan-task.ts';
+
+const tasks = generatePlanSuite();
+
+describe('planning suite', () => {
+  it('has 200 questions, 50 per objective/subjective × simple/compound stratum, no query twice', () => {
+    expect(tasks).toHaveLength(200);
+    const strata = new Map<string, number>();
+    for (const task of tasks) strata.set(`${task.grading.kind}-${task.grading.shape}`, (strata.get(`${task.grading.kind}-${task.grading.shape}`) ?? 0) + 1);
+    expect(Object.fromEntries(strata)).toEqual({ 'objective-simple': 50, 'objective-compound': 50, 'subjective-simple': 50, 'subjective-compound': 50 });
+    expect(new Set(tasks.map((task) => task.query)).size).toBe(200);
+  });
+
+  it('gives every task a flawless reference plan of 1–15 steps with its details, facts and hops', () => {
+    for (const task of tasks) {
+      const plan = task.reference.plan;
+      expect(plan.steps.length, task.id).toBeGreaterThanOrEqual(1);
+      expect(plan.steps.length, task.id).toBeLessThanOrEqual(15);
+      const report = validatePlanStructure(plan, { requiredTools: requiredToolsOf(plan), filterVocabulary: task.metadata.filterTerms as string[] });
+      expect(report.issues, task.id).toEqual([]);
+      expect(task.metadata.hops, task.id).toBe(hopCount(plan));
+      for (const step of plan.steps) {
+        const detail = task.reference.details.find((entry) => entry.stepId === step.id);
+        if (step.tool === 'T2S') expect(detail?.sql, `${task.id} step ${step.id}`).toMatch(/^(WITH|SELECT)\b/);
+        if (step.tool === 'RAG') expect(detail?.retrieval?.query, `${task.id} step ${step.id}`).toBeTruthy();
+      }
+      expect(task.grading.expectedFacts.length, task.id).toBeGreaterThan(0);
+      if (task.grading.kind === 'subjective') expect(requiredToolsOf(plan), task.id).toContain('RAG');
+      if (task.grading.shape === 'compound') expect(plan.steps.length, task.id).toBeGreaterThan(2);
+    }
+  });
+
+  it("rates every reference trajectory's answer Extremely Good with F1 1", () => {
+    for (const task of tasks) {
+      const answer = task.reference.trajectory.at(-1);
+      expect(answer && 'answer' in answer, task.id).toBe(true);
+      const result = evaluateOneShot((answer as { answer: string }).answer, task.reference.plan, { filterVocabulary: task.metadata.filterTerms as string[] });
+      expect([result.f1, result.rating], task.id).toEqual([1, 'Extremely Good']);
+    }
+  });
+
+  it('matches the committed episodes/plan files (regenerate with episodes/plan-generator/main.ts)', async () => {
+    const folder = path.join(REPO_ROOT, 'episodes/plan');
+    const files = (await readdir(folder)).filter((file) => file.endsWith('.json')).sort();
+    expect(files).toEqual(tasks.map((task) => `${task.id}.json`).sort());
+    for (const task of tasks) {
+      const committed = PlanTaskSchema.parse(JSON.parse(await readFile(path.join(folder, `${task.id}.json`), 'utf8')));
+      expect(committed, task.id).toEqual(task);
+    }
+  });
+});
