@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { dbCommand } from './db.ts';
 import { episodeCommand } from './episode.ts';
 import { gradeCommand } from './grade.ts';
 import { replayCommand } from './replay.ts';
@@ -11,4 +12,4 @@ import { validateCommand } from './validate.ts';
  * Every subcommand, one file each (`src/cli/<name>.ts` exporting `<name>Command(): Command`).
  * Add a subcommand by adding its factory here.
  */
-export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand];
+export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand];

@@ -157,6 +157,7 @@ async function gateNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
       task: context.task as Extract<Task, { style: 'plan' }>,
       answer: interpretation.content,
       signal: context.signal,
+      model: context.model,
       callTool: (name, args) => recordedCall(context, round, `plan-${counts.toolCalls++}`, name, JSON.stringify(args)),
     });
   }

@@ -1,4 +1,5 @@
 import type { PlanTask } from '../../schemas/plan-task.ts';
+import type { Model } from '../../models/model.ts';
 import type { ToolOutcome } from '../../mcp/connect-server.ts';
 import type { EpisodeProtocol } from './episode-protocol.ts';
 import { cctuProtocol } from './cctu.ts';
@@ -8,7 +9,7 @@ import { cctuProtocol } from './cctu.ts';
  * plan to an executor (the planning part's `executePlan`); its tool calls go through `callTool`, which the
  * engine records as tool-call/tool-result events so graders see what the plan produced.
  */
-export type PlanExecutor = (context: PlanExecutionContext) => Promise<void>;
+export type PlanExecutor = (context: PlanExecutionContext) => Promise<unknown>;
 
 export interface PlanExecutionContext {
   task: PlanTask;
@@ -16,6 +17,8 @@ export interface PlanExecutionContext {
   answer: string;
   callTool(name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
   signal: AbortSignal;
+  /** The episode's model, for steps the executor cannot run from the reference (text-to-SQL, LLM synthesis). */
+  model?: Model;
 }
 
 export const planProtocol: EpisodeProtocol = { ...cctuProtocol, style: 'plan' };

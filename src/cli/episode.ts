@@ -1,0 +1,61 @@
+import path from 'node:path';
+import { Command } from 'commander';
+import pc from 'picocolors';
+import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
+import { displayPath, loadTask } from '../engine/load-task.ts';
+import { runEpisode } from '../engine/run-episode.ts';
+import { trajectoryFile } from '../engine/run-suite.ts';
+import { gradeEpisode } from '../graders/index.ts';
+import type { Enforcement } from '../schemas/step.ts';
+import { checkModelSpec, enforcementOption } from './cli-options.ts';
+import { EXIT_CODES } from './exit-codes.ts';
+import { formatEvent, formatScore } from './transcript.ts';
+
+interface EpisodeFlags {
+  task: string;
+  model?: string;
+  out: string;
+  enforcement: Enforcement;
+  execute?: boolean;
+  seed: string;
+}
+
+/** `sandbox episode`: one episode with a live transcript, then its score. */
+export function episodeCommand(): Command {
+  return new Command('episode')
+    .description('Run one episode and print a live transcript, then its score')
+    .requiredOption('--task <id|path>', 'a task id (looked up under episodes/) or a task file')
+    .option('--model <spec>', 'reference, scripted:<file>, replay:<trajectory>, human, openai:<model>, anthropic:<model>, openai-compatible:<url>#<model> (default: reference)')
+    .option('--out <dir>', 'where the trajectory goes (<dir>/<task>.0.jsonl)', 'runs/episode')
+    .addOption(enforcementOption())
+    .option('--execute', 'plan tasks: also execute the accepted plan')
+    .option('--seed <n>', 'seed recorded with the run', '0')
+    .action(async (flags: EpisodeFlags) => {
+      const { task, path: taskPath } = await loadTask(flags.task);
+      const spec = checkModelSpec(flags.model ?? 'reference');
+      if (!flags.model) process.stdout.write(`${pc.dim('Using model "reference" (no --model given): it plays the task\'s reference solution.')}\n`);
+      const file = trajectoryFile(path.resolve(flags.out), task.id, 0);
+      const result = await runEpisode({
+        task,
+        taskPath,
+        model: modelFactoryFor(spec),
+        modelSpec: spec,
+        settings: { enforcement: flags.enforcement, execute: flags.execute ?? false, seed: Number(flags.seed) || 0 },
+        trajectoryPath: file,
+        createValidator: defaultValidatorFactory,
+        planExecutor: lazyPlanExecutor,
+        onEvent: (event) => {
+          const text = formatEvent(event);
+          if (text !== null) process.stdout.write(`${text}\n`);
+        },
+      });
+      if (result.finalAnswer !== null) process.stdout.write(`${pc.bold('final answer')}: ${result.finalAnswer}\n`);
+      try {
+        process.stdout.write(`${formatScore(await gradeEpisode(task, result.events))}\n`);
+      } catch (error) {
+        process.stdout.write(`score: ${(error as Error).message}\n`);
+      }
+      process.stdout.write(`${pc.dim(`trajectory: ${displayPath(file)}`)}\n`);
+      process.exitCode = result.status === 'error' ? EXIT_CODES.failed : EXIT_CODES.ok;
+    });
+}

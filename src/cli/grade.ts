@@ -1,0 +1,56 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Command } from 'commander';
+import { readTrajectory } from '../engine/read-trajectory.ts';
+import { taskOfTrajectory } from '../engine/replay.ts';
+import { gradeEpisode, summarizeScores } from '../graders/index.ts';
+import { SandboxError } from '../sandbox-error.ts';
+import type { EpisodeScore } from '../schemas/score.ts';
+import { EXIT_CODES } from './exit-codes.ts';
+import { formatTable } from './format-table.ts';
+import { formatScore } from './transcript.ts';
+
+/** Every trajectory a path names: the file itself, or the *.jsonl files of a run directory. */
+async function trajectoryFiles(target: string): Promise<string[]> {
+  let info;
+  try {
+    info = await stat(target);
+  } catch {
+    throw new SandboxError('not-found', `no trajectory or run directory ${target}`);
+  }
+  if (info.isFile()) return [target];
+  const files = (await readdir(target)).filter((name) => name.endsWith('.jsonl')).sort();
+  if (files.length === 0) throw new SandboxError('not-found', `no trajectories (*.jsonl) in ${target}`);
+  return files.map((name) => path.join(target, name));
+}
+
+/** `sandbox grade`: re-score saved trajectories without running anything. */
+export function gradeCommand(): Command {
+  return new Command('grade')
+    .description('Re-score saved trajectories (one file, or every episode of a run directory) without running anything')
+    .argument('<trajectory|run-dir>', 'a trajectory file or a run directory')
+    .option('--json', 'print the scores as JSON')
+    .action(async (target: string, flags: { json?: boolean }) => {
+      const scores: EpisodeScore[] = [];
+      const skipped: string[] = [];
+      for (const file of await trajectoryFiles(target)) {
+        const { events, finished } = await readTrajectory(file);
+        if (!finished) {
+          skipped.push(`${path.basename(file)}: unfinished (no episode-end)`);
+          continue;
+        }
+        scores.push(await gradeEpisode(await taskOfTrajectory(events), events));
+      }
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify({ scores, skipped }, null, 2)}\n`);
+      } else if (scores.length === 1 && skipped.length === 0) {
+        process.stdout.write(`${scores[0]!.taskId}#${scores[0]!.repeat} (${scores[0]!.status}) ${formatScore(scores[0]!)}\n`);
+      } else {
+        for (const score of scores) process.stdout.write(`${score.taskId}#${score.repeat} (${score.status}) ${formatScore(score)}\n`);
+        for (const line of skipped) process.stdout.write(`skipped ${line}\n`);
+        const tables = await summarizeScores(scores);
+        if (tables.length > 0) process.stdout.write(`\n${tables.map(formatTable).join('\n\n')}\n`);
+      }
+      process.exitCode = EXIT_CODES.ok;
+    });
+}

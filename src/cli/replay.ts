@@ -1,0 +1,28 @@
+import { Command } from 'commander';
+import pc from 'picocolors';
+import { defaultValidatorFactory } from '../engine/episode-defaults.ts';
+import { readTrajectory } from '../engine/read-trajectory.ts';
+import { replayTrajectory } from '../engine/replay.ts';
+import { EXIT_CODES } from './exit-codes.ts';
+
+function short(value: unknown): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+}
+
+/** `sandbox replay`: re-execute recorded tool calls and re-check recorded steps; report divergences. */
+export function replayCommand(): Command {
+  return new Command('replay')
+    .description('Re-execute a trajectory\'s tool calls against fresh servers and re-run the validator; report each divergence')
+    .argument('<trajectory>', 'a trajectory file (runs/<run>/<task>.<repeat>.jsonl)')
+    .action(async (file: string) => {
+      const { events } = await readTrajectory(file);
+      const report = await replayTrajectory(events, { createValidator: defaultValidatorFactory });
+      process.stdout.write(`replayed ${report.taskId}: ${report.toolCalls} tool calls, ${report.checks} constraint checks\n`);
+      for (const divergence of report.divergences) {
+        process.stdout.write(`${pc.red('divergence')} [${divergence.kind}] event ${divergence.seq}: ${divergence.detail}\n  recorded: ${short(divergence.recorded)}\n  replayed: ${short(divergence.replayed)}\n`);
+      }
+      if (report.divergences.length === 0) process.stdout.write(`${pc.green('no divergence')}\n`);
+      process.exitCode = report.divergences.length === 0 ? EXIT_CODES.ok : EXIT_CODES.failed;
+    });
+}

@@ -1,0 +1,75 @@
+import path from 'node:path';
+import { Command } from 'commander';
+import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
+import { displayPath, loadSuite } from '../engine/load-task.ts';
+import { runSuite } from '../engine/run-suite.ts';
+import type { Enforcement } from '../schemas/step.ts';
+import { checkModelSpec, enforcementOption, positiveInteger } from './cli-options.ts';
+import { EXIT_CODES } from './exit-codes.ts';
+import { formatTable } from './format-table.ts';
+
+interface RunFlags {
+  suite: string;
+  model: string;
+  repeats: number;
+  concurrency: number;
+  out?: string;
+  enforcement: Enforcement;
+  execute?: boolean;
+  seed: string;
+}
+
+/** A default run directory name from the suite and model: runs/<suite>-<model>. */
+function defaultOut(suite: string, model: string): string {
+  const clean = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+  return path.join('runs', `${clean(path.basename(suite.replace(/[*?].*$/, '')) || 'suite')}-${clean(model)}`);
+}
+
+/** `sandbox run`: a suite of episodes, resumable, with a summary. */
+export function runCommand(): Command {
+  return new Command('run')
+    .description('Run a suite (repeats × tasks) and print its summary; re-running into the same --out resumes')
+    .requiredOption('--suite <dir|glob>', 'a directory of task files, a glob, or one task file')
+    .requiredOption('--model <spec>', 'the model spec (see `sandbox episode --help`)')
+    .option('--repeats <n>', 'episodes per task', positiveInteger('--repeats'), 1)
+    .option('--concurrency <n>', 'episodes in flight', positiveInteger('--concurrency'), 4)
+    .option('--out <dir>', 'run directory (default runs/<suite>-<model>)')
+    .addOption(enforcementOption())
+    .option('--execute', 'plan tasks: also execute accepted plans')
+    .option('--seed <n>', 'seed recorded with the run', '0')
+    .action(async (flags: RunFlags) => {
+      const spec = checkModelSpec(flags.model);
+      const tasks = await loadSuite(flags.suite);
+      const outDir = path.resolve(flags.out ?? defaultOut(flags.suite, spec));
+      // Ctrl-C stops launching episodes; those in flight finish, and the same command resumes.
+      const controller = new AbortController();
+      const onInterrupt = () => {
+        process.stderr.write('\ninterrupted: finishing the episodes in flight; run the same command again to resume\n');
+        controller.abort();
+      };
+      process.once('SIGINT', onInterrupt);
+      try {
+        const result = await runSuite({
+          tasks,
+          modelSpec: spec,
+          createModel: modelFactoryFor(spec),
+          outDir,
+          repeats: flags.repeats,
+          concurrency: flags.concurrency,
+          settings: { enforcement: flags.enforcement, execute: flags.execute ?? false, seed: Number(flags.seed) || 0 },
+          createValidator: defaultValidatorFactory,
+          planExecutor: lazyPlanExecutor,
+          progress: true,
+          signal: controller.signal,
+          suite: flags.suite,
+        });
+        process.stdout.write(`${result.ran} episodes run, ${result.kept} kept from an earlier run, in ${displayPath(outDir)}\n\n`);
+        process.stdout.write(`${result.tables.map(formatTable).join('\n\n')}\n`);
+        const ungraded = result.episodes.filter((episode) => episode.gradeError);
+        if (ungraded.length > 0) process.stdout.write(`\n${ungraded.length} episodes not graded: ${ungraded[0]!.gradeError}\n`);
+        process.exitCode = result.episodes.some((episode) => episode.status === 'unfinished') ? EXIT_CODES.failed : EXIT_CODES.ok;
+      } finally {
+        process.off('SIGINT', onInterrupt);
+      }
+    });
+}

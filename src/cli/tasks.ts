@@ -1,0 +1,36 @@
+import { Command } from 'commander';
+import { EPISODES_DIR, loadSuite } from '../engine/load-task.ts';
+import { formatTable } from './format-table.ts';
+
+/** `sandbox tasks`: the tasks of a suite with their style, domain and counts. */
+export function tasksCommand(): Command {
+  return new Command('tasks')
+    .description('List tasks with style, domain and counts')
+    .option('--suite <dir|glob>', 'a directory of task files or a glob (default: every task under episodes/)')
+    .option('--json', 'print as JSON')
+    .action(async (flags: { suite?: string; json?: boolean }) => {
+      const tasks = await loadSuite(flags.suite ?? EPISODES_DIR);
+      const rows = tasks.map(({ task }) => ({
+        id: task.id,
+        style: task.style,
+        domain: task.domain,
+        servers: task.environment.servers.map((server) => server.name).join('+'),
+        tools: task.style === 'cctu' ? task.tools.length : (task.environment.tools?.length ?? '-'),
+        constraints: task.constraints.length,
+        referenceSteps: task.reference.trajectory.length,
+      }));
+      if (flags.json) {
+        process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+        return;
+      }
+      const byStyle = new Map<string, number>();
+      for (const row of rows) byStyle.set(row.style, (byStyle.get(row.style) ?? 0) + 1);
+      process.stdout.write(
+        `${formatTable({
+          title: `${rows.length} tasks (${[...byStyle].map(([style, count]) => `${style} ${count}`).join(', ')})`,
+          columns: ['id', 'style', 'domain', 'servers', 'tools', 'constraints', 'reference steps'],
+          rows: rows.map((row) => [row.id, row.style, row.domain, row.servers, row.tools, row.constraints, row.referenceSteps]),
+        })}\n`,
+      );
+    });
+}

@@ -1,0 +1,52 @@
+import pc from 'picocolors';
+import type { TrajectoryEvent } from '../schemas/event.ts';
+import type { EpisodeScore } from '../schemas/score.ts';
+
+const EXCERPT = 240;
+
+function excerpt(text: string, max = EXCERPT): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat;
+}
+
+/** One event as lines of the live transcript `sandbox episode` prints; null for events it does not show. */
+export function formatEvent(event: TrajectoryEvent): string | null {
+  switch (event.type) {
+    case 'episode-start':
+      return `${pc.bold(`task ${event.taskId}`)} · model ${event.model} · enforcement ${event.settings.enforcement} · ${event.tools.length} tools\n${pc.dim(`user: ${excerpt(event.messages.at(-1)?.content ?? '')}`)}`;
+    case 'model-response': {
+      const lines = [pc.bold(pc.cyan(`── round ${event.round}`))];
+      if (event.message.content) lines.push(`assistant: ${excerpt(event.message.content, 600)}`);
+      return lines.join('\n');
+    }
+    case 'constraint-check': {
+      if (event.verdicts.length === 0) return pc.green(`  ✓ constraints pass (${event.step.kind})`);
+      const mode = event.enforcement === 'observe' ? ' (observed only)' : '';
+      return event.verdicts.map((verdict) => pc.yellow(`  ✗ ${verdict.constraintId} [${verdict.effect}]${mode}: ${excerpt(verdict.message, 300)}`)).join('\n');
+    }
+    case 'tool-call': {
+      const tag = event.disposition === 'executed' ? '' : pc.yellow(` (${event.disposition})`);
+      return `  → ${pc.bold(event.name)}(${excerpt(event.arguments, 160)})${tag}`;
+    }
+    case 'tool-result':
+      return `    ${event.isError ? pc.red('✗') : pc.green('←')} ${pc.dim(excerpt(event.content))}`;
+    case 'feedback':
+      return pc.magenta(`  ${event.kind} feedback: ${excerpt(event.content, 400)}`);
+    case 'episode-end': {
+      const color = event.status === 'completed' ? pc.green : event.status === 'limit' ? pc.yellow : pc.red;
+      const { counts } = event;
+      return [
+        color(pc.bold(`── episode ${event.status}: ${event.reason}`)),
+        `rounds ${counts.rounds} · tool calls ${counts.toolCalls} (blocked ${counts.blockedCalls}) · rejected answers ${counts.rejectedAnswers} · ${(event.durationMs / 1000).toFixed(2)} s`,
+      ].join('\n');
+    }
+  }
+}
+
+/** A score as a few readable lines. */
+export function formatScore(score: EpisodeScore): string {
+  const metrics = Object.entries(score.metrics)
+    .map(([name, value]) => `${name} ${value === null ? 'not judged' : Number.isInteger(value) ? value : value.toFixed(3)}`)
+    .join(' · ');
+  return `${pc.bold('score')}: ${score.passed ? pc.green('passed') : pc.red('not passed')}${metrics ? ` · ${metrics}` : ''}`;
+}

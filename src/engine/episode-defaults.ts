@@ -1,0 +1,18 @@
+import { createModel } from '../models/index.ts';
+import { createStepValidator } from '../validator/index.ts';
+import type { PlanExecutor } from './protocols/plan.ts';
+import type { ModelFactory, ValidatorFactory } from './run-episode.ts';
+
+/** The real validator: every constraint of the task in isolated-vm. */
+export const defaultValidatorFactory: ValidatorFactory = (task, tools) => createStepValidator(task.constraints, [...tools]);
+
+/** A factory making the model a spec names, once the episode's tools are known. */
+export function modelFactoryFor(spec: string, options: { temperature?: number } = {}): ModelFactory {
+  return ({ task, tools }) => createModel(spec, { task, tools: [...tools], temperature: options.temperature });
+}
+
+/** The planning part's executor, loaded only when a plan episode asks to execute (it pulls in more). */
+export const lazyPlanExecutor: PlanExecutor = async (context) => {
+  const { executePlan } = await import('../planning/index.ts');
+  return executePlan(context);
+};

@@ -1,0 +1,118 @@
+import { readFile } from 'node:fs/promises';
+import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
+import { SandboxError } from '../sandbox-error.ts';
+import type { TrajectoryEvent } from '../schemas/event.ts';
+import type { Verdict } from '../schemas/step.ts';
+import type { Task } from '../schemas/task.ts';
+import type { StepValidator } from '../validator/step-validator.ts';
+import { parseTask, resolveRecordedTaskPath } from './load-task.ts';
+import { TaskSchema } from '../schemas/task.ts';
+import { describeZodError } from './load-task.ts';
+import type { ValidatorFactory } from './run-episode.ts';
+
+/** One place where a replay differs from the recording. */
+export interface Divergence {
+  kind: 'tools' | 'tool-output' | 'verdicts';
+  /** seq of the recorded event that differs. */
+  seq: number;
+  callId?: string;
+  detail: string;
+  recorded: unknown;
+  replayed: unknown;
+}
+
+export interface ReplayReport {
+  taskId: string;
+  toolCalls: number;
+  checks: number;
+  divergences: Divergence[];
+}
+
+export interface ReplayOptions {
+  /** The task to replay against; by default the task the trajectory names (its file, or the task it embeds). */
+  task?: Task;
+  createValidator?: ValidatorFactory;
+  environment?: StartEnvironmentOptions;
+}
+
+/** The task a trajectory was run on: its recorded file, or the task embedded in `episode-start`. */
+export async function taskOfTrajectory(events: readonly TrajectoryEvent[]): Promise<Task> {
+  const start = events[0];
+  if (start?.type !== 'episode-start') throw new SandboxError('invalid-input', 'the trajectory does not begin with episode-start');
+  if (start.taskPath) {
+    const file = resolveRecordedTaskPath(start.taskPath);
+    let text: string;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new SandboxError('not-found', `the trajectory's task file ${start.taskPath} cannot be read: ${(error as Error).message}`, { cause: error });
+    }
+    return parseTask(text, start.taskPath);
+  }
+  const parsed = TaskSchema.safeParse(start.task);
+  if (!parsed.success) throw new SandboxError('invalid-task', describeZodError('episode-start.task', parsed.error));
+  return parsed.data;
+}
+
+function sameVerdicts(left: readonly Verdict[], right: readonly Verdict[]): boolean {
+  const key = (verdict: Verdict) => JSON.stringify([verdict.constraintId, verdict.category, verdict.effect, verdict.callId ?? null, verdict.message]);
+  const a = left.map(key).sort();
+  const b = right.map(key).sort();
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+/**
+ * Replays a trajectory: re-executes every executed tool call, in recorded order, against freshly started
+ * servers, and re-runs the validator on every recorded step; reports each divergence (tool list, tool output,
+ * verdicts). Servers and the validator are closed whatever happens.
+ */
+export async function replayTrajectory(events: readonly TrajectoryEvent[], options: ReplayOptions = {}): Promise<ReplayReport> {
+  const task = options.task ?? (await taskOfTrajectory(events));
+  const start = events[0] as Extract<TrajectoryEvent, { type: 'episode-start' }>;
+  const divergences: Divergence[] = [];
+  let environment: ToolEnvironment | undefined;
+  let validator: StepValidator | undefined;
+  let toolCalls = 0;
+  let checks = 0;
+  try {
+    environment = await startEnvironment(task, options.environment);
+    const recordedTools = start.tools.map((tool) => tool.name).join(',');
+    const replayedTools = environment.tools.map((tool) => tool.name).join(',');
+    if (recordedTools !== replayedTools) {
+      divergences.push({ kind: 'tools', seq: start.seq, detail: 'the servers list different tools', recorded: recordedTools, replayed: replayedTools });
+    }
+    const hasChecks = events.some((event) => event.type === 'constraint-check');
+    if (hasChecks && options.createValidator) validator = await options.createValidator(task, environment.tools);
+    const executed = new Map<string, Extract<TrajectoryEvent, { type: 'tool-call' }>>();
+    for (const event of events) {
+      if (event.type === 'constraint-check' && validator) {
+        checks += 1;
+        const verdicts = await validator.check(event.step);
+        if (!sameVerdicts(event.verdicts, verdicts)) {
+          divergences.push({ kind: 'verdicts', seq: event.seq, detail: `round ${event.step.round}: the verdicts changed`, recorded: event.verdicts, replayed: verdicts });
+        }
+      } else if (event.type === 'tool-call' && event.disposition === 'executed') {
+        executed.set(event.callId, event);
+      } else if (event.type === 'tool-result' && executed.has(event.callId)) {
+        const call = executed.get(event.callId)!;
+        executed.delete(event.callId);
+        toolCalls += 1;
+        const outcome = await environment.call(call.name, call.arguments);
+        if (outcome.content !== event.content || outcome.isError !== event.isError) {
+          divergences.push({
+            kind: 'tool-output',
+            seq: event.seq,
+            callId: event.callId,
+            detail: `round ${event.round}: ${event.name} returned ${outcome.isError !== event.isError ? (outcome.isError ? 'an error' : 'a result') + ' instead of ' + (event.isError ? 'an error' : 'a result') : 'different output'}`,
+            recorded: event.content,
+            replayed: outcome.content,
+          });
+        }
+      }
+    }
+  } finally {
+    validator?.dispose();
+    await environment?.close().catch(() => undefined);
+  }
+  return { taskId: task.id, toolCalls, checks, divergences };
+}
