@@ -27,7 +27,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       tolerance: 0.1,
       unit: 'days',
       sql: `SELECT round(avg(discharge_date - admit_date), 1) FROM admissions WHERE ${patient}`,
-      anchors: [['length of stay', 'los', 'stay', 'stayed']],
+      anchors: [['length of stay', 'hospital stay', 'average stay', 'days in hospital', 'admit date to discharge date', 'admission to discharge']],
       statement: (answer) => `The average length of stay is ${answer} days.`,
     },
     {
@@ -36,7 +36,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       answer_type: 'category',
       sql: `SELECT description FROM diagnoses WHERE ${patient} AND is_primary GROUP BY description ORDER BY count(*) DESC, description LIMIT 1`,
       ambiguousSql: `SELECT count(*) > 1 FROM (SELECT count(*) AS n FROM diagnoses WHERE ${patient} AND is_primary GROUP BY description) WHERE n = (SELECT max(n) FROM (SELECT count(*) AS n FROM diagnoses WHERE ${patient} AND is_primary GROUP BY description))`,
-      anchors: [['diagnos']],
+      anchors: [['diagnos'], ['principal', 'primary', 'main']],
       choices: DIAGNOSES,
       statement: (answer) => `The most frequent principal diagnosis is ${answer}.`,
     },

@@ -12,8 +12,17 @@ export function splitClauses(text: string): string[] {
     .filter((clause) => clause.length > 0);
 }
 
+/** Whether a phrase occurs starting at a word boundary ("diagnos" matches "diagnoses", "stay" does not match "costay"). */
+function startsWord(text: string, phrase: string): boolean {
+  const lower = phrase.toLowerCase();
+  for (let index = text.indexOf(lower); index !== -1; index = text.indexOf(lower, index + 1)) {
+    if (index === 0 || !/[a-z0-9]/.test(text[index - 1]!)) return true;
+  }
+  return false;
+}
+
 function addresses(item: ChecklistItem, clause: string): boolean {
-  return item.anchors.length > 0 && item.anchors.every((group) => group.some((phrase) => clause.includes(phrase.toLowerCase())));
+  return item.anchors.length > 0 && item.anchors.every((group) => group.some((phrase) => startsWord(clause, phrase)));
 }
 
 const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9, billions: 1e9 };

@@ -1,7 +1,6 @@
 import { DDR_SUMMARY_REQUEST } from '../engine/protocols/ddr.ts';
 import type { ItemVerdict } from '../schemas/checklist.ts';
 import type { DdrTask } from '../schemas/ddr-task.ts';
-import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { checklistAccuracy, firstCountingK, gradeChecklist, judgeChecklist } from './checklist.ts';
 import { explorationMetrics, type DatabaseSchema } from './exploration.ts';
