@@ -4,7 +4,9 @@ import { UsageSchema } from './message.ts';
 /** One tool call of a scripted step: `arguments` as an object, or as a string passed raw (so tests can send invalid JSON). */
 export const ScriptedToolCallSchema = z.strictObject({
   name: z.string().min(1),
-  arguments: z.union([z.record(z.string(), z.unknown()), z.string()]),
+  arguments: z.union([z.record(z.string(), z.unknown()), z.string()], {
+    error: 'expected an object of arguments, or a string sent raw (e.g. invalid JSON)',
+  }),
 });
 
 /**
