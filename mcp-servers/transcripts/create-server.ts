@@ -50,6 +50,21 @@ async function asToolResult(body: () => Promise<CallToolResult>): Promise<CallTo
 export async function createServer(options: TranscriptsServerOptions): Promise<McpServer> {
   if (options.dbPath) await ensureTranscriptIndex({ dbPath: options.dbPath, indexPath: options.indexPath, embeddings: options.embeddings });
   const index = await TranscriptIndex.open(options.indexPath, options.embeddings);
+  const server = createServerForIndex(index);
+  // This server owns the index: release LanceDB's handles when it closes, whoever else listens.
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    previous?.();
+    index.close();
+  };
+  return server;
+}
+
+/**
+ * The transcripts server over an index opened by the caller, who keeps owning it: HTTP serving makes one
+ * server per session, and they all share one opened index (one set of LanceDB caches).
+ */
+export function createServerForIndex(index: TranscriptIndex): McpServer {
   const { known } = index.meta;
   const server = new McpServer({ name: 'transcripts', version: SERVER_VERSION });
 
@@ -113,11 +128,5 @@ export async function createServer(options: TranscriptsServerOptions): Promise<M
       }),
   );
 
-  // Release LanceDB's handles when the server closes, whoever else listens.
-  const previous = server.server.onclose;
-  server.server.onclose = () => {
-    previous?.();
-    index.close();
-  };
   return server;
 }

@@ -1,6 +1,6 @@
 export { buildTranscriptIndex, chunkQuery, type BuildTranscriptIndexOptions } from './build-transcript-index.ts';
 export { chunkSchema, DEFAULT_CHUNK_TURNS, FILTER_COLUMN_INDEXES, type TranscriptChunk } from './chunk-schema.ts';
-export { createServer, MAX_K, MAX_QUERY_CHARS, MAX_RESULT_BYTES, type TranscriptsServerOptions } from './create-server.ts';
+export { createServer, createServerForIndex, MAX_K, MAX_QUERY_CHARS, MAX_RESULT_BYTES, type TranscriptsServerOptions } from './create-server.ts';
 export { createEmbedder, type Embedder } from './embed-texts.ts';
 export { embeddingsFromEnv, EmbeddingsConfigSchema, type EmbeddingsConfig } from './embeddings-config.ts';
 export { ensureTranscriptIndex, transcriptIndexPath, type EnsureTranscriptIndexOptions } from './ensure-transcript-index.ts';
