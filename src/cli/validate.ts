@@ -13,7 +13,8 @@ import { revalidate, stepsFromEvents } from '../validator/index.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 
 /** A constraints file: a list of constraints, or an object with `constraints` (a task file works too). */
-const ConstraintsFileSchema = z.union([z.array(ConstraintSchema), z.object({ constraints: z.array(ConstraintSchema) }).loose()]);
+const ConstraintListSchema = z.array(ConstraintSchema);
+const ConstraintsObjectSchema = z.object({ constraints: ConstraintListSchema }).loose();
 const EmbeddedTaskSchema = z.object({ constraints: z.array(ConstraintSchema).default([]) }).loose();
 
 /** What re-validating a trajectory found: per step its verdicts, where it would have ended, per-constraint status. */
@@ -33,7 +34,8 @@ async function constraintsOf(start: EventOf<'episode-start'>, file: string | und
     } catch (error) {
       throw new SandboxError('invalid-input', `${file}: ${(error as Error).message}`, { cause: error });
     }
-    const parsed = ConstraintsFileSchema.safeParse(json);
+    // Parsed with one schema or the other (not a union) so an error names the bad field, not "(root)".
+    const parsed = Array.isArray(json) ? ConstraintListSchema.safeParse(json) : ConstraintsObjectSchema.safeParse(json);
     if (!parsed.success) throw new SandboxError('invalid-input', describeZodError(file, parsed.error), { cause: parsed.error });
     return Array.isArray(parsed.data) ? parsed.data : parsed.data.constraints;
   }
