@@ -23,7 +23,7 @@ async function referenceProblems(task: CctuTask): Promise<string[]> {
   await server.connect(serverTransport);
   const client = new Client({ name: 'feasibility', version: '1.0.0' });
   await client.connect(clientTransport);
-  const validator = await createStepValidator(task.constraints, task.tools.map(({ name, description, parameters }) => ({ name, description, parameters })));
+  const validator = await createStepValidator(task.constraints, task.tools.map(({ name, description, parameters }) => ({ name, description, parameters })), { timeoutMs: 2_000 });
   const outputs: Array<{ tool: string; text: string }> = [];
   try {
     for (const [index, step] of task.reference.trajectory.entries()) {

@@ -1,0 +1,27 @@
+import { Command } from 'commander';
+import { displayPath, loadSuite } from '../engine/load-task.ts';
+import { lintTask, type LintIssue } from '../lint/index.ts';
+import { EXIT_CODES } from './exit-codes.ts';
+
+/** `sandbox lint <task|suite>`: static checks for conflicting or infeasible constraints; exits 1 when any is found. */
+export function lintCommand(): Command {
+  return new Command('lint')
+    .description('check tasks for conflicting or infeasible constraints (a tool-call max below what the answer needs, JSON-only with a closing period, min rounds above max, …)')
+    .argument('<task-or-suite>', 'a task file, a suite directory (episodes/cctu) or a glob')
+    .option('--json', 'print the issues as JSON')
+    .action(async (target: string, options: { json?: boolean }) => {
+      const loaded = await loadSuite(target);
+      const issues: Array<LintIssue & { file: string }> = loaded.flatMap(({ task, path }) => lintTask(task).map((issue) => ({ ...issue, file: displayPath(path) })));
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify(issues, null, 2)}\n`);
+      } else {
+        for (const issue of issues) {
+          const involved = issue.constraints.length > 0 ? ` [${issue.constraints.join(', ')}]` : '';
+          process.stdout.write(`${issue.file}: ${issue.kind}${involved}: ${issue.message}\n`);
+        }
+        const flagged = new Set(issues.map((issue) => issue.taskId)).size;
+        process.stdout.write(`${loaded.length} task${loaded.length === 1 ? '' : 's'} checked, ${issues.length} issue${issues.length === 1 ? '' : 's'} in ${flagged} task${flagged === 1 ? '' : 's'}\n`);
+      }
+      process.exitCode = issues.length > 0 ? EXIT_CODES.failed : EXIT_CODES.ok;
+    });
+}

@@ -1,0 +1,1 @@
+export { lintTask, type LintIssue } from './lint-task.ts';
