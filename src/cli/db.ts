@@ -35,6 +35,13 @@ export function dbCommand(): Command {
       const result = (await generator.build(out, { calls: options.calls, seed: options.seed })) as { rows?: Record<string, number> } | undefined;
       const rows = result?.rows ? ` (${Object.entries(result.rows).map(([table, count]) => `${table} ${count}`).join(', ')})` : '';
       process.stdout.write(`built ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s${rows}\n`);
+      if (name === 'contact-center') {
+        // The transcripts server's index is built with the database (embeddings too when SANDBOX_EMBEDDINGS_* is set).
+        const transcripts = await import('../../mcp-servers/transcripts/index.ts');
+        const indexPath = transcripts.transcriptIndexPath(out);
+        const meta = await transcripts.buildTranscriptIndex({ dbPath: out, indexPath, embeddings: transcripts.embeddingsFromEnv() });
+        process.stdout.write(`built ${indexPath} in ${meta.buildSeconds.toFixed(1)} s (${meta.chunks} chunks of ${meta.calls} calls${meta.embeddings ? `, ${meta.embeddings.model} embeddings` : ''})\n`);
+      }
     });
   return command;
 }
