@@ -1,4 +1,5 @@
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
+import { constraintStatuses } from '../graders/constraint-status.ts';
 import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
 import type { ToolOutcome } from '../mcp/connect-server.ts';
 import type { Model, ModelResponse } from '../models/model.ts';
@@ -22,6 +23,8 @@ export type ModelFactory = (context: { task: Task; tools: readonly ToolSpec[] })
 export type ValidatorFactory = (task: Task, tools: readonly ToolSpec[]) => Promise<StepValidator>;
 /** Computes per-constraint status over a finished trajectory (src/graders/constraint-status.ts). */
 export type ConstraintStatusFunction = (task: Task, events: readonly TrajectoryEvent[]) => Record<string, ConstraintStatus>;
+
+const defaultConstraintStatus: ConstraintStatusFunction = (task, events) => constraintStatuses(task.constraints, events);
 
 export interface RunEpisodeOptions {
   task: Task;
@@ -303,12 +306,10 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   try {
     {
       let constraintStatus: Record<string, ConstraintStatus> = {};
-      if (options.constraintStatus) {
-        try {
-          constraintStatus = options.constraintStatus(task, recorder.events);
-        } catch {
-          // Status is a report; failing to compute it must not lose the episode's ending.
-        }
+      try {
+        constraintStatus = (options.constraintStatus ?? defaultConstraintStatus)(task, recorder.events);
+      } catch {
+        // Status is a report; failing to compute it must not lose the episode's ending.
       }
       recorder.record({
         type: 'episode-end',
