@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { createServer, MAX_RESULT_BYTES } from '../../../mcp-servers/sql/index.ts';
+import { buildSmallDatabase } from './build-small-database.ts';
+import { connectInMemory } from './connect-in-memory.ts';
+
+let server: McpServer;
+let call: Awaited<ReturnType<typeof connectInMemory>>['call'];
+
+beforeAll(async () => {
+  const dbPath = await buildSmallDatabase();
+  server = await createServer({ dbPath, timeoutMs: 1_000, memoryLimit: '256MB' });
+  ({ call } = await connectInMemory(server));
+});
+afterAll(async () => server?.close());
+
+describe('sql server tools', () => {
+  it('lists the tables with descriptions and row counts', async () => {
+    const result = await call('list_tables');
+    const tables = JSON.parse(result.text) as Array<{ name: string; rows: number; description: string }>;
+    expect(tables.map((table) => table.name)).toEqual(['agents', 'calls', 'customers', 'key_moments', 'qa_evaluations', 'transcript_turns']);
+    expect(tables.find((table) => table.name === 'calls')).toMatchObject({ rows: 1_000, description: expect.stringContaining('customer contact') });
+  });
+
+  it('describes a table and a field from the generator docs, and says what exists when asked for what does not', async () => {
+    const described = JSON.parse((await call('describe_table', { table: 'calls' })).text) as { columns: Array<{ name: string; type: string }> };
+    expect(described.columns.find((column) => column.name === 'csat')?.type).toBe('INTEGER');
+    const field = JSON.parse((await call('get_field_description', { table: 'agents', field: 'shift' })).text) as { description: string };
+    expect(field.description).toContain("'night'");
+    const missingField = await call('get_field_description', { table: 'calls', field: 'satisfaction' });
+    expect(missingField).toMatchObject({ isError: true, text: expect.stringContaining('csat') });
+    const missingTable = await call('describe_table', { table: 'tickets' });
+    expect(missingTable).toMatchObject({ isError: true, text: expect.stringContaining('transcript_turns') });
+  });
+
+  it('answers an analytic query with typed numbers and the total row count', async () => {
+    const result = await call('execute_query', { sql: 'SELECT time_zone, count(*) AS calls, avg(escalated::INTEGER) AS rate FROM calls GROUP BY 1 ORDER BY 1' });
+    const body = JSON.parse(result.text) as { rows: Array<[string, number, number]>; row_count: number; truncated: boolean };
+    expect(body.row_count).toBe(5);
+    expect(body.truncated).toBe(false);
+    expect(body.rows.reduce((sum, row) => sum + row[1], 0)).toBe(1_000);
+  });
+
+  it('caps rows at the limit, reports the total and says so', async () => {
+    const body = JSON.parse((await call('execute_query', { sql: 'SELECT call_id FROM calls', limit: 7 })).text) as Record<string, unknown>;
+    expect(body).toMatchObject({ returned_rows: 7, row_count: 1_000, truncated: true, note: expect.stringContaining('showing 7 of 1000') });
+    expect((await call('execute_query', { sql: 'SELECT 1', limit: 101 })).isError).toBe(true);
+  });
+
+  it('caps a result by bytes, and long values by characters', async () => {
+    const wide = await call('execute_query', { sql: "SELECT repeat('x', 1500) || range AS wide FROM range(5000)", limit: 100 });
+    expect(wide.bytes).toBeLessThanOrEqual(MAX_RESULT_BYTES);
+    const huge = await call('execute_query', { sql: "SELECT repeat('y', 5000000) AS big", limit: 1 });
+    expect(huge.isError).toBe(false);
+    expect(huge.bytes).toBeLessThan(10_000);
+    expect(huge.text).toContain('cut to 2000 characters');
+  });
+
+  it('interrupts a query past the time limit and keeps serving', async () => {
+    const started = Date.now();
+    const exploding = await call('execute_query', { sql: 'SELECT count(*) FROM transcript_turns a, transcript_turns b, calls c' });
+    expect(exploding).toMatchObject({ isError: true, text: expect.stringContaining('time limit') });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect((await call('execute_query', { sql: 'SELECT 42 AS answer' })).text).toContain('[[42]]');
+  });
+
+  it.each([
+    ['COPY calls TO \'/tmp/sql-test-leak.csv\'', /not allowed|not reachable/],
+    ["SELECT * FROM read_csv('/etc/passwd')", /not reachable|disabled/],
+    ["SELECT * FROM read_text('/etc/hostname')", /not reachable|disabled/],
+    ["ATTACH '/tmp/other.duckdb' AS other", /no other database/],
+    ['INSTALL httpfs', /extensions/],
+    ['LOAD fts', /extensions/],
+    ['SET threads = 64', /settings are locked/],
+    ["PRAGMA memory_limit = '64GB'", /settings are locked|not allowed/],
+    ['DROP TABLE calls', /read-only|not allowed/],
+    ['CREATE TEMP TABLE scratch AS SELECT 1', /not allowed/],
+    ['CALL enable_logging()', /not allowed/],
+    ['SELECT 1; DROP TABLE calls', /one statement/],
+    ['SELEC 1', /syntax error/],
+  ])('refuses %s with a readable error', async (sql, message) => {
+    const result = await call('execute_query', { sql });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(message);
+    expect(JSON.parse((await call('execute_query', { sql: 'SELECT count(*) AS n FROM calls' })).text).rows).toEqual([[1_000]]);
+  });
+});
