@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { generatePlanSuite } from '../../../episodes/plan-generator/index.ts';
+import { planGrader } from '../../../src/graders/plan.ts';
+import { EventSchema, type TrajectoryEvent } from '../../../src/schemas/event.ts';
+import type { PlanTask } from '../../../src/schemas/plan-task.ts';
+import type { Plan } from '../../../src/schemas/plan.ts';
+
+const task = generatePlanSuite().find((entry) => entry.id === 'plan-sc-001')!;
+
+/** A finished trajectory whose final answer is `answer` (and, optionally, executed tool results). */
+function trajectory(answer: string, results: string[] = [], execute = false): TrajectoryEvent[] {
+  const time = '2026-11-29T00:00:00.000Z';
+  const raw = [
+    { type: 'episode-start', taskId: task.id, model: 'scripted', settings: { execute }, versions: {}, messages: [], tools: [] },
+    { type: 'model-response', round: 1, message: { role: 'assistant', content: answer }, latencyMs: 1 },
+    ...results.flatMap((content, index) => [
+      { type: 'tool-call', round: 1, callId: `plan-${index}`, name: 'execute_query', arguments: '{}', disposition: 'executed' },
+      { type: 'tool-result', round: 1, callId: `plan-${index}`, name: 'execute_query', content, isError: false, durationMs: 1 },
+    ]),
+    { type: 'episode-end', status: 'completed', reason: 'final answer accepted', finalAnswer: answer, counts: { rounds: 1, toolCalls: results.length, blockedCalls: 0, rejectedAnswers: 0 }, durationMs: 2 },
+  ];
+  return raw.map((event, seq) => EventSchema.parse({ schemaVersion: 1, seq, time, ...event }));
+}
+
+const corrupt = (edit: (plan: Plan) => void): string => {
+  const plan = JSON.parse(JSON.stringify(task.reference.plan)) as Plan;
+  edit(plan);
+  return JSON.stringify(plan);
+};
+
+describe('plan grader', () => {
+  it('passes the reference answer: F1 1, Extremely Good, structural metrics 100, judged metrics null', async () => {
+    const score = await planGrader.grade(task, trajectory(JSON.stringify(task.reference.plan)), {});
+    expect(score).toMatchObject({ taskId: task.id, style: 'plan', passed: true, status: 'completed' });
+    expect(score.metrics).toMatchObject({ f1: 1, precision: 1, recall: 1, structural_total: 100, total: null, tool_prompt_alignment: null, facts_reached: null });
+    expect(score.details.rating).toBe('Extremely Good');
+  });
+
+  it.each<[string, string, string]>([
+    ['non-JSON', 'First query the database, then read some transcripts.', 'Extremely Bad'],
+    ['a cycle', corrupt((plan) => { plan.steps[0]!.depends_on = [3]; plan.steps[0]!.prompt += ' given (3)'; }), 'Bad'],
+    ['a dangling placeholder', corrupt((plan) => { plan.steps[2]!.depends_on = [1]; }), 'Bad'],
+    ['a wrong tool', corrupt((plan) => { plan.steps[1]!.tool = 'T2S'; }), 'Acceptable'],
+    ['a missing RAG step', JSON.stringify({ steps: [task.reference.plan.steps[0]!, { ...task.reference.plan.steps[2]!, prompt: task.reference.plan.steps[2]!.prompt.replace(/ with the call evidence in \(2\)/, ''), depends_on: [1] }] }), 'Acceptable'],
+  ])('rates a plan with %s as it should', async (_name, answer, rating) => {
+    const score = await planGrader.grade(task, trajectory(answer), {});
+    expect(score.details.rating).toBe(rating);
+    expect(score.passed).toBe(false);
+  });
+
+  it('counts the expected facts an execution reached', async () => {
+    const executedTask: PlanTask = task;
+    const [first] = executedTask.grading.expectedFacts;
+    const score = await planGrader.grade(executedTask, trajectory(JSON.stringify(task.reference.plan), [`[{"x": "${first}"}]`], true), {});
+    expect(score.metrics.facts_reached).toBeCloseTo(1 / executedTask.grading.expectedFacts.length);
+  });
+
+  it('summarises scores by stratum, rating and metric', async () => {
+    const scores = [await planGrader.grade(task, trajectory(JSON.stringify(task.reference.plan)), {}), await planGrader.grade(task, trajectory('nope'), {})];
+    const [overview, ratings, metrics] = planGrader.summarize(scores);
+    expect(overview?.rows[0]?.slice(0, 3)).toEqual(['all', 2, '0.500']);
+    expect(ratings?.rows).toContainEqual(['Extremely Good', 1]);
+    // An answer that is no plan scores 0 on every metric (nothing to judge); a plan without a judge is not judged.
+    expect(metrics?.rows.find((row) => row[0] === 'tool_prompt_alignment')?.[2]).toBe('0.000');
+    const judgedOnly = planGrader.summarize(scores.slice(0, 1))[2];
+    expect(judgedOnly?.rows.find((row) => row[0] === 'tool_prompt_alignment')?.[2]).toBe('not judged');
+  });
+});
