@@ -99,6 +99,8 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
     return { ...toolResultText(result as Parameters<typeof toolResultText>[0], options.maxBytes), durationMs: performance.now() - started };
   } catch (error) {
     const durationMs = performance.now() - started;
+    // Cancelled by the episode (wall time, caller): the episode ends; the call reads as cancelled, not as a broken server.
+    if (options.signal?.aborted) return { content: `Tool ${name} was cancelled: the episode is ending.`, isError: true, durationMs };
     // A timeout or a rejected request is the tool failing for this call: the agent reads it and goes on.
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       return { content: `Tool ${name} timed out after ${options.timeoutMs} ms.`, isError: true, durationMs };

@@ -48,6 +48,8 @@ export function scriptedModel(turns: readonly ScriptedTurn[], options: { spec?: 
 export interface ServerLedger {
   started: number;
   closed: number;
+  /** Most `slow` calls in flight at once. */
+  maxInFlight?: number;
 }
 
 /**
@@ -62,8 +64,12 @@ export function testServerFactory(ledger: ServerLedger = { started: 0, closed: 0
       content: [{ type: 'text', text: table[key] ?? `no entry ${key}` }],
       isError: table[key] === undefined,
     }));
+    let inFlight = 0;
     server.registerTool('slow', { description: 'Sleeps', inputSchema: { ms: z.number() } }, async ({ ms }) => {
+      inFlight += 1;
+      ledger.maxInFlight = Math.max(ledger.maxInFlight ?? 0, inFlight);
       await new Promise((resolve) => setTimeout(resolve, ms));
+      inFlight -= 1;
       return { content: [{ type: 'text', text: `slept ${ms}` }] };
     });
     server.registerTool('counter', { description: 'Counts calls', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: String(++count) }] }));
