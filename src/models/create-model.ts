@@ -14,7 +14,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './with-retries.ts';
 /** What a model is made for; everything beyond `task` and `tools` is optional. */
 export interface ModelContext {
   task: Task;
-  tools: ToolSpec[];
+  tools: readonly ToolSpec[];
   /** Where API keys and base URLs are read; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   temperature?: number | undefined;

@@ -6,8 +6,10 @@ import type { Model, ModelRequest, ModelResponse } from './model.ts';
 import { nextRound, playbackMessage } from './playback-message.ts';
 
 const QUERY_TOOL = 'execute_query';
+// One row per table, so a row limit on results never hides a table.
 const SCHEMA_SQL =
-  "SELECT table_name, column_name, data_type FROM information_schema.columns WHERE table_schema = 'main' ORDER BY table_name, ordinal_position";
+  "SELECT table_name, string_agg(column_name || '::' || data_type, ' | ' ORDER BY ordinal_position) AS columns " +
+  "FROM information_schema.columns WHERE table_schema = 'main' GROUP BY table_name ORDER BY table_name";
 
 interface Column {
   name: string;
@@ -82,7 +84,10 @@ export function planProbes(schema: Map<string, Column[]>, keyColumn: string, ent
       probes.push({
         sql: `SELECT avg(date_diff('day', ${quote(start.name)}, ${quote(end.name)})) AS days FROM ${quote(table)} ${where}`,
         intent: `${start.name} to ${end.name}`,
-        describe: ([row]) => `In ${words(table)}, the average time from ${words(start.name)} to ${words(end.name)} is ${formatValue(row?.days)} days.`,
+        describe: ([row]) =>
+          row?.days === null || row?.days === undefined
+            ? `In ${words(table)}, ${words(end.name)} is never set.`
+            : `In ${words(table)}, the average time from ${words(start.name)} to ${words(end.name)} is ${formatValue(row.days)} days.`,
       });
     }
     const time = temporal[0] ?? columns.find((column) => /year|period|month/.test(column.name) && NUMERIC.test(column.type));
@@ -99,6 +104,7 @@ export function planProbes(schema: Map<string, Column[]>, keyColumn: string, ent
           intent: `trend of ${column.name} over ${time.name}`,
           describe: (rows) =>
             rows
+              .filter((row) => Number(row.n) > 1)
               .map((row) => {
                 const first = Number(row.first_value);
                 const last = Number(row.last_value);
@@ -106,7 +112,7 @@ export function planProbes(schema: Map<string, Column[]>, keyColumn: string, ent
                 const subject = group ? `${formatValue(row.grp)} ${words(column.name)}` : words(column.name);
                 return `${subject} ${direction} from ${formatValue(first)} to ${formatValue(last)} over ${formatValue(row.n)} records; the latest ${subject} is ${formatValue(last)}.`;
               })
-              .join(' ') || `No ${words(column.name)} over time.`,
+              .join(' ') || `No ${words(column.name)} series with more than one record.`,
         });
       }
     }
@@ -162,8 +168,8 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
         if (probes === null) {
           const schema = new Map<string, Column[]>();
           for (const row of rows) {
-            const table = String(row.table_name);
-            schema.set(table, [...(schema.get(table) ?? []), { name: String(row.column_name), type: String(row.data_type) }]);
+            const columns = String(row.columns ?? '').split(' | ').map((entry) => entry.split('::'));
+            schema.set(String(row.table_name), columns.filter(([name]) => name).map(([name, type]) => ({ name: name!, type: type ?? '' })));
           }
           const keys = [...new Set([...schema.values()].flat().map((column) => column.name))];
           const key = keys.find((name) => name === `${entity.kind}_id`) ?? keys.find((name) => name.startsWith(entity.kind) && name.endsWith('_id')) ?? `${entity.kind}_id`;

@@ -47,7 +47,9 @@ export function classifyFailure(error: unknown): AttemptFailure {
   const message = error instanceof Error ? error.message : String(error);
   if (typeof record.status === 'number') {
     const status = record.status;
-    const failure: AttemptFailure = { retryable: status === 408 || status === 429 || status >= 500, description: `HTTP ${status}: ${firstLine(message)}` };
+    // SDK messages start with the status again ("500 upstream exploded"): say it once.
+    const text = firstLine(message).replace(new RegExp(`^${status}\\s+`), '');
+    const failure: AttemptFailure = { retryable: status === 408 || status === 429 || status >= 500, description: `HTTP ${status}: ${text}` };
     const retryAfter = retryAfterMs(record.headers);
     if (retryAfter !== undefined) failure.retryAfterMs = retryAfter;
     return failure;

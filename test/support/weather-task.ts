@@ -9,7 +9,7 @@ export const WEATHER_TOOL: ToolSpec = {
   parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
 };
 
-/** A tiny valid CCTU task (one mock tool) for tests that need a Task but not its servers. */
+/** A tiny valid CCTU task: one mock tool over an inline world, runnable by the engine with the mock-tools server. */
 export function weatherTask(trajectory: ReferenceStep[] = [
   { toolCalls: [{ name: 'get_weather', arguments: { city: 'Paris' } }] },
   { answer: 'It is sunny in Paris.' },
@@ -22,8 +22,8 @@ export function weatherTask(trajectory: ReferenceStep[] = [
     domain: 'weather',
     system: 'You are a helpful assistant.',
     query: 'What is the weather in Paris?',
-    environment: { servers: [{ name: 'mock-tools' }] },
-    tools: [{ ...WEATHER_TOOL, implementation: 'function run(args) { return { city: args.city, sky: "sunny" }; }' }],
+    environment: { servers: [{ name: 'mock-tools', options: { world: { skies: { Paris: 'sunny', Rome: 'rain' } } } }] },
+    tools: [{ ...WEATHER_TOOL, implementation: 'function run(args, world) { return { city: args.city, sky: world.skies[args.city] ?? "unknown" }; }' }],
     reference: { trajectory },
     grading: { structure: 'single-hop', subqueries: [{ query: 'weather in Paris', tool: 'get_weather', answer: 'sunny' }] },
   });

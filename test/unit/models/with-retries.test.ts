@@ -36,7 +36,7 @@ describe('withRetries', () => {
     expect(error).toBeInstanceOf(SandboxError);
     expect((error as SandboxError).code).toBe('model-error');
     expect((error as SandboxError).message).toBe(
-      'model openai:gpt-x failed at http://127.0.0.1:9/v1/chat/completions: HTTP 500: 500 status from the server (after 3 attempts)',
+      'model openai:gpt-x failed at http://127.0.0.1:9/v1/chat/completions: HTTP 500: status from the server (after 3 attempts)',
     );
     expect(call.count()).toBe(3);
     expect(policy.slept).toEqual([1_000, 2_000]);
