@@ -98,7 +98,10 @@ export const planGrader: StyleGrader<PlanTask> = {
   summarize(scores: readonly EpisodeScore[]): SummaryTable[] {
     const mean = (values: Array<number | null | undefined>): string => {
       const known = values.filter((value): value is number => typeof value === 'number');
-      return known.length === 0 ? 'not judged' : (known.reduce((sum, value) => sum + value, 0) / known.length).toFixed(3);
+      if (known.length === 0) return 'not judged';
+      const average = (known.reduce((sum, value) => sum + value, 0) / known.length).toFixed(3);
+      // Say when the mean covers only some episodes (e.g. the judged metrics of answers that were not plans).
+      return known.length === values.length ? average : `${average} (${known.length} of ${values.length})`;
     };
     const groups = new Map<string, EpisodeScore[]>([['all', [...scores]]]);
     for (const score of scores) {

@@ -61,7 +61,7 @@ describe('plan grader', () => {
     expect(overview?.rows[0]?.slice(0, 3)).toEqual(['all', 2, '0.500']);
     expect(ratings?.rows).toContainEqual(['Extremely Good', 1]);
     // An answer that is no plan scores 0 on every metric (nothing to judge); a plan without a judge is not judged.
-    expect(metrics?.rows.find((row) => row[0] === 'tool_prompt_alignment')?.[2]).toBe('0.000');
+    expect(metrics?.rows.find((row) => row[0] === 'tool_prompt_alignment')?.[2]).toBe('0.000 (1 of 2)');
     const judgedOnly = planGrader.summarize(scores.slice(0, 1))[2];
     expect(judgedOnly?.rows.find((row) => row[0] === 'tool_prompt_alignment')?.[2]).toBe('not judged');
   });
