@@ -240,11 +240,14 @@ export function checklistAccuracy(verdicts: readonly ItemVerdict[]): number {
 }
 
 /**
- * For each item, the smallest k at which it counts in the top-k curve (DESIGN.md: correct, and all supporting
- * messages < k), or null when it never counts.
+ * For each item, the smallest k at which it counts in the top-k curve, or null when it never counts: a correct
+ * item counts from the first message that supports it (k = its index + 1). DESIGN.md first said "all supporting
+ * messages < k"; with a FINISH summary that repeats every fact, that put every item at the last message and made
+ * the curve a single step, so the curve now shows when the agent first reached each fact it got right.
  */
 export function firstCountingK(verdicts: readonly ItemVerdict[]): Array<number | null> {
-  return verdicts.map((verdict) =>
-    verdict.verdict === 'CORRECT_INFO' ? Math.max(-1, ...verdict.supporting) + 1 : null,
-  );
+  return verdicts.map((verdict) => {
+    if (verdict.verdict !== 'CORRECT_INFO') return null;
+    return verdict.supporting.length === 0 ? 0 : Math.min(...verdict.supporting) + 1;
+  });
 }

@@ -142,6 +142,6 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
       columns: ['scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'table cov', 'column cov', 'entropy', 'turns', 'ended itself'],
       rows,
     },
-    { title: 'DDR: top-k curve (pooled accuracy counting only facts stated within the first k messages, %)', columns: ['scenario', ...TOP_K.map((k) => `k=${k}`)], rows: curve },
+    { title: 'DDR: top-k curve (pooled accuracy, counting a correct fact once a message among the first k stated it, %)', columns: ['scenario', ...TOP_K.map((k) => `k=${k}`)], rows: curve },
   ];
 }

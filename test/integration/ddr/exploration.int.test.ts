@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { explorationMetrics, parseQuery } from '../../../src/graders/exploration.ts';
+import { EVENT_SCHEMA_VERSION, type TrajectoryEvent } from '../../../src/schemas/event.ts';
+
+const schema = { admissions: ['admission_id', 'patient_id', 'admit_date', 'ward'], patients: ['patient_id', 'sex', 'birth_year'], allergies: ['patient_id', 'allergen'] };
+const SUMMARY = 'summarise now';
+
+function episode(queries: Array<{ sql: string; error?: boolean }>, options: { summary?: boolean } = {}): TrajectoryEvent[] {
+  const events: Array<Record<string, unknown>> = [];
+  queries.forEach(({ sql, error }, index) => {
+    const round = index + 1;
+    events.push({ type: 'model-response', round, message: { role: 'assistant', content: null, tool_calls: [{ id: `c${round}`, type: 'function', function: { name: 'execute_query', arguments: JSON.stringify({ sql }) } }] }, usage: {}, latencyMs: 0 });
+    events.push({ type: 'tool-call', round, callId: `c${round}`, name: 'execute_query', arguments: JSON.stringify({ sql }), disposition: 'executed' });
+    events.push({ type: 'tool-result', round, callId: `c${round}`, name: 'execute_query', content: error ? 'Binder Error' : '{}', isError: Boolean(error), durationMs: 0 });
+  });
+  if (options.summary) events.push({ type: 'feedback', round: queries.length, kind: 'protocol', content: SUMMARY });
+  events.push({ type: 'model-response', round: queries.length + 1, message: { role: 'assistant', content: 'FINISH: done' }, usage: {}, latencyMs: 0 });
+  events.push({ type: 'episode-end', status: options.summary ? 'limit' : 'completed', reason: '', finalAnswer: 'FINISH: done', counts: { rounds: 0, toolCalls: 0, blockedCalls: 0, rejectedAnswers: 0 }, constraintStatus: {}, durationMs: 0 });
+  return events.map((event, seq) => ({ schemaVersion: EVENT_SCHEMA_VERSION, seq, time: '', ...event }) as TrajectoryEvent);
+}
+
+describe('exploration metrics from DuckDB\'s parse', () => {
+  it('reads tables and columns through aliases, joins, CTEs and stars, not from the text', async () => {
+    const parsed = await parseQuery("WITH recent AS (SELECT * FROM admissions a WHERE a.admit_date > DATE '2024-01-01') SELECT p.sex, count(*) FROM recent r JOIN patients p USING (patient_id) GROUP BY 1");
+    expect(parsed?.tables.map((table) => table.table).sort()).toEqual(['admissions', 'patients']);
+    expect(await parseQuery('SELEC nonsense')).toBeNull();
+  });
+
+  it('measures coverage, entropy and turns over the queries that ran, ignoring failed ones and unknown tables', async () => {
+    const metrics = await explorationMetrics(
+      episode([
+        { sql: "SELECT ward, count(*) FROM admissions WHERE patient_id = 'P-1' GROUP BY ward" },
+        { sql: "SELECT p.sex FROM patients AS p WHERE p.birth_year > 1950 -- allergen is only in this comment" },
+        { sql: 'SELECT allergen FROM allergies', error: true },
+        { sql: 'SELECT * FROM information_schema.tables' },
+      ]),
+      schema,
+      { summaryRequest: SUMMARY },
+    );
+    expect(metrics.queries).toBe(3);
+    expect(metrics.tables).toEqual(['admissions', 'patients']);
+    expect(metrics.tableCoverage).toBeCloseTo(2 / 3);
+    expect(metrics.columns).toEqual(['admissions.patient_id', 'admissions.ward', 'patients.birth_year', 'patients.sex']);
+    expect(metrics.columnCoverage).toBeCloseTo(4 / 9);
+    // ward is referenced twice, the other three once: entropy of (2,1,1,1)/5 over log(9).
+    const p = [0.4, 0.2, 0.2, 0.2];
+    expect(metrics.entropy).toBeCloseTo(-p.reduce((sum, value) => sum + value * Math.log(value), 0) / Math.log(9), 6);
+    expect(metrics.turns).toBe(5);
+    expect(metrics.endedByItself).toBe(true);
+  });
+
+  it('counts a star as reading every column of its table, and a summary at the turn limit as not ending by itself', async () => {
+    const metrics = await explorationMetrics(episode([{ sql: 'SELECT * FROM allergies' }], { summary: true }), schema, { summaryRequest: SUMMARY });
+    expect(metrics.columns).toEqual(['allergies.allergen', 'allergies.patient_id']);
+    expect(metrics.endedByItself).toBe(false);
+  });
+});

@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { checklistAccuracy, firstCountingK, gradeChecklist, splitClauses } from '../../../src/graders/checklist.ts';
+import { ChecklistItemSchema, type ChecklistItem } from '../../../src/schemas/checklist.ts';
+
+const item = (fields: Partial<ChecklistItem> & Pick<ChecklistItem, 'id' | 'answer' | 'answer_type'>): ChecklistItem =>
+  ChecklistItemSchema.parse({ question: fields.id, verification_sql: 'SELECT 1', ...fields });
+
+const stay = item({ id: 'stay', answer: 4.2, answer_type: 'number', tolerance: 0.1, unit: 'days', anchors: [['length of stay']] });
+const revenue = item({ id: 'revenue', answer: 1234.5, answer_type: 'number', tolerance: 0.5, unit: 'USD million', anchors: [['revenue'], ['2024']] });
+const margin = item({ id: 'margin', answer: 12.3, answer_type: 'number', tolerance: 0.2, unit: '%', anchors: [['net margin']] });
+const admissions = item({ id: 'admissions', answer: 3, answer_type: 'number', tolerance: 0, unit: 'admissions', anchors: [['admission', 'admitted']] });
+const sector = item({ id: 'sector', answer: 'Energy', answer_type: 'category', anchors: [['sector']], choices: ['Energy', 'Technology', 'Healthcare'] });
+const drugs = item({ id: 'drugs', answer: ['metformin', 'insulin glargine'], answer_type: 'set', anchors: [['medication', 'drug']], choices: ['metformin', 'insulin glargine', 'insulin', 'semaglutide'] });
+const hba1c = item({ id: 'hba1c', answer: 'improved', answer_type: 'direction', anchors: [['hba1c']], higher_is_better: false });
+
+const verdictOf = (checklistItem: ChecklistItem, messages: string[]) => gradeChecklist([checklistItem], messages)[0]!;
+
+describe('gradeChecklist (deterministic)', () => {
+  it('accepts a number within tolerance and rejects one outside it, in the sentence that addresses the fact', () => {
+    expect(verdictOf(stay, ['The average length of stay is 4.23 days.']).verdict).toBe('CORRECT_INFO');
+    expect(verdictOf(stay, ['The average length of stay is 5.1 days.']).verdict).toBe('INCORRECT_INFO');
+    // A number in another sentence is not about this fact.
+    expect(verdictOf(stay, ['The length of stay varies. There were 5.1 visits.']).verdict).toBe('INSUFFICIENT_INFO');
+  });
+
+  it('reads thousands separators, currency, multipliers and percent signs in the item\'s unit', () => {
+    expect(verdictOf(revenue, ['Revenue in 2024 was $1,234.5M.']).verdict).toBe('CORRECT_INFO');
+    expect(verdictOf(revenue, ['2024 revenue reached 1.2345 billion dollars.']).verdict).toBe('CORRECT_INFO');
+    expect(verdictOf(revenue, ['Revenue in 2024 was $1,534.5M.']).verdict).toBe('INCORRECT_INFO');
+    expect(verdictOf(margin, ['Net margin was 12.3% in 2024.']).verdict).toBe('CORRECT_INFO');
+    expect(verdictOf(margin, ['Net margin was 0.123 in 2024.']).verdict).toBe('CORRECT_INFO');
+    // A percentage is not a count: "3%" says nothing about 3 admissions.
+    expect(verdictOf(admissions, ['Admissions rose 3% overall.']).verdict).toBe('INSUFFICIENT_INFO');
+  });
+
+  it('does not read entity identifiers, dates or years as values', () => {
+    expect(verdictOf(admissions, ['Patient P-0042 was admitted 3 times between 2020-01-05 and 2023.']).verdict).toBe('CORRECT_INFO');
+    expect(verdictOf(admissions, ['Patient P-0003 was admitted in 2021.']).verdict).toBe('INSUFFICIENT_INFO');
+  });
+
+  it('judges categories and sets by the names they give', () => {
+    expect(verdictOf(sector, ['It operates in the Energy sector.']).verdict).toBe('CORRECT_INFO');
+    expect(verdictOf(sector, ['It is a Technology sector company.']).verdict).toBe('INCORRECT_INFO');
+    expect(verdictOf(drugs, ['Medications: metformin and insulin glargine.']).verdict).toBe('CORRECT_INFO');
+    // "insulin glargine" does not also name "insulin".
+    expect(verdictOf(drugs, ['Medications: insulin glargine, metformin, semaglutide.']).verdict).toBe('INCORRECT_INFO');
+    expect(verdictOf(drugs, ['Medications include metformin.']).verdict).toBe('INSUFFICIENT_INFO');
+  });
+
+  it('maps increases and decreases to improved or worsened by the metric\'s polarity', () => {
+    expect(verdictOf(hba1c, ['HbA1c improved over the year.']).verdict).toBe('CORRECT_INFO');
+    expect(verdictOf(hba1c, ['HbA1c decreased from 9.1 to 7.4.']).verdict).toBe('CORRECT_INFO');
+    expect(verdictOf(hba1c, ['HbA1c rose from 7.4 to 9.1.']).verdict).toBe('INCORRECT_INFO');
+    expect(verdictOf(hba1c, ['HbA1c stayed stable.']).verdict).toBe('INCORRECT_INFO');
+  });
+
+  it('lets the last message that addresses a fact decide, and reports supporting and contradicting indices', () => {
+    const verdict = verdictOf(stay, ['Nothing yet.', 'Length of stay: 4.2 days.', 'Correction: the length of stay is 6 days.']);
+    expect(verdict).toMatchObject({ verdict: 'INCORRECT_INFO', supporting: [1], contradicting: [2] });
+    const revised = verdictOf(stay, ['Length of stay: 6 days.', 'Actually the length of stay is 4.2 days.']);
+    expect(revised).toMatchObject({ verdict: 'CORRECT_INFO', supporting: [1], contradicting: [0] });
+  });
+
+  it('computes accuracy and the first k at which each correct item counts', () => {
+    const verdicts = gradeChecklist([stay, sector, margin], ['x', 'Length of stay: 4.2 days.', 'Energy sector.', 'Length of stay 4.2 days again.']);
+    expect(verdicts.map((verdict) => verdict.verdict)).toEqual(['CORRECT_INFO', 'CORRECT_INFO', 'INSUFFICIENT_INFO']);
+    expect(checklistAccuracy(verdicts)).toBeCloseTo(2 / 3);
+    expect(firstCountingK(verdicts)).toEqual([2, 3, null]);
+  });
+
+  it('splits messages into sentences and list lines but keeps decimals whole', () => {
+    expect(splitClauses('Stay is 4.2 days. Revenue grew.\n- Sector: Energy')).toEqual(['stay is 4.2 days.', 'revenue grew.', '- sector: energy']);
+  });
+});

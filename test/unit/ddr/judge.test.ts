@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { judgeChecklist } from '../../../src/graders/checklist.ts';
+import { extractInsights, messageInsights, NO_INSIGHT } from '../../../src/graders/insights.ts';
+import type { Model, ModelRequest } from '../../../src/models/model.ts';
+import { ChecklistItemSchema } from '../../../src/schemas/checklist.ts';
+import { EVENT_SCHEMA_VERSION, type TrajectoryEvent } from '../../../src/schemas/event.ts';
+
+/** A judge that answers from a script and records what it was asked. */
+function scriptedJudge(replies: string[]): Model & { requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  return {
+    spec: 'scripted-judge',
+    requests,
+    async respond(request) {
+      requests.push(request);
+      const content = replies.shift();
+      if (content === undefined) throw new Error('judge script exhausted');
+      return { message: { role: 'assistant', content }, usage: {}, latencyMs: 0 };
+    },
+  };
+}
+
+const response = (round: number, content: string | null): TrajectoryEvent =>
+  ({ schemaVersion: EVENT_SCHEMA_VERSION, seq: round, time: '', type: 'model-response', round, message: { role: 'assistant', content }, usage: {}, latencyMs: 0 }) as TrajectoryEvent;
+
+const item = ChecklistItemSchema.parse({ id: 'stay', question: 'Average length of stay?', answer: 4.2, answer_type: 'number', tolerance: 0.1, unit: 'days', verification_sql: 'SELECT 4.2' });
+
+describe('insights and the LLM judge', () => {
+  it('takes message-wise insights without a judge, and asks the judge per message with one', async () => {
+    const events = [response(1, 'The admissions table has 7 columns.'), response(2, null), response(3, 'FINISH: Stay averages 4.2 days.')];
+    expect(messageInsights(events)).toEqual(['The admissions table has 7 columns.', NO_INSIGHT, 'Stay averages 4.2 days.']);
+    const judge = scriptedJudge([NO_INSIGHT, 'The average stay is 4.2 days.']);
+    expect(await extractInsights(events, judge)).toEqual([NO_INSIGHT, NO_INSIGHT, 'The average stay is 4.2 days.']);
+    expect(judge.requests).toHaveLength(2);
+  });
+
+  it('follows DDR-Bench\'s protocol: a verdict with indices per item, a retry on a malformed reply, an error after two', async () => {
+    const judge = scriptedJudge(['I think it is right', '```json\n{"verdict": "CORRECT_INFO", "supporting": [2, 9], "contradicting": [], "reason": "4.2 days"}\n```']);
+    const [verdict] = await judgeChecklist([item], ['a', 'b', 'The average stay is 4.2 days.'], judge);
+    // Index 9 does not exist and is dropped.
+    expect(verdict).toEqual({ itemId: 'stay', verdict: 'CORRECT_INFO', supporting: [2], contradicting: [], reason: '4.2 days' });
+    expect(judge.requests[0]!.messages[1]!.content).toContain('[2] The average stay is 4.2 days.');
+    expect(judge.requests[0]!.messages[1]!.content).toContain('tolerance ±0.1 days');
+    await expect(judgeChecklist([item], ['x'], scriptedJudge(['no', 'still no']))).rejects.toMatchObject({ code: 'model-error' });
+  });
+});
