@@ -20,7 +20,7 @@ function hostileQueries(): string[] {
     (n) => (n % 2 ? `LOAD fts` : `LOAD '/tmp/evil-${n}.duckdb_extension'`),
     (n) => `SET threads = ${n}`,
     (n) => `SET memory_limit = '${n}GB'`,
-    (n) => `SET enable_external_access = true`,
+    (n) => `SET enable_external_access = ${n % 2 === 0}`,
     (n) => `RESET lock_configuration; SELECT ${n}`,
     (n) => `PRAGMA threads = ${n}`,
     (n) => `SELECT * FROM read_csv('/etc/passwd') LIMIT ${n}`,
