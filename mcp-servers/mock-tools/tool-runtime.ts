@@ -73,15 +73,19 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     isolate = new ivm.Isolate({ memoryLimit: options.memoryLimitMb ?? 64 });
     const context = isolate.createContextSync();
     context.global.setSync('world', worldCopy.copyInto({ release: false }));
-    context.evalSync(PRELUDE);
-    context.evalSync('__freeze(globalThis.world)');
-    for (const tool of options.tools) {
-      try {
-        context.evalSync(registration(tool), { timeout });
-      } catch (error) {
-        // A tool whose source does not compile still gets registered as one that explains the fault.
-        const message = JSON.stringify(`tool ${tool.name} failed to load: ${(error as Error).message}`);
-        context.evalSync(`__tools[${JSON.stringify(tool.name)}] = function () { throw new Error(${message}); };`);
+    // One script for the prelude and every tool (each crossing into the isolate costs); if a tool's source
+    // does not compile, register the tools one by one so only that tool explains its fault.
+    try {
+      context.evalSync(`${PRELUDE}\n__freeze(globalThis.world);\n${options.tools.map(registration).join('')}`, { timeout });
+    } catch {
+      context.evalSync(`${PRELUDE}\n__freeze(globalThis.world);`, { timeout });
+      for (const tool of options.tools) {
+        try {
+          context.evalSync(registration(tool), { timeout });
+        } catch (error) {
+          const message = JSON.stringify(`tool ${tool.name} failed to load: ${(error as Error).message}`);
+          context.evalSync(`__tools[${JSON.stringify(tool.name)}] = function () { throw new Error(${message}); };`);
+        }
       }
     }
     return context.global.getSync('__dispatch', { reference: true }) as ivm.Reference<(name: string, argsJson: string) => string>;

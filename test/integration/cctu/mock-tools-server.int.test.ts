@@ -1,8 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../../src/data-dir.ts';
 import { buildWorld, domainSpec, mockToolsOf } from '../../../databases/worlds/index.ts';
-import { createServer } from '../../../mcp-servers/mock-tools/index.ts';
+import { createServer, createToolRuntime } from '../../../mcp-servers/mock-tools/index.ts';
 import type { MockTool } from '../../../src/schemas/cctu-task.ts';
 
 const open: Client[] = [];
@@ -73,6 +77,25 @@ describe('mock-tools server', () => {
     expect(JSON.parse(text(echo))).toEqual({ args: { x: 'not a number' }, seen: 7 });
   });
 
+  it('a tool whose source does not compile explains its fault, and the other tools still run', async () => {
+    const client = await connect([tool('broken', 'function run( {'), tool('fine', 'function run(args) { return args.x * 2; }')], {});
+    const broken = await client.callTool({ name: 'broken', arguments: { x: 1 } });
+    expect(broken.isError).toBe(true);
+    expect(text(broken)).toMatch(/tool broken failed to load: Unexpected token/);
+    expect(text(await client.callTool({ name: 'fine', arguments: { x: 21 } }))).toBe('42');
+  });
+
+  it('answers arguments that are not a JSON object with a readable error', async () => {
+    const runtime = createToolRuntime({ tools: [tool('echo', 'function run(args) { return args; }')], world: {} });
+    try {
+      expect(await runtime.call('echo', [1, 2])).toEqual({ text: 'Arguments of echo must be a JSON object, got an array.', isError: true });
+      expect(await runtime.call('echo', 'x=1')).toEqual({ text: 'Arguments of echo must be a JSON object, got string.', isError: true });
+      expect(await runtime.call('echo', { a: 1 })).toEqual({ text: '{"a":1}', isError: false });
+    } finally {
+      runtime.dispose();
+    }
+  });
+
   it('keeps the world read-only across calls and caps large results by bytes', async () => {
     const client = await connect(
       [tool('mutate', 'function run(args, world) { world.n = 99; return world.n; }'), tool('big', 'function run() { return "x".repeat(200000); }')],
@@ -82,5 +105,19 @@ describe('mock-tools server', () => {
     const big = text(await client.callTool({ name: 'big', arguments: { x: 1 } }));
     expect(Buffer.byteLength(big)).toBeLessThan(70 * 1024);
     expect(big).toMatch(/\[result truncated: \d+ bytes, limit 65536\]$/);
+  });
+
+  it('serves a task file over stdio through its bin entry', async () => {
+    const file = path.join(REPO_ROOT, 'episodes/cctu/cctu-sh-001.json');
+    const task = JSON.parse(await readFile(file, 'utf8')) as { tools: Array<{ name: string }>; reference: { trajectory: Array<{ toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }> }> } };
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: ['--no-node-snapshot', '--import', 'tsx', 'mcp-servers/mock-tools/bin.ts', '--task', file], cwd: REPO_ROOT, stderr: 'pipe' }),
+    );
+    open.push(client);
+    expect((await client.listTools()).tools.map((listed) => listed.name)).toEqual(task.tools.map((declared) => declared.name));
+    const call = task.reference.trajectory[0]?.toolCalls?.[0] as { name: string; arguments: Record<string, unknown> };
+    const result = await client.callTool({ name: call.name, arguments: call.arguments });
+    expect(result.isError).toBe(false);
   });
 });

@@ -1,0 +1,34 @@
+// `npm run bench -- cctu`: regenerating the 200-task suite (generate_s), and the whole suite played by the
+// `reference` model at concurrency 2 with the real validator and mock-tools servers (suite_s), plus its SR/PSR.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { writeSuite } from '../../episodes/cctu-generator/index.ts';
+import { defaultValidatorFactory, loadSuite, modelFactoryFor, runSuite } from '../../src/engine/index.ts';
+import { REPO_ROOT } from '../../src/data-dir.ts';
+
+export async function run(): Promise<Record<string, number>> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'cctu-bench-'));
+  try {
+    let started = performance.now();
+    await writeSuite(1, path.join(scratch, 'suite'));
+    const generate = (performance.now() - started) / 1000;
+
+    const tasks = await loadSuite(path.join(REPO_ROOT, 'episodes/cctu'));
+    started = performance.now();
+    const result = await runSuite({
+      tasks,
+      modelSpec: 'reference',
+      createModel: modelFactoryFor('reference'),
+      outDir: path.join(scratch, 'run'),
+      concurrency: 2,
+      createValidator: defaultValidatorFactory,
+    });
+    const suite = (performance.now() - started) / 1000;
+    const scores = result.episodes.flatMap((episode) => (episode.score ? [episode.score] : []));
+    const rate = (metric: string) => scores.reduce((sum, score) => sum + (score.metrics[metric] ?? 0), 0) / Math.max(1, tasks.length);
+    return { generate_s: generate, suite_s: suite, episodes: result.episodes.length, sr: rate('sr'), psr: rate('psr') };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
