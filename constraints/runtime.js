@@ -1,9 +1,9 @@
-/* global builtinFactories, lib, progressBuffer */
+/* global builtinFactories, lib, libHooks, progressBuffer */
 'use strict';
 // The trusted part of the isolate: it holds one episode's validators and their state, runs every
 // constraint on a step in one call, and stamps and checks what they return. The host composes it with
-// the validator files (src/validator/isolate-source.ts) inside a closure, so `builtinFactories`, `lib`
-// and `progressBuffer` are reachable from here but not from validator code.
+// the validator files (src/validator/isolate-source.ts) inside a closure, so `builtinFactories`, `lib`,
+// `libHooks` and `progressBuffer` are reachable from here but not from validator code.
 //
 // Crossing the boundary costs more than checking, so only strings cross: the step comes in as JSON,
 // verdicts go out as JSON, and a step without verdicts returns ''. The state never leaves the isolate.
@@ -51,6 +51,7 @@ function initAll(configJson) {
   const config = jsonParse(configJson);
   const failures = [];
   slots = [];
+  libHooks.useTools(config.tools);
   for (let index = 0; index < config.constraints.length; index++) {
     const entry = config.constraints[index];
     const slot = { name: entry.name, impl: null, state: undefined, broken: config.broken.indexOf(index) >= 0 };

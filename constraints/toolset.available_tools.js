@@ -20,11 +20,11 @@ function check(state, step) {
     if (!Object.prototype.hasOwnProperty.call(state.schemas, call.name)) {
       problem = 'Tool `' + call.name + '` is not available. Available tools: ' + state.names.join(', ') + '. Use only these tools.';
     } else {
-      const parsed = lib.parseArguments(call.arguments);
+      const parsed = lib.callArguments(call);
       if (parsed.error !== undefined) {
         problem = 'The arguments of `' + call.name + '` ' + parsed.error + '. Pass the arguments as one JSON object.';
       } else {
-        const issues = lib.schemaIssues(state.schemas[call.name], parsed.value).filter(function (issue) {
+        const issues = lib.callIssues(call).filter(function (issue) {
           return issue.kind === 'extra' || issue.kind === 'range';
         });
         if (issues.length > 0) {

@@ -16,9 +16,9 @@ function check(state, step) {
   if (step.kind !== 'tool-calls') return { verdicts: verdicts, state: state };
   for (const call of step.calls) {
     if (!Object.prototype.hasOwnProperty.call(state.schemas, call.name)) continue;
-    const parsed = lib.parseArguments(call.arguments);
-    if (parsed.error !== undefined) continue;
-    const wrong = lib.schemaIssues(state.schemas[call.name], parsed.value).filter(function (issue) { return issue.kind === 'type'; });
+    const issues = lib.callIssues(call);
+    if (issues === null) continue;
+    const wrong = issues.filter(function (issue) { return issue.kind === 'type'; });
     if (wrong.length > 0) {
       verdicts.push({
         effect: 'block-call',

@@ -16,9 +16,9 @@ function check(state, step) {
   if (step.kind !== 'tool-calls') return { verdicts: verdicts, state: state };
   for (const call of step.calls) {
     if (!Object.prototype.hasOwnProperty.call(state.schemas, call.name)) continue;
-    const parsed = lib.parseArguments(call.arguments);
-    if (parsed.error !== undefined) continue;
-    const missing = lib.schemaIssues(state.schemas[call.name], parsed.value)
+    const issues = lib.callIssues(call);
+    if (issues === null) continue;
+    const missing = issues
       .filter(function (issue) { return issue.kind === 'missing'; })
       .map(function (issue) { return '`' + issue.path + '`'; });
     if (missing.length > 0) {

@@ -1,10 +1,27 @@
-/* exported parseArguments, schemaIssues */
+/* exported parseArguments, schemaIssues, callArguments, callIssues, useTools */
 'use strict';
 // Shared by the three toolset validators: parse a call's raw arguments and compare them with the tool's
 // JSON Schema (the subset MCP tools use: type, properties, required, additionalProperties, items,
 // prefixItems, enum, const, ranges, lengths, pattern, anyOf/oneOf). Each issue has a kind so every
 // toolset category reports only its own: `extra` and `range` (available_tools), `missing`
 // (required_parameters), `type` (parameter_types).
+
+// The three toolset validators look at the same calls: parse each call's arguments and walk its schema
+// once per step, keyed by the (frozen) call object. Results are frozen, so no validator can change what
+// the others read.
+let parsedByCall = new WeakMap();
+let issuesByCall = new WeakMap();
+// The task's tool schemas, set by the runtime (not by validators: `useTools` is not on `lib`), so every
+// validator that asks about a call gets the answer for the tool the call names.
+let toolSchemas = Object.create(null);
+
+/** Called by the runtime when an episode's validators are built. */
+function useTools(tools) {
+  toolSchemas = Object.create(null);
+  for (const tool of tools) toolSchemas[tool.name] = deepFreeze(JSON.parse(JSON.stringify(tool.parameters)));
+  parsedByCall = new WeakMap();
+  issuesByCall = new WeakMap();
+}
 
 /**
  * The call's arguments as an object, or `{ error }` saying why they are not one.
@@ -50,6 +67,39 @@ function childPath(path, key) {
 function schemaIssues(schema, value) {
   const issues = [];
   visit(schema, value, '', issues);
+  return issues;
+}
+
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
+  }
+  return value;
+}
+
+/** parseArguments of a step's call, computed once per call object. */
+function callArguments(call) {
+  let parsed = parsedByCall.get(call);
+  if (parsed === undefined) {
+    parsed = deepFreeze(parseArguments(call.arguments));
+    parsedByCall.set(call, parsed);
+  }
+  return parsed;
+}
+
+/**
+ * schemaIssues of a step's call against the schema of the tool it names, computed once per call object;
+ * null for an unknown tool or arguments that do not parse.
+ */
+function callIssues(call) {
+  let issues = issuesByCall.get(call);
+  if (issues === undefined) {
+    const parsed = callArguments(call);
+    const schema = toolSchemas[call.name];
+    issues = parsed.error !== undefined || schema === undefined ? null : deepFreeze(schemaIssues(schema, parsed.value));
+    issuesByCall.set(call, issues);
+  }
   return issues;
 }
 

@@ -6,8 +6,21 @@ export interface PooledIsolate {
   isolate: ivm.Isolate;
   script: ivm.Script;
   generation: number;
+  /** Contexts of finished episodes, ready for the next one (see recycleContext). */
+  spares: ValidatorContext[];
 }
 
+/** One context running the validator script: its entry points and the counter saying which constraint runs. */
+export interface ValidatorContext {
+  pooled: PooledIsolate;
+  context: ivm.Context;
+  init: ivm.Reference<(configJson: string) => string>;
+  check: ivm.Reference<(stepJson: string) => string>;
+  /** progress[0]: index of the constraint running now, -1 for none; shared memory, readable after a failed call. */
+  progress: Int32Array;
+}
+
+const MAX_SPARES = 16;
 const pool = new Map<number, PooledIsolate>();
 let generations = 0;
 
@@ -23,9 +36,56 @@ export function acquireIsolate(memoryLimitMb: number): PooledIsolate {
   const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
   const script = isolate.compileScriptSync(isolateSource(), { filename: 'constraint-validators.js' });
   generations += 1;
-  const created = { isolate, script, generation: generations };
+  const created = { isolate, script, generation: generations, spares: [] };
   pool.set(memoryLimitMb, created);
   return created;
+}
+
+/**
+ * A context with the validator script run in it: a spare one when there is one, else a new one.
+ * Reusing a context is safe because the script freezes every intrinsic and the global object before any
+ * validator runs, and `__init` builds every validator afresh (new closures, new state, new caches).
+ * Throws what the isolate throws (the caller attributes it).
+ */
+export function openContext(pooled: PooledIsolate, timeoutMs: number): ValidatorContext {
+  const spare = pooled.spares.pop();
+  if (spare !== undefined) return spare;
+  const context = pooled.isolate.createContextSync();
+  const progress = new Int32Array(new SharedArrayBuffer(4));
+  progress[0] = -1;
+  try {
+    context.global.setSync('__progress', new ivm.ExternalCopy(progress.buffer).copyInto({ release: true }));
+    pooled.script.runSync(context, { timeout: timeoutMs });
+    const init = context.global.getSync('__init', { reference: true }) as ivm.Reference<(configJson: string) => string>;
+    const check = context.global.getSync('__check', { reference: true }) as ivm.Reference<(stepJson: string) => string>;
+    return { pooled, context, init, check, progress };
+  } catch (error) {
+    if (!pooled.isolate.isDisposed) context.release();
+    throw error;
+  }
+}
+
+/** Gives back the context of an episode whose calls all returned normally. */
+export function recycleContext(validatorContext: ValidatorContext): void {
+  const { pooled } = validatorContext;
+  if (!pooled.isolate.isDisposed && pool.get(memoryLimitOf(pooled)) === pooled && pooled.spares.length < MAX_SPARES) {
+    pooled.spares.push(validatorContext);
+  } else {
+    releaseContext(validatorContext);
+  }
+}
+
+/** Drops a context (after a failed call, its state is unknown). */
+export function releaseContext(validatorContext: ValidatorContext): void {
+  if (validatorContext.pooled.isolate.isDisposed) return;
+  validatorContext.init.release();
+  validatorContext.check.release();
+  validatorContext.context.release();
+}
+
+function memoryLimitOf(pooled: PooledIsolate): number {
+  for (const [limit, entry] of pool) if (entry === pooled) return limit;
+  return -1;
 }
 
 /** Disposes every pooled isolate (tests, and a process that is done validating). */

@@ -9,8 +9,8 @@ const constraintsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 /** Built-in categories: every category but `custom` has a validator file `constraints/<category>.js`. */
 export const BUILTIN_CATEGORIES = CONSTRAINT_CATEGORIES.filter((category) => category !== 'custom');
 
-/** Shared helpers the validators reach as `lib`, and the names each file contributes. */
-const SHARED = [{ file: 'shared/json-schema.js', exports: ['parseArguments', 'schemaIssues'] }];
+/** Shared helpers the validators reach as `lib`, the names each file contributes, and hooks only the runtime calls. */
+const SHARED = [{ file: 'shared/json-schema.js', exports: ['parseArguments', 'schemaIssues', 'callArguments', 'callIssues'], hooks: ['useTools'] }];
 
 let cached: string | undefined;
 
@@ -31,7 +31,8 @@ function read(file: string): string {
 export function isolateSource(): string {
   if (cached !== undefined) return cached;
   const shared = SHARED.map(
-    ({ file, exports }) => `Object.assign(lib, (function () {\n${read(file)}\n;return { ${exports.join(', ')} };\n})());`,
+    ({ file, exports, hooks }) =>
+      `Object.assign(lib, (function () {\n${read(file)}\n;${hooks.map((hook) => `libHooks.${hook} = ${hook};`).join(' ')}\nreturn { ${exports.join(', ')} };\n})());`,
   ).join('\n');
   const factories = BUILTIN_CATEGORIES.map(
     (category) =>
@@ -41,6 +42,7 @@ export function isolateSource(): string {
     `(function (progressBuffer) {`,
     `'use strict';`,
     `const lib = {};`,
+    `const libHooks = {};`,
     shared,
     `Object.freeze(lib);`,
     `const builtinFactories = Object.freeze({\n${factories}\n});`,

@@ -1,9 +1,8 @@
-import ivm from 'isolated-vm';
 import type { Constraint } from '../schemas/constraint.ts';
 import type { Step, Verdict } from '../schemas/step.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { SandboxError } from '../sandbox-error.ts';
-import { acquireIsolate, type PooledIsolate } from './isolate-pool.ts';
+import { acquireIsolate, openContext, recycleContext, releaseContext, type ValidatorContext } from './isolate-pool.ts';
 import type { StepValidator } from './step-validator.ts';
 import { customConstraintName } from './custom-constraint-name.ts';
 
@@ -36,11 +35,8 @@ export class IsolatedStepValidator implements StepValidator {
   private readonly entries: Array<{ category: string; params: unknown; source?: string; name?: string }>;
   private readonly broken = new Set<number>();
   private readonly history: string[] = [];
-  private readonly progress = new Int32Array(new SharedArrayBuffer(4));
   private pending: Verdict[] = [];
-  private pooled: PooledIsolate | undefined;
-  private context: ivm.Context | undefined;
-  private checkReference: ivm.Reference<(stepJson: string) => string> | undefined;
+  private live: ValidatorContext | undefined;
   private disposed = false;
 
   constructor(
@@ -72,23 +68,25 @@ export class IsolatedStepValidator implements StepValidator {
     if (this.disposed) throw new SandboxError('internal', 'a disposed step validator was asked to check a step');
     const stepJson = JSON.stringify(step);
     for (;;) {
-      if (this.context === undefined || this.pooled === undefined || this.pooled !== acquireIsolate(this.memoryLimitMb)) this.instantiate();
+      if (this.live === undefined || this.live.pooled !== acquireIsolate(this.memoryLimitMb)) this.instantiate();
+      const live = this.live!;
       try {
-        this.progress[0] = -1;
-        const out = this.checkReference!.applySync(undefined, [stepJson], { timeout: this.timeoutMs });
+        const out = live.check.applySync(undefined, [stepJson], { timeout: this.timeoutMs });
         this.history.push(stepJson);
         const verdicts = this.pending.length === 0 ? [] : this.pending;
         this.pending = [];
         return out === '' ? verdicts : verdicts.concat(this.decode(out));
       } catch (error) {
-        this.recordFailure(error);
+        this.recordFailure(error, live);
       }
     }
   }
 
   dispose(): void {
+    if (this.disposed) return;
     this.disposed = true;
-    this.release();
+    if (this.live !== undefined) recycleContext(this.live);
+    this.live = undefined;
   }
 
   private decode(out: string): Verdict[] {
@@ -115,16 +113,17 @@ export class IsolatedStepValidator implements StepValidator {
   }
 
   /** A call into the isolate did not return: blame the constraint that was running and leave it out. */
-  private recordFailure(error: unknown): void {
-    const disposedIsolate = this.pooled?.isolate.isDisposed === true;
+  private recordFailure(error: unknown, failed: ValidatorContext | undefined): void {
+    const disposedIsolate = failed?.pooled.isolate.isDisposed === true;
     const text = error instanceof Error ? error.message : String(error);
     const detail = disposedIsolate
       ? `exceeded the ${this.memoryLimitMb} MB memory limit (the isolate was disposed)`
       : /timed out/i.test(text)
         ? `timed out after ${this.timeoutMs} ms`
         : `failed: ${text}`;
-    this.release();
-    const culprit = this.progress[0]!;
+    const culprit = failed === undefined ? -1 : failed.progress[0]!;
+    if (failed !== undefined) releaseContext(failed);
+    if (this.live === failed) this.live = undefined;
     const blamed = culprit >= 0 && culprit < this.constraints.length && !this.broken.has(culprit) ? [culprit] : this.constraints.map((_, index) => index).filter((index) => !this.broken.has(index));
     if (blamed.length === 0) throw new SandboxError('validator-error', `the validator runtime failed with no constraint left to blame: ${detail}`, { cause: error });
     for (const index of blamed) {
@@ -133,44 +132,29 @@ export class IsolatedStepValidator implements StepValidator {
     }
   }
 
-  /** A fresh context: run the script, init the validators (minus broken ones), replay earlier steps. */
+  /** A context (spare or new): init the validators (minus broken ones), replay earlier steps. */
   private instantiate(): void {
     for (;;) {
-      this.release();
-      this.pooled = acquireIsolate(this.memoryLimitMb);
+      this.live = undefined;
+      let live: ValidatorContext | undefined;
       try {
-        const context = this.pooled.isolate.createContextSync();
-        this.context = context;
-        context.global.setSync('__progress', new ivm.ExternalCopy(this.progress.buffer).copyInto({ release: true }));
-        this.progress[0] = -1;
-        this.pooled.script.runSync(context, { timeout: this.timeoutMs });
-        const init = context.global.getSync('__init', { reference: true }) as ivm.Reference<(configJson: string) => string>;
-        this.checkReference = context.global.getSync('__check', { reference: true }) as ivm.Reference<(stepJson: string) => string>;
+        live = openContext(acquireIsolate(this.memoryLimitMb), this.timeoutMs);
+        live.progress[0] = -1;
         const config = JSON.stringify({ constraints: this.entries, tools: this.tools, broken: [...this.broken] });
-        const failures = init.applySync(undefined, [config], { timeout: this.timeoutMs });
-        init.release();
+        const failures = live.init.applySync(undefined, [config], { timeout: this.timeoutMs });
         if (failures !== '') {
           for (const [index, message] of JSON.parse(failures) as Array<[number, string]>) {
             this.broken.add(index);
             this.pending.push(this.errorVerdict(index, message));
           }
         }
-        for (const past of this.history) {
-          this.progress[0] = -1;
-          // Verdicts of past steps were returned when they happened; only the state is rebuilt here.
-          this.checkReference.applySync(undefined, [past], { timeout: this.timeoutMs });
-        }
+        // Verdicts of past steps were returned when they happened; only the state is rebuilt here.
+        for (const past of this.history) live.check.applySync(undefined, [past], { timeout: this.timeoutMs });
+        this.live = live;
         return;
       } catch (error) {
-        this.recordFailure(error);
+        this.recordFailure(error, live);
       }
     }
-  }
-
-  private release(): void {
-    this.checkReference?.release();
-    this.checkReference = undefined;
-    if (this.context !== undefined && this.pooled !== undefined && !this.pooled.isolate.isDisposed) this.context.release();
-    this.context = undefined;
   }
 }
