@@ -3,6 +3,7 @@ import { ModelSpecSchema, type ModelSpec } from '../schemas/model-spec.ts';
 import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { createAnthropicModel } from './anthropic-model.ts';
+import type * as ExplorerModule from './explorer.ts';
 import { createHumanModel, type HumanModelOptions } from './human-model.ts';
 import type { Model } from './model.ts';
 import { createOpenAIModel } from './openai-model.ts';
@@ -69,22 +70,13 @@ export function parseModelSpec(spec: string): ModelSpec {
   return parsed.data;
 }
 
-interface ExplorerModule {
-  createExplorerModel(context: ModelContext): Model | Promise<Model>;
-}
-
-/** `explorer` lives in ./explorer.ts (the DDR part): imported only when asked for, so the rest works without it. */
+/** `explorer` lives in ./explorer.ts (the DDR part): imported only when asked for, so other runs do not load it. */
 async function createExplorer(context: ModelContext): Promise<Model> {
-  let module: Partial<ExplorerModule>;
+  let module: typeof ExplorerModule;
   try {
-    // A variable specifier keeps the type checker from requiring the file before it exists.
-    const specifier = './explorer.ts';
-    module = (await import(specifier)) as Partial<ExplorerModule>;
+    module = await import('./explorer.ts');
   } catch (error) {
-    throw new SandboxError('internal', 'the explorer model is not available: src/models/explorer.ts is missing or failed to load', { cause: error });
-  }
-  if (typeof module.createExplorerModel !== 'function') {
-    throw new SandboxError('internal', 'src/models/explorer.ts does not export createExplorerModel(context)');
+    throw new SandboxError('internal', `the explorer model is not available: src/models/explorer.ts failed to load (${(error as Error).message})`, { cause: error });
   }
   return module.createExplorerModel(context);
 }

@@ -20,3 +20,9 @@ describe('createModel', () => {
     await expect(createModel('openai-compatible:localhost:11434#llama3.1', { ...context, env: {} })).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringContaining('not an http(s) URL') });
   });
 });
+
+describe('createModel explorer', () => {
+  it('loads the explorer lazily, which then judges the task (it needs the sql tool)', async () => {
+    await expect(createModel('explorer', context)).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringMatching(/^explorer: /) });
+  });
+});
