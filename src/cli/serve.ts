@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Command, Option } from 'commander';
+import { createServer as createGatewayServer, type GatewayCatalog } from '../../mcp-servers/gateway/index.ts';
+import { parseHttpAddress, serveHttp, serveStdio } from '../../mcp-servers/transport/index.ts';
+import { openGatewaySession } from '../engine/gateway-session.ts';
+import { loadSuite, loadTask, type LoadedTask } from '../engine/load-task.ts';
+import { SandboxError } from '../sandbox-error.ts';
+import type { Enforcement } from '../schemas/step.ts';
+import { enforcementOption } from './cli-options.ts';
+
+interface ServeFlags {
+  task?: string;
+  suite?: string;
+  server?: 'sql' | 'transcripts';
+  db?: string;
+  index?: string;
+  http?: string;
+  token?: string;
+  out: string;
+  enforcement: Enforcement;
+  batchMs: string;
+}
+
+/** The next free trajectory file for a task in `out`: `<task>.<n>.jsonl`, so sessions never overwrite each other. */
+function nextTrajectoryPath(out: string, taskId: string): string {
+  for (let n = 0; ; n += 1) {
+    const file = path.join(out, `${taskId}.${n}.jsonl`);
+    if (!existsSync(file)) return file;
+  }
+}
+
+function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): GatewayCatalog {
+  const byId = new Map(tasks.map((loaded) => [loaded.task.id, loaded]));
+  // Two clients opening the same task at once still get distinct files: reserve names synchronously.
+  const reserved = new Set<string>();
+  return {
+    tasks: tasks.map(({ task }) => ({ id: task.id, title: task.title, style: task.style, domain: task.domain })),
+    async open(taskId, client) {
+      const loaded = byId.get(taskId);
+      if (!loaded) throw new SandboxError('not-found', `no task ${taskId} in this gateway`);
+      let file = nextTrajectoryPath(flags.out, taskId);
+      while (reserved.has(file)) file = file.replace(/\.(\d+)\.jsonl$/, (_, n: string) => `.${Number(n) + 1}.jsonl`);
+      reserved.add(file);
+      return openGatewaySession({
+        task: loaded.task,
+        taskPath: loaded.path,
+        trajectoryPath: file,
+        player: `mcp-client:${client.name ?? 'unknown'}`,
+        settings: { enforcement: flags.enforcement },
+        batchMs: Number(flags.batchMs),
+      });
+    },
+  };
+}
+
+async function plainServerFactory(flags: ServeFlags): Promise<() => Promise<McpServer>> {
+  if (flags.server === 'sql') {
+    const { createServer } = await import('../../mcp-servers/sql/index.ts');
+    const { ensureDatabase } = await import('../../databases/index.ts');
+    const dbPath = flags.db ?? (await ensureDatabase('contact-center'));
+    return async () => createServer({ dbPath });
+  }
+  const { createServer } = await import('../../mcp-servers/transcripts/index.ts');
+  const { transcriptIndexPath } = await import('../../mcp-servers/transcripts/ensure-transcript-index.ts');
+  const { ensureDatabase } = await import('../../databases/index.ts');
+  const dbPath = flags.db ?? (await ensureDatabase('contact-center'));
+  const indexPath = flags.index ?? transcriptIndexPath(dbPath);
+  return async () => createServer({ indexPath, dbPath });
+}
+
+/** `sandbox serve`: a task (or a suite) as one MCP server with its constraints enforced, or a plain server. */
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('Serve a task (or a suite) over MCP with its constraints enforced and the session recorded; or a plain sql/transcripts server')
+    .option('--task <id|path>', 'the task to play')
+    .option('--suite <dir>', 'a suite: the client picks tasks with start_task')
+    .addOption(new Option('--server <name>', 'serve a plain server instead of a task').choices(['sql', 'transcripts']))
+    .option('--db <path>', 'with --server: the DuckDB database (default: the contact-center database, built on first use)')
+    .option('--index <dir>', 'with --server transcripts: the transcript index (default: beside the database)')
+    .option('--http <host:port>', 'serve Streamable HTTP (default host 127.0.0.1) instead of stdio')
+    .option('--token <token>', 'with --http: require Authorization: Bearer <token>')
+    .option('--out <dir>', 'where session trajectories go', path.join('runs', 'serve'))
+    .addOption(enforcementOption())
+    .option('--batch-ms <ms>', 'calls arriving within this window form one step (one assistant message)', '25')
+    .action(async (flags: ServeFlags) => {
+      const modes = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
+      if (modes !== 1) throw new SandboxError('invalid-input', 'give exactly one of --task, --suite or --server');
+      let factory: () => Promise<McpServer>;
+      let label: string;
+      if (flags.server) {
+        factory = await plainServerFactory(flags);
+        label = `${flags.server} server`;
+      } else {
+        const tasks = flags.task ? [await loadTask(flags.task)] : await loadSuite(flags.suite!);
+        const catalog = catalogOf(tasks, flags);
+        const taskId = flags.task ? tasks[0]!.task.id : undefined;
+        factory = async () => createGatewayServer({ catalog, taskId });
+        label = flags.task ? `task ${taskId}` : `suite ${flags.suite} (${tasks.length} tasks)`;
+      }
+      if (!flags.http) {
+        process.stderr.write(`sandbox serve: ${label} on stdio${flags.server ? '' : `; trajectories in ${flags.out}`}\n`);
+        await serveStdio(await factory());
+        return;
+      }
+      const serving = await serveHttp(factory, { ...parseHttpAddress(flags.http), token: flags.token });
+      process.stderr.write(`sandbox serve: ${label} at ${serving.url}${flags.token ? ' (bearer token required)' : ''}\n`);
+      await new Promise<void>((resolve) => {
+        const stop = () => void serving.close().then(resolve);
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+    });
+}
