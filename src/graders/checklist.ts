@@ -69,9 +69,17 @@ function numberEvidence(item: ChecklistItem, clause: string): Evidence {
   return candidates.some((candidate) => !candidate.weak) ? 'contradict' : 'none';
 }
 
+const phrasePatterns = new Map<string, RegExp>();
+
+/** Whether a phrase occurs as whole words (patterns are compiled once: a 100-turn trajectory tests thousands). */
 function containsPhrase(text: string, phrase: string): boolean {
-  const escaped = phrase.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`).test(text);
+  let pattern = phrasePatterns.get(phrase);
+  if (!pattern) {
+    const escaped = phrase.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    pattern = new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`);
+    phrasePatterns.set(phrase, pattern);
+  }
+  return pattern.test(text);
 }
 
 /** The choices a clause names, longest first, each occurrence consumed once ("heart failure" inside a longer name is not named twice). */
