@@ -1,17 +1,23 @@
 import { Command } from 'commander';
 import { displayPath, loadSuite } from '../engine/load-task.ts';
-import { lintTask, type LintIssue } from '../lint/index.ts';
+import { lintTask, referenceIssues, type LintIssue } from '../lint/index.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 
-/** `sandbox lint <task|suite>`: static checks for conflicting or infeasible constraints; exits 1 when any is found. */
+/**
+ * `sandbox lint <task|suite>`: static checks for conflicting or infeasible constraints, and (unless `--no-reference`)
+ * each reference trajectory played through the validators; exits 1 when any issue is found.
+ */
 export function lintCommand(): Command {
   return new Command('lint')
     .description('check tasks for conflicting or infeasible constraints (a tool-call max below what the answer needs, JSON-only with a closing period, min rounds above max, …)')
     .argument('<task-or-suite>', 'a task file, a suite directory (episodes/cctu) or a glob')
+    .option('--no-reference', 'skip playing each reference trajectory through the validators (static checks only)')
     .option('--json', 'print the issues as JSON')
-    .action(async (target: string, options: { json?: boolean }) => {
+    .action(async (target: string, options: { json?: boolean; reference: boolean }) => {
       const loaded = await loadSuite(target);
-      const issues: Array<LintIssue & { file: string }> = loaded.flatMap(({ task, path }) => lintTask(task).map((issue) => ({ ...issue, file: displayPath(path) })));
+      const issues: Array<LintIssue & { file: string }> = loaded.flatMap(({ task, path }) =>
+        [...lintTask(task), ...(options.reference ? referenceIssues(task) : [])].map((issue) => ({ ...issue, file: displayPath(path) })),
+      );
       if (options.json) {
         process.stdout.write(`${JSON.stringify(issues, null, 2)}\n`);
       } else {

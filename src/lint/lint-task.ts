@@ -6,8 +6,11 @@ export interface LintIssue {
   taskId: string;
   /** The constraint(s) involved, by id. */
   constraints: string[];
-  /** `conflict`: two requirements contradict; `infeasible`: no trajectory can satisfy a requirement and solve the task; `unknown-tool`: a constraint names a tool the task lacks. */
-  kind: 'conflict' | 'infeasible' | 'unknown-tool';
+  /**
+   * `conflict`: two requirements contradict; `infeasible`: no trajectory can satisfy a requirement and solve the task;
+   * `unknown-tool`: a constraint names a tool the task lacks; `reference`: the task's own reference breaks a constraint.
+   */
+  kind: 'conflict' | 'infeasible' | 'unknown-tool' | 'reference';
   message: string;
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateSuite } from '../../../episodes/cctu-generator/index.ts';
 import { main } from '../../../src/cli/main.ts';
-import { lintTask } from '../../../src/lint/index.ts';
+import { lintTask, referenceIssues } from '../../../src/lint/index.ts';
 import type { CctuTask } from '../../../src/schemas/cctu-task.ts';
 import type { Constraint } from '../../../src/schemas/constraint.ts';
 import { mkdtemp, writeFile } from 'node:fs/promises';
@@ -72,5 +72,13 @@ describe('lintTask', () => {
     const bad = withConstraints(multiHop, [{ id: 'calls', category: 'resource.tool_call_count', params: { min: 0, max: 1 } }]);
     await writeFile(path.join(folder, 'bad.json'), JSON.stringify(bad));
     expect(await main(['lint', path.join(folder, 'bad.json')])).toBe(1);
+  });
+
+  it('plays the reference through the validators and reports what it breaks', () => {
+    expect(suite.flatMap((task) => referenceIssues(task))).toEqual([]);
+    const broken = withConstraints(multiHop, [{ id: 'period', category: 'response.content', params: { endingPunctuation: '!' } }]);
+    expect(referenceIssues(broken)).toEqual([
+      expect.objectContaining({ kind: 'reference', constraints: ['period'], message: expect.stringMatching(/^the reference breaks it in round \d: .*must end with "!"/) }),
+    ]);
   });
 });
