@@ -1,4 +1,5 @@
 import ivm from 'isolated-vm';
+import { capBytes } from '../../src/mcp/tool-result-text.ts';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
 
 /** What one tool call produced: the text the agent reads, and whether it is an error it can act on. */
@@ -45,15 +46,6 @@ globalThis.__dispatch = function (name, argsJson) {
 function registration(tool: MockTool): string {
   // The tool's source runs in its own function scope; only `run` escapes.
   return `__tools[${JSON.stringify(tool.name)}] = (function () {\n${tool.implementation}\n;return run;\n})();\n`;
-}
-
-/** Cuts text to at most `maxBytes` UTF-8 bytes on a character boundary, saying how much was left out. */
-export function capBytes(text: string, maxBytes: number): string {
-  const bytes = Buffer.byteLength(text, 'utf8');
-  if (bytes <= maxBytes) return text;
-  let cut = Buffer.from(text, 'utf8').subarray(0, maxBytes).toString('utf8');
-  if (cut.endsWith('\uFFFD')) cut = cut.slice(0, -1);
-  return `${cut}\n[result truncated: ${bytes} bytes, limit ${maxBytes}]`;
 }
 
 /**
