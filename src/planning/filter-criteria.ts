@@ -13,8 +13,8 @@ export function filterCriteria(prompt: string, vocabulary: readonly string[] = [
   for (const match of text.matchAll(PERIOD)) criteria.add(`period:${match[0].replace(/\s+/g, ' ')}`);
   for (const term of vocabulary) {
     const needle = term.toLowerCase();
-    if (needle.length < 2) continue;
-    if (new RegExp(`(^|[^a-z0-9])${escapeRegExp(needle)}($|[^a-z0-9])`).test(text)) criteria.add(`value:${needle}`);
+    if (needle.length < 2 || !text.includes(needle)) continue;
+    if (wholeWord(needle).test(text)) criteria.add(`value:${needle}`);
   }
   return criteria;
 }
@@ -32,6 +32,19 @@ const SYNONYMS: Record<string, string> = {
 
 function normaliseComparator(word: string): string {
   return SYNONYMS[word] ?? word;
+}
+
+const wordPatterns = new Map<string, RegExp>();
+
+/** The whole-word pattern of a vocabulary term, compiled once. */
+function wholeWord(needle: string): RegExp {
+  let pattern = wordPatterns.get(needle);
+  if (!pattern) {
+    pattern = new RegExp(`(^|[^a-z0-9])${escapeRegExp(needle)}($|[^a-z0-9])`);
+    if (wordPatterns.size > 10_000) wordPatterns.clear();
+    wordPatterns.set(needle, pattern);
+  }
+  return pattern;
 }
 
 function escapeRegExp(text: string): string {

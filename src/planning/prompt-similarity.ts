@@ -10,7 +10,29 @@ import { stripPlaceholders } from './placeholders.ts';
  * step numbering legitimately differs between two equivalent plans.
  */
 export function promptSimilarity(left: string, right: string): number {
-  return cosine(trigramProfile(left), trigramProfile(right));
+  return cosine(cachedProfile(left), cachedProfile(right));
+}
+
+interface Profile {
+  grams: Map<string, number>;
+  norm: number;
+}
+
+/** Profiles by prompt: evaluating a suite compares the same reference prompts over and over. Bounded: cleared when full. */
+const profiles = new Map<string, Profile>();
+const MAX_CACHED_PROFILES = 20_000;
+
+function cachedProfile(prompt: string): Profile {
+  let profile = profiles.get(prompt);
+  if (!profile) {
+    const grams = trigramProfile(prompt);
+    let norm = 0;
+    for (const count of grams.values()) norm += count * count;
+    profile = { grams, norm: Math.sqrt(norm) };
+    if (profiles.size >= MAX_CACHED_PROFILES) profiles.clear();
+    profiles.set(prompt, profile);
+  }
+  return profile;
 }
 
 /** The trigram count profile of a prompt: lower-cased, punctuation folded to spaces, each word padded by a space. */
@@ -32,16 +54,13 @@ export function trigramProfile(prompt: string): Map<string, number> {
   return profile;
 }
 
-function cosine(left: Map<string, number>, right: Map<string, number>): number {
-  if (left.size === 0 || right.size === 0) return 0;
+function cosine(left: Profile, right: Profile): number {
+  if (left.norm === 0 || right.norm === 0) return 0;
+  const [small, large] = left.grams.size <= right.grams.size ? [left.grams, right.grams] : [right.grams, left.grams];
   let dot = 0;
-  let leftNorm = 0;
-  let rightNorm = 0;
-  for (const [gram, count] of left) {
-    leftNorm += count * count;
-    const other = right.get(gram);
+  for (const [gram, count] of small) {
+    const other = large.get(gram);
     if (other !== undefined) dot += count * other;
   }
-  for (const count of right.values()) rightNorm += count * count;
-  return dot / Math.sqrt(leftNorm * rightNorm);
+  return dot / (left.norm * right.norm);
 }

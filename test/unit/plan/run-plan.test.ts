@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { ToolOutcome } from '../../../src/mcp/connect-server.ts';
+import { isGenerativeModel, runPlan } from '../../../src/planning/index.ts';
+import type { Plan } from '../../../src/schemas/plan.ts';
+import { scriptedTextModel } from './scripted-text-model.ts';
+
+/** A tool caller that records what it was asked and answers by tool name. */
+function recordingCaller(answers: Record<string, ToolOutcome>) {
+  const calls: Array<{ name: string; args: Record<string, unknown> }> = [];
+  return {
+    calls,
+    async callTool(name: string, args: Record<string, unknown>): Promise<ToolOutcome> {
+      calls.push({ name, args });
+      return answers[name] ?? { content: `no such tool ${name}`, isError: true, durationMs: 0 };
+    },
+  };
+}
+
+const plan: Plan = {
+  steps: [
+    { id: 1, tool: 'T2S', prompt: 'Return the queue with most escalations', depends_on: [] },
+    { id: 2, tool: 'RAG', prompt: 'Find supervisor requests', depends_on: [] },
+    { id: 3, tool: 'LLM', prompt: 'Explain (1) with (2)', depends_on: [1, 2] },
+  ],
+};
+
+describe('runPlan', () => {
+  it('runs text-to-SQL through the model for a T2S step without reference SQL, and fills placeholders downstream', async () => {
+    const caller = recordingCaller({
+      execute_query: { content: '[{"queue":"billing"}]', isError: false, durationMs: 1 },
+      search_transcripts: { content: 'I want to speak to a supervisor', isError: false, durationMs: 1 },
+    });
+    const model = scriptedTextModel(['```sql\nSELECT queue FROM calls LIMIT 1\n```', 'Billing escalates because customers ask for supervisors.']);
+    const execution = await runPlan(plan, { callTool: caller.callTool, model });
+    // The RAG step does not wait for the model's SQL: independent steps run concurrently, so order calls by name.
+    expect([...caller.calls].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
+      { name: 'execute_query', args: { sql: 'SELECT queue FROM calls LIMIT 1' } },
+      { name: 'search_transcripts', args: { query: 'Find supervisor requests', k: 5, filters: {} } },
+    ]);
+    expect(execution.steps.map((step) => step.source)).toEqual(['text-to-sql', 'retrieval', 'model']);
+    expect(execution.steps[2]?.prompt).toContain('[output of step 1: [{"queue":"billing"}]]');
+    expect(execution.finalOutput).toBe('Billing escalates because customers ask for supervisors.');
+  });
+
+  it('without a model: an unmatched T2S step is not run, its consumers neither, and the LLM step never pretends', async () => {
+    const caller = recordingCaller({ search_transcripts: { content: 'supervisor', isError: false, durationMs: 1 } });
+    const execution = await runPlan(plan, { callTool: caller.callTool });
+    expect(execution.steps.map((step) => [step.source, step.isError])).toEqual([['not-run', true], ['retrieval', false], ['not-run', true]]);
+    expect(execution.steps[2]?.output).toBe('not run: step 1 failed');
+  });
+
+  it('LLM steps concatenate their inputs, labelled, when no model is given', async () => {
+    const caller = recordingCaller({ search_transcripts: { content: 'supervisor please', isError: false, durationMs: 1 } });
+    const execution = await runPlan({ steps: [plan.steps[1]!, { id: 3, tool: 'LLM', prompt: 'Summarise (2)', depends_on: [2] }] }, { callTool: caller.callTool });
+    expect(execution.steps[1]).toMatchObject({ source: 'concatenation', output: 'Summarise (2)\n(2) supervisor please' });
+  });
+
+  it('uses only generative providers for steps, never a playback model', () => {
+    expect(isGenerativeModel(scriptedTextModel([], 'reference'))).toBe(false);
+    expect(isGenerativeModel(scriptedTextModel([], 'replay:runs/x.jsonl'))).toBe(false);
+    expect(isGenerativeModel(scriptedTextModel([], 'anthropic:claude'))).toBe(true);
+  });
+});
