@@ -18,6 +18,7 @@ const progress = new Int32Array(progressBuffer);
 progress[0] = -1;
 
 let slots = [];
+let config = null;
 
 function describeError(error) {
   try {
@@ -46,62 +47,94 @@ function freezeStep(step) {
   return Object.freeze(step);
 }
 
-/** Builds the episode's validators. Returns '' or JSON [[index, message]] of constraints whose init failed. */
-function initAll(configJson) {
-  const config = jsonParse(configJson);
-  const failures = [];
+/** Sets up the episode's validators, none built yet: `configJson` = { constraints, tools, broken }. */
+function configure(configJson) {
+  config = jsonParse(configJson);
   slots = [];
   libHooks.useTools(config.tools);
   for (let index = 0; index < config.constraints.length; index++) {
     const entry = config.constraints[index];
-    const slot = { name: entry.name, impl: null, state: undefined, broken: config.broken.indexOf(index) >= 0 };
-    slots.push(slot);
-    if (slot.broken) continue;
-    progress[0] = index;
-    try {
-      const impl = entry.category === 'custom' ? makeCustom(entry.source) : builtinFactories[entry.category](lib);
-      if (impl === null || typeof impl !== 'object' || typeof impl.check !== 'function') throw new TypeError('the validator defines no check(state, step) function');
-      slot.impl = impl;
-      if (typeof impl.name === 'string' && slot.name === undefined) slot.name = impl.name;
-      // Each validator gets its own copies: one cannot change another's params or tools.
-      const params = jsonParse(jsonStringify(entry.params));
-      const tools = jsonParse(jsonStringify(config.tools));
-      slot.state = typeof impl.init === 'function' ? impl.init(params, tools) : undefined;
-    } catch (error) {
-      slot.broken = true;
-      failures.push([index, 'init failed: ' + describeError(error)]);
-    }
+    slots.push({ name: entry.name, impl: null, state: undefined, broken: config.broken.indexOf(index) >= 0 });
+  }
+}
+
+/** Builds one validator and its initial state; returns an [index, message] failure or null. */
+function initSlot(index) {
+  const slot = slots[index];
+  if (slot === undefined || slot.broken) return null;
+  const entry = config.constraints[index];
+  progress[0] = index;
+  try {
+    const impl = entry.category === 'custom' ? makeCustom(entry.source) : builtinFactories[entry.category](lib);
+    if (impl === null || typeof impl !== 'object' || typeof impl.check !== 'function') throw new TypeError('the validator defines no check(state, step) function');
+    slot.impl = impl;
+    if (typeof impl.name === 'string' && slot.name === undefined) slot.name = impl.name;
+    // Each validator gets its own copies: one cannot change another's params or tools.
+    const params = jsonParse(jsonStringify(entry.params));
+    const tools = jsonParse(jsonStringify(config.tools));
+    slot.state = typeof impl.init === 'function' ? impl.init(params, tools) : undefined;
+    return null;
+  } catch (error) {
+    slot.broken = true;
+    return [index, 'init failed: ' + describeError(error)];
+  }
+}
+
+/** Runs one validator on a step, appending its (stamped) verdicts to `out`. */
+function checkSlot(index, step, out) {
+  const slot = slots[index];
+  if (slot === undefined || slot.broken) return;
+  progress[0] = index;
+  let found;
+  try {
+    const result = slot.impl.check(slot.state, step);
+    found = readVerdicts(result, step);
+    slot.state = result.state;
+  } catch (error) {
+    slot.broken = true;
+    found = [[index, 'error', null, 'check failed: ' + describeError(error)]];
+  }
+  for (const verdict of found) {
+    if (verdict[0] === undefined) verdict[0] = index;
+    if (verdict[1] !== 'error' && !verdict[3].startsWith(PREFIX)) verdict[3] = PREFIX + slot.name + ' NOT FOLLOWED! ' + verdict[3];
+    out.push(verdict);
+  }
+}
+
+/** Configures and builds every validator. Returns '' or JSON [[index, message]] of constraints whose init failed. */
+function initAll(configJson) {
+  configure(configJson);
+  const failures = [];
+  for (let index = 0; index < slots.length; index++) {
+    const failure = initSlot(index);
+    if (failure !== null) failures.push(failure);
   }
   progress[0] = -1;
   return failures.length === 0 ? '' : jsonStringify(failures);
 }
 
+/** Builds one validator (after configure): '' or JSON [[index, message]]. */
+function initOne(index) {
+  const failure = initSlot(index);
+  progress[0] = -1;
+  return failure === null ? '' : jsonStringify([failure]);
+}
+
 /** Checks one step against every constraint. Returns '' or JSON [[index, effect, callId, message]]. */
 function checkAll(stepJson) {
   const step = freezeStep(jsonParse(stepJson));
-  let out = null;
-  for (let index = 0; index < slots.length; index++) {
-    const slot = slots[index];
-    if (slot.broken) continue;
-    progress[0] = index;
-    let found;
-    try {
-      const result = slot.impl.check(slot.state, step);
-      found = readVerdicts(result, step);
-      slot.state = result.state;
-    } catch (error) {
-      slot.broken = true;
-      found = [[index, 'error', null, 'check failed: ' + describeError(error)]];
-    }
-    for (const verdict of found) {
-      if (verdict[0] === undefined) verdict[0] = index;
-      if (verdict[1] !== 'error' && !verdict[3].startsWith(PREFIX)) verdict[3] = PREFIX + slot.name + ' NOT FOLLOWED! ' + verdict[3];
-      if (out === null) out = [];
-      out.push(verdict);
-    }
-  }
+  const out = [];
+  for (let index = 0; index < slots.length; index++) checkSlot(index, step, out);
   progress[0] = -1;
-  return out === null ? '' : jsonStringify(out);
+  return out.length === 0 ? '' : jsonStringify(out);
+}
+
+/** Checks one step against one constraint (the host's careful mode, see isolated-step-validator.ts). */
+function checkOne(stepJson, index) {
+  const out = [];
+  checkSlot(index, freezeStep(jsonParse(stepJson)), out);
+  progress[0] = -1;
+  return out.length === 0 ? '' : jsonStringify(out);
 }
 
 /** Reads what a validator returned, trusting nothing about its shape. Throws on anything malformed. */
@@ -154,6 +187,9 @@ function deepFreeze(root) {
 
 globalThis.__init = initAll;
 globalThis.__check = checkAll;
+globalThis.__configure = configure;
+globalThis.__initOne = initOne;
+globalThis.__checkOne = checkOne;
 // Freeze every intrinsic before any validator code runs, those reachable only through syntax too:
 // a validator cannot patch Array.prototype, JSON or an iterator under the others, nor leave state on
 // the global object for a later episode.

@@ -16,6 +16,10 @@ export interface ValidatorContext {
   context: ivm.Context;
   init: ivm.Reference<(configJson: string) => string>;
   check: ivm.Reference<(stepJson: string) => string>;
+  /** The careful mode's entry points: one constraint per call. */
+  configure: ivm.Reference<(configJson: string) => void>;
+  initOne: ivm.Reference<(index: number) => string>;
+  checkOne: ivm.Reference<(stepJson: string, index: number) => string>;
   /** progress[0]: index of the constraint running now, -1 for none; shared memory, readable after a failed call. */
   progress: Int32Array;
 }
@@ -56,9 +60,17 @@ export function openContext(pooled: PooledIsolate, timeoutMs: number): Validator
   try {
     context.global.setSync('__progress', new ivm.ExternalCopy(progress.buffer).copyInto({ release: true }));
     pooled.script.runSync(context, { timeout: timeoutMs });
-    const init = context.global.getSync('__init', { reference: true }) as ivm.Reference<(configJson: string) => string>;
-    const check = context.global.getSync('__check', { reference: true }) as ivm.Reference<(stepJson: string) => string>;
-    return { pooled, context, init, check, progress };
+    const entry = <T>(name: string) => context.global.getSync(name, { reference: true }) as ivm.Reference<T>;
+    return {
+      pooled,
+      context,
+      progress,
+      init: entry('__init'),
+      check: entry('__check'),
+      configure: entry('__configure'),
+      initOne: entry('__initOne'),
+      checkOne: entry('__checkOne'),
+    };
   } catch (error) {
     if (!pooled.isolate.isDisposed) context.release();
     throw error;
@@ -78,8 +90,7 @@ export function recycleContext(validatorContext: ValidatorContext): void {
 /** Drops a context (after a failed call, its state is unknown). */
 export function releaseContext(validatorContext: ValidatorContext): void {
   if (validatorContext.pooled.isolate.isDisposed) return;
-  validatorContext.init.release();
-  validatorContext.check.release();
+  for (const reference of [validatorContext.init, validatorContext.check, validatorContext.configure, validatorContext.initOne, validatorContext.checkOne]) reference.release();
   validatorContext.context.release();
 }
 

@@ -38,6 +38,10 @@ export class IsolatedStepValidator implements StepValidator {
   private pending: Verdict[] = [];
   private live: ValidatorContext | undefined;
   private disposed = false;
+  /** Set after a failure no constraint could be blamed for (deferred work: a promise job ran after the call). */
+  private careful = false;
+  /** In the careful mode, the constraint being called. */
+  private running = -1;
 
   constructor(
     private readonly constraints: readonly Constraint[],
@@ -71,15 +75,27 @@ export class IsolatedStepValidator implements StepValidator {
       if (this.live === undefined || this.live.pooled !== acquireIsolate(this.memoryLimitMb)) this.instantiate();
       const live = this.live!;
       try {
-        const out = live.check.applySync(undefined, [stepJson], { timeout: this.timeoutMs });
+        const found = this.careful ? this.checkEach(live, stepJson) : this.decode(live.check.applySync(undefined, [stepJson], { timeout: this.timeoutMs }));
         this.history.push(stepJson);
-        const verdicts = this.pending.length === 0 ? [] : this.pending;
+        const verdicts = this.pending.concat(found);
         this.pending = [];
-        return out === '' ? verdicts : verdicts.concat(this.decode(out));
+        return verdicts;
       } catch (error) {
         this.recordFailure(error, live);
       }
     }
+  }
+
+  /** The careful mode: one call per constraint, so whatever fails (even deferred work) is the running one's. */
+  private checkEach(live: ValidatorContext, stepJson: string): Verdict[] {
+    const found: Verdict[] = [];
+    for (let index = 0; index < this.constraints.length; index++) {
+      if (this.broken.has(index)) continue;
+      this.running = index;
+      found.push(...this.decode(live.checkOne.applySync(undefined, [stepJson, index], { timeout: this.timeoutMs })));
+    }
+    this.running = -1;
+    return found;
   }
 
   dispose(): void {
@@ -90,6 +106,7 @@ export class IsolatedStepValidator implements StepValidator {
   }
 
   private decode(out: string): Verdict[] {
+    if (out === '') return [];
     return (JSON.parse(out) as Encoded[]).map(([index, effect, callId, message]) => {
       const constraint = this.constraints[index]!;
       if (effect === 'error') {
@@ -121,9 +138,16 @@ export class IsolatedStepValidator implements StepValidator {
       : /timed out/i.test(text)
         ? `timed out after ${this.timeoutMs} ms`
         : `failed: ${text}`;
-    const culprit = failed === undefined ? -1 : failed.progress[0]!;
+    const culprit = this.careful ? this.running : failed === undefined ? -1 : failed.progress[0]!;
+    this.running = -1;
     if (failed !== undefined) releaseContext(failed);
     if (this.live === failed) this.live = undefined;
+    if (culprit < 0 && !this.careful) {
+      // Failed outside any constraint's turn: work one of them deferred (a promise job runs after the
+      // whole call). Go careful — one call per constraint — and the retry will find whose it was.
+      this.careful = true;
+      return;
+    }
     const blamed = culprit >= 0 && culprit < this.constraints.length && !this.broken.has(culprit) ? [culprit] : this.constraints.map((_, index) => index).filter((index) => !this.broken.has(index));
     if (blamed.length === 0) throw new SandboxError('validator-error', `the validator runtime failed with no constraint left to blame: ${detail}`, { cause: error });
     for (const index of blamed) {
@@ -141,20 +165,36 @@ export class IsolatedStepValidator implements StepValidator {
         live = openContext(acquireIsolate(this.memoryLimitMb), this.timeoutMs);
         live.progress[0] = -1;
         const config = JSON.stringify({ constraints: this.entries, tools: this.tools, broken: [...this.broken] });
-        const failures = live.init.applySync(undefined, [config], { timeout: this.timeoutMs });
-        if (failures !== '') {
-          for (const [index, message] of JSON.parse(failures) as Array<[number, string]>) {
-            this.broken.add(index);
-            this.pending.push(this.errorVerdict(index, message));
-          }
-        }
+        if (this.careful) this.initEach(live, config);
+        else this.recordInitFailures(live.init.applySync(undefined, [config], { timeout: this.timeoutMs }));
         // Verdicts of past steps were returned when they happened; only the state is rebuilt here.
-        for (const past of this.history) live.check.applySync(undefined, [past], { timeout: this.timeoutMs });
+        for (const past of this.history) {
+          if (this.careful) this.checkEach(live, past);
+          else live.check.applySync(undefined, [past], { timeout: this.timeoutMs });
+        }
         this.live = live;
         return;
       } catch (error) {
         this.recordFailure(error, live);
       }
+    }
+  }
+
+  private initEach(live: ValidatorContext, config: string): void {
+    live.configure.applySync(undefined, [config], { timeout: this.timeoutMs });
+    for (let index = 0; index < this.constraints.length; index++) {
+      if (this.broken.has(index)) continue;
+      this.running = index;
+      this.recordInitFailures(live.initOne.applySync(undefined, [index], { timeout: this.timeoutMs }));
+    }
+    this.running = -1;
+  }
+
+  private recordInitFailures(failures: string): void {
+    if (failures === '') return;
+    for (const [index, message] of JSON.parse(failures) as Array<[number, string]>) {
+      this.broken.add(index);
+      this.pending.push(this.errorVerdict(index, message));
     }
   }
 }

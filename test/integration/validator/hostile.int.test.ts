@@ -82,6 +82,12 @@ describe('hostile or broken validator code', () => {
     await nextEpisodeWorks();
   });
 
+  it('deferred work (a promise job that loops after check returned) is traced to its constraint', async () => {
+    expectContained(await attack('Promise.resolve().then(function () { for (;;) {} });', { timeoutMs: 50 }), /timed out after 50 ms/);
+    expectContained(await attack('(async function () { await null; for (;;) {} })();', { timeoutMs: 50 }), /timed out after 50 ms/);
+    await nextEpisodeWorks();
+  });
+
   it('a memory bomb disposes the isolate; the other constraints are rebuilt by replay', async () => {
     const bomb = 'const hoard = []; for (;;) hoard.push(new Array(1e6).fill(step.round));';
     expectContained(await attack(bomb, { memoryLimitMb: 16, timeoutMs: 5000 }), /exceeded the 16 MB memory limit/);
