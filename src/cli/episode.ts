@@ -1,11 +1,7 @@
 import path from 'node:path';
 import { Command } from 'commander';
 import pc from 'picocolors';
-import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
 import { displayPath, loadTask } from '../engine/load-task.ts';
-import { runEpisode } from '../engine/run-episode.ts';
-import { trajectoryFile } from '../engine/run-suite.ts';
-import { gradeEpisode } from '../graders/index.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { checkModelSpec, enforcementOption } from './cli-options.ts';
 import { EXIT_CODES } from './exit-codes.ts';
@@ -34,6 +30,13 @@ export function episodeCommand(): Command {
       const { task, path: taskPath } = await loadTask(flags.task);
       const spec = checkModelSpec(flags.model ?? 'reference');
       if (!flags.model) process.stdout.write(`${pc.dim('Using model "reference" (no --model given): it plays the task\'s reference solution.')}\n`);
+      // The engine (LangGraph, LangChain, isolated-vm) loads only now: help and bad input answer fast.
+      const [{ runEpisode }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { trajectoryFile }, { gradeEpisode }] = await Promise.all([
+        import('../engine/run-episode.ts'),
+        import('../engine/episode-defaults.ts'),
+        import('../engine/run-suite.ts'),
+        import('../graders/index.ts'),
+      ]);
       const file = trajectoryFile(path.resolve(flags.out), task.id, 0);
       const result = await runEpisode({
         task,

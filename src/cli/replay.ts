@@ -1,6 +1,5 @@
 import { Command } from 'commander';
 import pc from 'picocolors';
-import { defaultValidatorFactory } from '../engine/episode-defaults.ts';
 import { readTrajectory } from '../engine/read-trajectory.ts';
 import { replayTrajectory } from '../engine/replay.ts';
 import { EXIT_CODES } from './exit-codes.ts';
@@ -17,6 +16,7 @@ export function replayCommand(): Command {
     .argument('<trajectory>', 'a trajectory file (runs/<run>/<task>.<repeat>.jsonl)')
     .action(async (file: string) => {
       const { events } = await readTrajectory(file);
+      const { defaultValidatorFactory } = await import('../engine/episode-defaults.ts');
       const report = await replayTrajectory(events, { createValidator: defaultValidatorFactory });
       process.stdout.write(`replayed ${report.taskId}: ${report.toolCalls} tool calls, ${report.checks} constraint checks\n`);
       for (const divergence of report.divergences) {

@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
 import { displayPath, loadSuite } from '../engine/load-task.ts';
-import { runSuite } from '../engine/run-suite.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { checkModelSpec, enforcementOption, positiveInteger } from './cli-options.ts';
 import { EXIT_CODES } from './exit-codes.ts';
@@ -41,6 +39,11 @@ export function runCommand(): Command {
       const spec = checkModelSpec(flags.model);
       const tasks = await loadSuite(flags.suite);
       const outDir = path.resolve(flags.out ?? defaultOut(flags.suite, spec));
+      // The engine loads only now: help and bad input answer fast.
+      const [{ runSuite }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }] = await Promise.all([
+        import('../engine/run-suite.ts'),
+        import('../engine/episode-defaults.ts'),
+      ]);
       // Ctrl-C stops launching episodes; those in flight finish, and the same command resumes.
       const controller = new AbortController();
       const onInterrupt = () => {
