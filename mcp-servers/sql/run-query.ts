@@ -71,7 +71,8 @@ export async function runQuery(connection: DuckDBConnection, sql: string, limits
         : undefined;
     let result;
     try {
-      result = await connection.stream(wrapped ?? sql);
+      // Unwrapped, the statement already prepared runs as is (no second parse and bind).
+      result = wrapped ? await connection.stream(wrapped) : await prepared.stream();
     } catch (error) {
       // Some SELECT-typed statements (PRAGMA shortcuts) cannot be a subquery: run them as they are.
       if (!wrapped || timedOut) throw error;
