@@ -13,7 +13,7 @@ function excerpt(text: string, max = EXCERPT): string {
 export function formatEvent(event: TrajectoryEvent): string | null {
   switch (event.type) {
     case 'episode-start':
-      return `${pc.bold(`task ${event.taskId}`)} · model ${event.model} · enforcement ${event.settings.enforcement} · ${event.tools.length} tools\n${pc.dim(`user: ${excerpt(event.messages.at(-1)?.content ?? '')}`)}`;
+      return `${pc.bold(`task ${event.taskId}`)} · model ${event.model} · enforcement ${event.settings.enforcement} · ${event.tools.length} tools\n${pc.dim(`user: ${excerpt(event.messages.at(-1)?.content ?? '', 600)}`)}`;
     case 'model-response': {
       const lines = [pc.bold(pc.cyan(`── round ${event.round}`))];
       if (event.message.content) lines.push(`assistant: ${excerpt(event.message.content, 600)}`);
