@@ -57,9 +57,8 @@ export function classifyFailure(error: unknown): AttemptFailure {
   if (record.name === 'TimeoutError' || constructorName(error) === 'APIConnectionTimeoutError') {
     return { retryable: true, description: `timed out (${firstLine(message)})` };
   }
-  const code = connectionCode(error);
-  if (code !== undefined || constructorName(error) === 'APIConnectionError') {
-    return { retryable: true, description: `connection error${code ? ` (${code})` : ''}: ${firstLine(message)}` };
+  if (connectionCode(error) !== undefined || constructorName(error) === 'APIConnectionError') {
+    return { retryable: true, description: `connection error (${firstLine(innermostMessage(error))})` };
   }
   return { retryable: false, description: firstLine(message) };
 }
@@ -133,6 +132,16 @@ function connectionCode(error: unknown): string | undefined {
     current = (current as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** The socket's own words ("connect ECONNREFUSED 127.0.0.1:8000"), under the SDK's and fetch's wrappers. */
+function innermostMessage(error: unknown): string {
+  let message = error instanceof Error ? error.message : String(error);
+  for (let current = (error as { cause?: unknown }).cause, depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    message = current.message;
+    current = current.cause;
+  }
+  return message;
 }
 
 function retryAfterMs(headers: unknown): number | undefined {

@@ -156,7 +156,7 @@ describe('openai-compatible: a local server (Ollama, vLLM, llama.cpp, LM Studio)
     await server.close();
     server = undefined;
     const model = await createModel(`openai-compatible:${url}/v1#m`, { task: weatherTask(), tools: [], env: {}, retry });
-    await expect(model.respond({ messages: start, tools: [] })).rejects.toThrow(new RegExp(`at ${url}/v1/chat/completions: connection error.*after 3 attempts`));
+    await expect(model.respond({ messages: start, tools: [] })).rejects.toThrow(new RegExp(`at ${url}/v1/chat/completions: connection error \\(connect ECONNREFUSED .*after 3 attempts`));
     expect(slept).toHaveLength(2);
   });
 });

@@ -73,7 +73,7 @@ describe('withRetries', () => {
     const wrapped = new Error('Connection error.', { cause: refused });
     const call = failing(wrapped, wrapped);
     await expect(withRetries(call.call, { ...target, policy: fastPolicy() })).resolves.toBe('ok');
-    expect(classifyFailure(wrapped)).toEqual({ retryable: true, description: 'connection error (ECONNREFUSED): Connection error.' });
+    expect(classifyFailure(wrapped)).toEqual({ retryable: true, description: 'connection error (connect ECONNREFUSED 127.0.0.1:9)' });
   });
 
   it('does not retry an unrecognised error (a bug, a bad response body)', async () => {
