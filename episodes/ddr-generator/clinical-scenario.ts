@@ -97,6 +97,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
 /** The clinical scenario: "Analyze patient P-0042". */
 export const clinicalScenario: ScenarioSpec = {
   database: 'clinical',
+  taskPrefix: 'ddr-clinical',
   domain: 'clinical records',
   entityKind: 'patient',
   // Patients with a history worth analysing: several admissions and repeated labs.

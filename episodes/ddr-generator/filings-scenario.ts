@@ -107,6 +107,7 @@ function facts(id: string): FactTemplate[] {
 /** The filings scenario: "Analyze company C-042". */
 export const filingsScenario: ScenarioSpec = {
   database: 'filings',
+  taskPrefix: 'ddr-filings',
   domain: 'company filings',
   entityKind: 'company',
   entitiesSql: `SELECT company_id FROM companies ORDER BY company_id`,

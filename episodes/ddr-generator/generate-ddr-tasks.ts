@@ -53,7 +53,7 @@ export async function generateDdrTasks(spec: ScenarioSpec, connection: DuckDBCon
     trajectory.push({ answer: `FINISH: Findings for ${spec.entityKind} ${entityId}:\n${statements.map((line) => `- ${line}`).join('\n')}` });
     const task = DdrTaskSchema.parse({
       schemaVersion: TASK_SCHEMA_VERSION,
-      id: `ddr-${spec.database}-${entityId.toLowerCase()}`,
+      id: `${spec.taskPrefix}-${entityId.toLowerCase().replaceAll('_', '-')}`,
       style: 'ddr',
       title: `Analyze ${spec.entityKind} ${entityId}`,
       domain: spec.domain,

@@ -1,11 +1,12 @@
 // Regenerates episodes/ddr/*.json: `node --no-node-snapshot --import tsx episodes/ddr-generator/main.ts [--count 50]`.
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { generateDdrTasks } from './generate-ddr-tasks.ts';
-import { DDR_SCENARIOS } from './scenarios.ts';
+import { buildScenarioDatabase, DDR_SCENARIOS } from './scenarios.ts';
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../ddr');
 const countFlag = process.argv.indexOf('--count');
@@ -15,17 +16,17 @@ const scratch = await mkdtemp(path.join(os.tmpdir(), 'ddr-generator-'));
 await mkdir(outDir, { recursive: true });
 for (const file of await readdir(outDir)) if (file.endsWith('.json')) await rm(path.join(outDir, file));
 try {
-  for (const scenario of DDR_SCENARIOS) {
-    const databasePath = path.join(scratch, `${scenario.spec.database}.duckdb`);
-    await scenario.build(databasePath);
+  for (const spec of DDR_SCENARIOS) {
+    const databasePath = path.join(scratch, `${spec.database}.duckdb`);
+    if (!existsSync(databasePath)) await buildScenarioDatabase(spec, databasePath);
     const instance = await DuckDBInstance.create(databasePath, { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();
-    const tasks = await generateDdrTasks(scenario.spec, connection, count);
+    const tasks = await generateDdrTasks(spec, connection, count);
     connection.closeSync();
     instance.closeSync();
     for (const task of tasks) await writeFile(path.join(outDir, `${task.id}.json`), `${JSON.stringify(task, null, 2)}\n`);
     const items = tasks.reduce((sum, task) => sum + task.grading.checklist.length, 0);
-    console.log(`${scenario.spec.database}: ${tasks.length} tasks, ${items} checklist items`);
+    console.log(`${spec.database} (${spec.entityKind}): ${tasks.length} tasks, ${items} checklist items`);
   }
 } finally {
   await rm(scratch, { recursive: true, force: true });

@@ -12,6 +12,8 @@ export interface FactTemplate extends Omit<ChecklistItem, 'answer' | 'verificati
 /** A DDR scenario: a database, the kind of entity studied in it, and the facts checked for each entity. */
 export interface ScenarioSpec {
   database: string;
+  /** Task ids are `<taskPrefix>-<entity id, lower case>`. */
+  taskPrefix: string;
   domain: string;
   entityKind: string;
   /** Entities worth a task, in id order (the generator takes the first `count`). */

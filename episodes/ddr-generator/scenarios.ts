@@ -1,16 +1,13 @@
-import { buildClinical } from '../../databases/clinical/index.ts';
-import { buildFilings } from '../../databases/filings/index.ts';
+import { DATABASES } from '../../databases/index.ts';
 import { clinicalScenario } from './clinical-scenario.ts';
+import { contactCenterScenario, queueScenario } from './contact-center-scenario.ts';
 import { filingsScenario } from './filings-scenario.ts';
 import type { ScenarioSpec } from './scenario-spec.ts';
 
-/** A scenario and how to build its database (the generator builds it at default size, from the default seed). */
-export interface Scenario {
-  spec: ScenarioSpec;
-  build(path: string): Promise<void>;
-}
+/** The scenarios tasks are generated for; each database is built at its default size and seed through the registry. */
+export const DDR_SCENARIOS: ScenarioSpec[] = [clinicalScenario, filingsScenario, contactCenterScenario, queueScenario];
 
-export const DDR_SCENARIOS: Scenario[] = [
-  { spec: clinicalScenario, build: (path) => buildClinical(path) },
-  { spec: filingsScenario, build: (path) => buildFilings(path) },
-];
+/** Builds a scenario's database at `path` (default size and seed). */
+export async function buildScenarioDatabase(spec: ScenarioSpec, path: string): Promise<void> {
+  await DATABASES[spec.database]!.build(path, {});
+}

@@ -8,13 +8,14 @@ type Evidence = 'support' | 'contradict' | 'none';
 export function splitClauses(text: string): string[] {
   return text
     .split(/\n+|(?<=[.!?;])\s+(?=\S)/)
-    .map((clause) => clause.trim().toLowerCase())
+    // Underscores read as spaces: "billing_dispute" and "billing dispute" name the same value.
+    .map((clause) => clause.trim().toLowerCase().replaceAll('_', ' '))
     .filter((clause) => clause.length > 0);
 }
 
 /** Whether a phrase occurs starting at a word boundary ("diagnos" matches "diagnoses", "stay" does not match "costay"). */
 function startsWord(text: string, phrase: string): boolean {
-  const lower = phrase.toLowerCase();
+  const lower = phrase.toLowerCase().replaceAll('_', ' ');
   for (let index = text.indexOf(lower); index !== -1; index = text.indexOf(lower, index + 1)) {
     if (index === 0 || !/[a-z0-9]/.test(text[index - 1]!)) return true;
   }
@@ -75,7 +76,7 @@ const phrasePatterns = new Map<string, RegExp>();
 function containsPhrase(text: string, phrase: string): boolean {
   let pattern = phrasePatterns.get(phrase);
   if (!pattern) {
-    const escaped = phrase.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const escaped = phrase.toLowerCase().replaceAll('_', ' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     pattern = new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`);
     phrasePatterns.set(phrase, pattern);
   }
@@ -88,21 +89,22 @@ function namedChoices(clause: string, choices: readonly string[]): Set<string> {
   const named = new Set<string>();
   for (const choice of [...choices].sort((a, b) => b.length - a.length)) {
     if (!containsPhrase(rest, choice)) continue;
-    named.add(choice.toLowerCase());
-    rest = rest.replaceAll(choice.toLowerCase(), ' ');
+    const normalised = choice.toLowerCase().replaceAll('_', ' ');
+    named.add(normalised);
+    rest = rest.replaceAll(normalised, ' ');
   }
   return named;
 }
 
 function categoryEvidence(item: ChecklistItem, clause: string): Evidence {
-  const answer = String(item.answer).toLowerCase();
+  const answer = String(item.answer).toLowerCase().replaceAll('_', ' ');
   const named = namedChoices(clause, [...(item.choices ?? []), String(item.answer)]);
   if (named.has(answer)) return 'support';
   return named.size > 0 ? 'contradict' : 'none';
 }
 
 function setEvidence(item: ChecklistItem, clause: string): Evidence {
-  const answer = (item.answer as string[]).map((value) => value.toLowerCase());
+  const answer = (item.answer as string[]).map((value) => value.toLowerCase().replaceAll('_', ' '));
   const named = namedChoices(clause, [...(item.choices ?? []), ...answer]);
   if ([...named].some((value) => !answer.includes(value))) return 'contradict';
   return answer.every((value) => named.has(value)) ? 'support' : 'none';

@@ -11,6 +11,11 @@ import type { StyleGrader } from './style-grader.ts';
 const SCENARIO_TABLES: Record<string, () => Promise<Array<{ name: string; columns: Array<{ name: string }> }>>> = {
   clinical: async () => (await import('../../databases/clinical/columns.ts')).CLINICAL_TABLES,
   filings: async () => (await import('../../databases/filings/columns.ts')).FILINGS_TABLES,
+  'contact-center': async () =>
+    Object.entries((await import('../../databases/contact-center/columns.ts')).CONTACT_CENTER_TABLES).map(([name, doc]) => ({
+      name,
+      columns: Object.keys(doc.columns).map((column) => ({ name: column })),
+    })),
 };
 
 /** The schema of a scenario database by name; empty (coverage 0) for a database with no documented tables. */

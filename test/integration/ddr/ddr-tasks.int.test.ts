@@ -34,7 +34,7 @@ describe('DDR tasks', () => {
   it('has at least 50 entities per scenario, each with at least 6 checklist items', () => {
     const perScenario = new Map<string, number>();
     for (const task of tasks) perScenario.set(task.grading.scenario!, (perScenario.get(task.grading.scenario!) ?? 0) + 1);
-    for (const scenario of ['clinical', 'filings']) expect(perScenario.get(scenario)).toBeGreaterThanOrEqual(50);
+    for (const scenario of ['clinical', 'filings', 'contact-center']) expect(perScenario.get(scenario)).toBeGreaterThanOrEqual(50);
     for (const task of tasks) expect(task.grading.checklist.length, task.id).toBeGreaterThanOrEqual(6);
   });
 
@@ -83,11 +83,12 @@ describe('DDR tasks', () => {
         text
           .split(/(?<=\n)|(?<=[.!?] )/)
           .map((sentence) => {
+            let changed = sentence;
             for (const item of targets) {
               const anchored = item.anchors.every((group) => group.some((phrase) => sentence.toLowerCase().includes(phrase.toLowerCase())));
-              if (anchored) return sentence.replace(new RegExp(`(?<![\\w.-])${String(item.answer).replace('.', '\\.')}(?![\\w]|\\.\\d)`, 'g'), statements.get(String(item.answer))!);
+              if (anchored) changed = changed.replace(new RegExp(`(?<![\\w.-])${String(item.answer).replace('.', '\\.')}(?![\\w]|\\.\\d)`, 'g'), statements.get(String(item.answer))!);
             }
-            return sentence;
+            return changed;
           })
           .join('');
       const score = await ddrGrader.grade(task, referenceEvents(task, () => '[]', rewrite), {});
