@@ -5,6 +5,7 @@ import { PLAN_RATINGS, ratingIndex } from '../planning/plan-rating.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { PlanTask } from '../schemas/plan-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
+import { subqueryMatches } from './cctu.ts';
 import type { GradeOptions, StyleGrader } from './style-grader.ts';
 
 /** The final answer of an episode: `episode-end`'s, else the last assistant message's text (a cut-off trajectory). */
@@ -13,15 +14,6 @@ function finalAnswerOf(events: readonly TrajectoryEvent[]): string | null {
   if (end && end.type === 'episode-end') return end.finalAnswer;
   const last = events.findLast((event) => event.type === 'model-response');
   return last && last.type === 'model-response' ? last.message.content : null;
-}
-
-/** CCTU's reading of "a fact appears in an output": every ", "-piece, lower-cased without commas, is a substring. */
-function factReached(fact: string, outputs: string): boolean {
-  return fact
-    .split(', ')
-    .map((piece) => piece.toLowerCase().replace(/,/g, '').trim())
-    .filter((piece) => piece.length > 0)
-    .every((piece) => outputs.includes(piece));
 }
 
 /** Task metadata the generator writes for the redundancy check: the domain values its questions filter on. */
@@ -52,10 +44,9 @@ export const planGrader: StyleGrader<PlanTask> = {
     const outputs = events
       .filter((event) => event.type === 'tool-result' && !event.isError)
       .map((event) => (event.type === 'tool-result' ? event.content : ''))
-      .join('\n')
-      .toLowerCase()
-      .replace(/,/g, '');
-    const facts = task.grading.expectedFacts.map((fact) => ({ fact, reached: executed ? factReached(fact, outputs) : null }));
+      .join('\n');
+    // A fact is reached by CCTU's rule for golden answers (src/graders/cctu.ts), over all execution outputs.
+    const facts = task.grading.expectedFacts.map((fact) => ({ fact, reached: executed ? subqueryMatches(fact, outputs) : null }));
     const factsReached = executed && facts.length > 0 ? facts.filter((fact) => fact.reached).length / facts.length : null;
 
     const metrics: Record<string, number | null> = {

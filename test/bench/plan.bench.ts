@@ -7,6 +7,7 @@
 //   critical_path_share  Σ critical path / Σ step time of the sequential runs: 1 / the speedup unlimited concurrency could reach
 //   facts_reached        share of expected facts found in the executed plans' tool outputs
 import { generatePlanSuite } from '../../episodes/plan-generator/index.ts';
+import { subqueryMatches } from '../../src/graders/cctu.ts';
 import { startEnvironment } from '../../src/mcp/start-environment.ts';
 import { evaluateOneShot, runPlan, validatePlanStructure } from '../../src/planning/index.ts';
 import type { Plan } from '../../src/schemas/plan.ts';
@@ -73,10 +74,10 @@ export async function run(): Promise<Record<string, number>> {
       // The bound from the one-at-a-time run: its step durations carry no queueing behind concurrent steps.
       criticalPath += one.criticalPathMs;
       stepTime += one.sequentialMs;
-      const outputs = many.steps.filter((step) => !step.isError && step.tool !== 'LLM').map((step) => step.output.toLowerCase()).join('\n');
+      const outputs = many.steps.filter((step) => !step.isError && step.tool !== 'LLM').map((step) => step.output).join('\n');
       for (const fact of task.grading.expectedFacts) {
         facts += 1;
-        if (outputs.includes(fact.toLowerCase())) factsReached += 1;
+        if (subqueryMatches(fact, outputs)) factsReached += 1;
       }
     }
   } finally {

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePlanSuite } from '../../../episodes/plan-generator/index.ts';
 import { runEpisode } from '../../../src/engine/run-episode.ts';
+import { subqueryMatches } from '../../../src/graders/cctu.ts';
 import { planGrader } from '../../../src/graders/plan.ts';
 import { startEnvironment, type ToolEnvironment } from '../../../src/mcp/start-environment.ts';
 import { createReferenceModel } from '../../../src/models/reference-model.ts';
@@ -24,9 +25,8 @@ function small(task: PlanTask): PlanTask {
   return { ...task, environment: { ...task.environment, servers: task.environment.servers.map((server) => ({ ...server, options: { calls: CALLS } })) } };
 }
 
-/** CCTU's rule: each ", "-piece of the fact, lower-cased without commas, appears in the outputs. */
-const reached = (fact: string, outputs: string): boolean =>
-  fact.split(', ').every((piece) => outputs.toLowerCase().replace(/,/g, '').includes(piece.toLowerCase().replace(/,/g, '')));
+/** A fact is reached by CCTU's rule for golden answers, as the grader reads it. */
+const reached = subqueryMatches;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'plan-exec-'));
