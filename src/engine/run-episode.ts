@@ -156,12 +156,14 @@ async function gateNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
   }
   // The answer is accepted; a plan may then be executed.
   if (context.protocol.style === 'plan' && context.settings.execute && context.planExecutor) {
+    // Executor calls are recorded like tool calls but are not the agent's: they do not count toward its tool calls.
+    let executed = 0;
     await context.planExecutor({
       task: context.task as Extract<Task, { style: 'plan' }>,
       answer: interpretation.content,
       signal: context.signal,
       model: context.model,
-      callTool: (name, args) => recordedCall(context, round, `plan-${counts.toolCalls++}`, name, JSON.stringify(args)),
+      callTool: (name, args) => recordedCall(context, round, `plan-${++executed}`, name, JSON.stringify(args)),
     });
   }
   return { ...ended('completed', 'final answer accepted', interpretation.content), counts };

@@ -114,3 +114,17 @@ export function ddrTask(overrides: Record<string, unknown> = {}): Task {
     ...overrides,
   });
 }
+
+export function planTask(overrides: Record<string, unknown> = {}): Task {
+  return TaskSchema.parse({
+    ...baseTask,
+    id: 'test-plan',
+    style: 'plan',
+    reference: {
+      trajectory: [{ answer: '{"steps":[{"id":1,"tool":"T2S","prompt":"count calls"}]}' }],
+      plan: { steps: [{ id: 1, tool: 'T2S', prompt: 'count calls' }] },
+    },
+    grading: { kind: 'objective', shape: 'simple' },
+    ...overrides,
+  });
+}
