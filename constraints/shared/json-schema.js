@@ -9,8 +9,11 @@
 // The three toolset validators look at the same calls: parse each call's arguments and walk its schema
 // once per step, keyed by the (frozen) call object. Results are frozen, so no validator can change what
 // the others read.
-let parsedByCall = new WeakMap();
-let issuesByCall = new WeakMap();
+// A few recent calls by identity: a step has 1-3 calls and the validators ask about them in turn, so a
+// short list beats a WeakMap (whose entries for fresh keys cost more than the parse they save).
+const CACHE_SIZE = 8;
+let cachedCalls = [];
+let cachedEntries = [];
 // The task's tool schemas, set by the runtime (not by validators: `useTools` is not on `lib`), so every
 // validator that asks about a call gets the answer for the tool the call names.
 let toolSchemas = Object.create(null);
@@ -19,8 +22,8 @@ let toolSchemas = Object.create(null);
 function useTools(tools) {
   toolSchemas = Object.create(null);
   for (const tool of tools) toolSchemas[tool.name] = deepFreeze(JSON.parse(JSON.stringify(tool.parameters)));
-  parsedByCall = new WeakMap();
-  issuesByCall = new WeakMap();
+  cachedCalls = [];
+  cachedEntries = [];
 }
 
 /**
@@ -49,9 +52,24 @@ function jsonType(value) {
 }
 
 function matchesType(type, value) {
-  const actual = jsonType(value);
-  if (type === 'number') return actual === 'number' || actual === 'integer';
-  return actual === type;
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return value !== null && typeof value === 'object' && !Array.isArray(value);
+    default:
+      return true; // an unknown type keyword constrains nothing
+  }
 }
 
 function show(value) {
@@ -78,14 +96,23 @@ function deepFreeze(value) {
   return value;
 }
 
+function cacheEntry(call) {
+  for (let index = 0; index < cachedCalls.length; index++) if (cachedCalls[index] === call) return cachedEntries[index];
+  const entry = { parsed: undefined, issues: undefined };
+  if (cachedCalls.length === CACHE_SIZE) {
+    cachedCalls.shift();
+    cachedEntries.shift();
+  }
+  cachedCalls.push(call);
+  cachedEntries.push(entry);
+  return entry;
+}
+
 /** parseArguments of a step's call, computed once per call object. */
 function callArguments(call) {
-  let parsed = parsedByCall.get(call);
-  if (parsed === undefined) {
-    parsed = deepFreeze(parseArguments(call.arguments));
-    parsedByCall.set(call, parsed);
-  }
-  return parsed;
+  const entry = cacheEntry(call);
+  if (entry.parsed === undefined) entry.parsed = deepFreeze(parseArguments(call.arguments));
+  return entry.parsed;
 }
 
 /**
@@ -93,14 +120,13 @@ function callArguments(call) {
  * null for an unknown tool or arguments that do not parse.
  */
 function callIssues(call) {
-  let issues = issuesByCall.get(call);
-  if (issues === undefined) {
+  const entry = cacheEntry(call);
+  if (entry.issues === undefined) {
     const parsed = callArguments(call);
     const schema = toolSchemas[call.name];
-    issues = parsed.error !== undefined || schema === undefined ? null : deepFreeze(schemaIssues(schema, parsed.value));
-    issuesByCall.set(call, issues);
+    entry.issues = parsed.error !== undefined || schema === undefined ? null : deepFreeze(schemaIssues(schema, parsed.value));
   }
-  return issues;
+  return entry.issues;
 }
 
 function visit(schema, value, path, issues) {
@@ -110,14 +136,12 @@ function visit(schema, value, path, issues) {
     const fits = alternatives.some(function (alternative) { return schemaIssues(alternative, value).length === 0; });
     if (!fits) issues.push({ kind: 'type', path: path, text: 'must match one of its ' + alternatives.length + ' allowed forms; got ' + show(value) });
   }
-  if (schema.type !== undefined) {
+  if (schema.type !== undefined && !typeMatches(schema.type, value)) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.some(function (type) { return matchesType(type, value); })) {
-      issues.push({ kind: 'type', path: path, text: 'must be of type ' + types.join(' or ') + '; got ' + jsonType(value) + ' ' + show(value) });
-      return; // range checks on a value of the wrong type would only repeat the same mistake
-    }
+    issues.push({ kind: 'type', path: path, text: 'must be of type ' + types.join(' or ') + '; got ' + jsonType(value) + ' ' + show(value) });
+    return; // range checks on a value of the wrong type would only repeat the same mistake
   }
-  if (Array.isArray(schema.enum) && !schema.enum.some(function (allowed) { return JSON.stringify(allowed) === JSON.stringify(value); })) {
+  if (Array.isArray(schema.enum) && !inEnum(schema.enum, value)) {
     issues.push({ kind: 'range', path: path, text: 'must be one of ' + schema.enum.map(show).join(', ') + '; got ' + show(value) });
   }
   if (schema.const !== undefined && JSON.stringify(schema.const) !== JSON.stringify(value)) {
@@ -129,22 +153,35 @@ function visit(schema, value, path, issues) {
   else if (value !== null && typeof value === 'object') visitObject(schema, value, path, issues);
 }
 
-function visitNumber(schema, value, path, issues) {
-  const bounds = [
-    ['minimum', function (limit) { return value >= limit; }, 'at least '],
-    ['maximum', function (limit) { return value <= limit; }, 'at most '],
-    ['exclusiveMinimum', function (limit) { return value > limit; }, 'greater than '],
-    ['exclusiveMaximum', function (limit) { return value < limit; }, 'less than '],
-  ];
-  for (const [keyword, holds, wording] of bounds) {
-    if (typeof schema[keyword] === 'number' && !holds(schema[keyword])) {
-      issues.push({ kind: 'range', path: path, text: 'must be ' + wording + schema[keyword] + '; got ' + value });
-    }
+// Checks run on every call of every step: plain loops and comparisons, no allocation when all is well.
+function typeMatches(type, value) {
+  if (typeof type === 'string') return matchesType(type, value);
+  for (let index = 0; index < type.length; index++) if (matchesType(type[index], value)) return true;
+  return false;
+}
+
+function inEnum(allowed, value) {
+  for (let index = 0; index < allowed.length; index++) {
+    const option = allowed[index];
+    if (option === value) return true;
+    if (option !== null && typeof option === 'object' && JSON.stringify(option) === JSON.stringify(value)) return true;
   }
+  return false;
+}
+
+function bound(issues, path, limit, holds, wording, value) {
+  if (typeof limit === 'number' && !holds) issues.push({ kind: 'range', path: path, text: 'must be ' + wording + limit + '; got ' + value });
+}
+
+function visitNumber(schema, value, path, issues) {
+  bound(issues, path, schema.minimum, value >= schema.minimum, 'at least ', value);
+  bound(issues, path, schema.maximum, value <= schema.maximum, 'at most ', value);
+  bound(issues, path, schema.exclusiveMinimum, value > schema.exclusiveMinimum, 'greater than ', value);
+  bound(issues, path, schema.exclusiveMaximum, value < schema.exclusiveMaximum, 'less than ', value);
 }
 
 function visitString(schema, value, path, issues) {
-  const length = Array.from(value).length;
+  const length = schema.minLength === undefined && schema.maxLength === undefined ? 0 : Array.from(value).length;
   if (typeof schema.minLength === 'number' && length < schema.minLength) {
     issues.push({ kind: 'range', path: path, text: 'must have at least ' + schema.minLength + ' characters; got ' + length });
   }
