@@ -2,7 +2,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
 import { buildWorld, domainSpec, mockToolsOf } from '../../../databases/worlds/index.ts';
@@ -119,5 +121,27 @@ describe('mock-tools server', () => {
     const call = task.reference.trajectory[0]?.toolCalls?.[0] as { name: string; arguments: Record<string, unknown> };
     const result = await client.callTool({ name: call.name, arguments: call.arguments });
     expect(result.isError).toBe(false);
+  });
+
+  it('serves a task over Streamable HTTP on 127.0.0.1 with --http', async () => {
+    const file = path.join(REPO_ROOT, 'episodes/cctu/cctu-mh-001.json');
+    const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'mcp-servers/mock-tools/bin.ts', '--task', file, '--http', '127.0.0.1:0'], { cwd: REPO_ROOT });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let seen = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          const match = /mock-tools server: (http:\/\/\S+)/.exec(seen);
+          if (match) resolve(match[1] as string);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${seen}`)));
+      });
+      const client = new Client({ name: 'http-test', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      open.push(client);
+      expect((await client.listTools()).tools.length).toBeGreaterThan(5);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
