@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Command, Option } from 'commander';
-import { createServer as createGatewayServer, type GatewayCatalog } from '../../mcp-servers/gateway/index.ts';
+import { createServer as createGatewayServer, type GatewayCatalog, type GatewayTaskSession } from '../../mcp-servers/gateway/index.ts';
 import { parseHttpAddress, serveHttp, serveStdio } from '../../mcp-servers/transport/index.ts';
 import { openGatewaySession } from '../engine/gateway-session.ts';
 import { loadSuite, loadTask, type LoadedTask } from '../engine/load-task.ts';
@@ -21,6 +21,7 @@ interface ServeFlags {
   out: string;
   enforcement: Enforcement;
   batchMs: string;
+  sharedEpisode?: boolean;
 }
 
 /** The next free trajectory file for a task in `out`: `<task>.<n>.jsonl`, so sessions never overwrite each other. */
@@ -31,19 +32,28 @@ function nextTrajectoryPath(out: string, taskId: string): string {
   }
 }
 
-function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): GatewayCatalog {
+function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): GatewayCatalog & { closeAll(reason: string): Promise<void> } {
   const byId = new Map(tasks.map((loaded) => [loaded.task.id, loaded]));
+  const open = new Set<GatewayTaskSession>();
+  const shared = new Map<string, GatewayTaskSession>();
   // Two clients opening the same task at once still get distinct files: reserve names synchronously.
   const reserved = new Set<string>();
   return {
     tasks: tasks.map(({ task }) => ({ id: task.id, title: task.title, style: task.style, domain: task.domain })),
+    async closeAll(reason) {
+      await Promise.all([...open].map((session) => session.close(reason)));
+    },
     async open(taskId, client) {
+      const reusable = shared.get(taskId);
+      // --shared-episode: every connection continues the same episode until it ends (one-shot clients such
+      // as the Inspector CLI connect once per call); the session outlives a disconnect.
+      if (reusable && !reusable.finished) return { ...bindSession(reusable), close: async () => undefined };
       const loaded = byId.get(taskId);
       if (!loaded) throw new SandboxError('not-found', `no task ${taskId} in this gateway`);
       let file = nextTrajectoryPath(flags.out, taskId);
       while (reserved.has(file)) file = file.replace(/\.(\d+)\.jsonl$/, (_, n: string) => `.${Number(n) + 1}.jsonl`);
       reserved.add(file);
-      return openGatewaySession({
+      const session = await openGatewaySession({
         task: loaded.task,
         taskPath: loaded.path,
         trajectoryPath: file,
@@ -51,7 +61,30 @@ function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): GatewayCata
         settings: { enforcement: flags.enforcement },
         batchMs: Number(flags.batchMs),
       });
+      open.add(session);
+      if (!flags.sharedEpisode) return session;
+      shared.set(taskId, session);
+      return { ...bindSession(session), close: async () => undefined };
     },
+  };
+}
+
+/** A plain-object view of a session whose getters and methods still reach the session itself. */
+function bindSession(session: GatewayTaskSession): GatewayTaskSession {
+  return {
+    taskId: session.taskId,
+    title: session.title,
+    system: session.system,
+    query: session.query,
+    description: session.description,
+    tools: session.tools,
+    trajectoryPath: session.trajectoryPath,
+    get finished() {
+      return session.finished;
+    },
+    callTool: (name, argumentsText) => session.callTool(name, argumentsText),
+    submitAnswer: (answer) => session.submitAnswer(answer),
+    close: (reason) => session.close(reason),
   };
 }
 
@@ -83,18 +116,21 @@ export function serveCommand(): Command {
     .option('--token <token>', 'with --http: require Authorization: Bearer <token>')
     .option('--out <dir>', 'where session trajectories go', path.join('runs', 'serve'))
     .addOption(enforcementOption())
+    .option('--shared-episode', 'with --http: every connection continues the same episode until it ends (for one-shot clients)')
     .option('--batch-ms <ms>', 'calls arriving within this window form one step (one assistant message)', '25')
     .action(async (flags: ServeFlags) => {
       const modes = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
       if (modes !== 1) throw new SandboxError('invalid-input', 'give exactly one of --task, --suite or --server');
       let factory: () => Promise<McpServer>;
       let label: string;
+      let closeAll = async (_reason: string) => undefined as void;
       if (flags.server) {
         factory = await plainServerFactory(flags);
         label = `${flags.server} server`;
       } else {
         const tasks = flags.task ? [await loadTask(flags.task)] : await loadSuite(flags.suite!);
         const catalog = catalogOf(tasks, flags);
+        closeAll = (reason) => catalog.closeAll(reason);
         const taskId = flags.task ? tasks[0]!.task.id : undefined;
         factory = async () => createGatewayServer({ catalog, taskId });
         label = flags.task ? `task ${taskId}` : `suite ${flags.suite} (${tasks.length} tasks)`;
@@ -102,12 +138,13 @@ export function serveCommand(): Command {
       if (!flags.http) {
         process.stderr.write(`sandbox serve: ${label} on stdio${flags.server ? '' : `; trajectories in ${flags.out}`}\n`);
         await serveStdio(await factory());
+        await closeAll('the client disconnected before the episode ended');
         return;
       }
       const serving = await serveHttp(factory, { ...parseHttpAddress(flags.http), token: flags.token });
       process.stderr.write(`sandbox serve: ${label} at ${serving.url}${flags.token ? ' (bearer token required)' : ''}\n`);
       await new Promise<void>((resolve) => {
-        const stop = () => void serving.close().then(resolve);
+        const stop = () => void serving.close().then(() => closeAll('the gateway was stopped')).then(resolve);
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });
