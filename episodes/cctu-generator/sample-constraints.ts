@@ -64,10 +64,11 @@ export function sampleConstraints(shape: ReferenceShape, random: Random): Sample
     add('resource.tool_call_count', { min: lowerBound(random, calls.length, 0.75), max: upperBound(random, [10, 3, 2, 5, 4, 8], calls.length) });
   }
   if (random.chance(OPTIONAL_PROBABILITY)) {
-    // Usually one tool limited; sometimes 2–4. Mostly tools the reference uses, to 1–2 calls.
+    // Usually one tool limited (62 of 106 in CCTU); sometimes 2–8. Tools the reference uses first, to 1–2 calls.
     const used = [...new Set(calls)];
-    const count = random.chance(0.6) ? 1 : random.int(2, Math.min(4, shape.tools.length));
-    const chosen = random.sample(random.chance(0.7) ? used : shape.tools, count);
+    const count = random.chance(0.6) ? 1 : Math.min(shape.tools.length, random.weighted([[2, 0.4], [3, 0.25], [4, 0.15], [5, 0.1], [6, 0.05], [8, 0.05]] as const));
+    const pool = random.chance(0.7) ? [...random.shuffle(used), ...random.shuffle(shape.tools.filter((tool) => !used.includes(tool)))] : random.shuffle(shape.tools);
+    const chosen = pool.slice(0, count);
     const limits: Record<string, number> = {};
     for (const tool of chosen) {
       const needed = calls.filter((name) => name === tool).length;
