@@ -39,7 +39,12 @@ function makeCustom(source) {
   return factory(lib);
 }
 
+// Built-in validators never change the step; a custom one might, under the validators after it, so the
+// step is frozen when the task has custom constraints (freezing costs about as much as a simple check).
+let guardSteps = true;
+
 function freezeStep(step) {
+  if (!guardSteps) return step;
   if (step.kind === 'tool-calls') {
     for (const call of step.calls) Object.freeze(call);
     Object.freeze(step.calls);
@@ -51,6 +56,7 @@ function freezeStep(step) {
 function configure(configJson) {
   config = jsonParse(configJson);
   slots = [];
+  guardSteps = config.constraints.some(function (entry) { return entry.category === 'custom'; });
   libHooks.useTools(config.tools);
   for (let index = 0; index < config.constraints.length; index++) {
     const entry = config.constraints[index];
