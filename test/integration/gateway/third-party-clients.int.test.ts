@@ -94,3 +94,25 @@ describe('the conformance suite against the gateway over HTTP', () => {
     }
   });
 });
+
+describe('a stdio client, as Claude Desktop connects', () => {
+  it('plays a whole episode over one stdio connection started from the mcp-config command line', { timeout: 120_000 }, async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const out = mkdtempSync(path.join(os.tmpdir(), 'gateway-stdio-'));
+    const { stdout } = await run(process.execPath, [SANDBOX, 'mcp-config', '--task', 'demo'], { timeout: 60_000 });
+    const config = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.indexOf('\n}\n') + 2)) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    const entry = config.mcpServers['agent-sandbox-demo']!;
+    const client = new Client({ name: 'claude-ai', version: '0.0.0' });
+    await client.connect(new StdioClientTransport({ command: entry.command, args: [...entry.args, '--out', out], stderr: 'ignore' }));
+    await client.callTool({ name: 'artwork_locator', arguments: { title: 'The Starry Harbor' } });
+    await client.callTool({ name: 'city_weather_forecast', arguments: { city: 'Lisbon', day: 'tomorrow' } });
+    const submitted = await client.callTool({ name: 'submit_answer', arguments: { answer: 'It hangs in [[Lisbon]]; tomorrow brings light rain with a high of 17 °C.' } });
+    expect(submitted.isError).toBeFalsy();
+    await client.close();
+    const [file] = readdirSync(out).filter((name) => name.endsWith('.jsonl'));
+    const graded = await run(process.execPath, [SANDBOX, 'grade', path.join(out, file!), '--json'], { timeout: 60_000 });
+    const { scores } = JSON.parse(graded.stdout) as { scores: Array<{ status: string; metrics: Record<string, number> }> };
+    expect(scores[0]).toMatchObject({ status: 'completed', metrics: { solved: 1, sr: 1, psr: 1 } });
+  });
+});
