@@ -5,23 +5,24 @@
 // prefixItems, enum, const, ranges, lengths, pattern, anyOf/oneOf). Each issue has a kind so every
 // toolset category reports only its own: `extra` and `range` (available_tools), `missing`
 // (required_parameters), `type` (parameter_types).
+//
+// This runs on every call of every step, so a schema is compiled once (per task) into nodes of one
+// shape, and a walk over valid arguments allocates nothing but the issues list.
 
-// The three toolset validators look at the same calls: parse each call's arguments and walk its schema
-// once per step, keyed by the (frozen) call object. Results are frozen, so no validator can change what
-// the others read.
-// A few recent calls by identity: a step has 1-3 calls and the validators ask about them in turn, so a
-// short list beats a WeakMap (whose entries for fresh keys cost more than the parse they save).
+// The three toolset validators ask about the same calls in turn: parse and walk each call once. A short
+// list of recent calls by identity beats a WeakMap here (a step has 1-3 calls). Results are frozen, so
+// no validator can change what the others read.
 const CACHE_SIZE = 8;
 let cachedCalls = [];
 let cachedEntries = [];
-// The task's tool schemas, set by the runtime (not by validators: `useTools` is not on `lib`), so every
-// validator that asks about a call gets the answer for the tool the call names.
-let toolSchemas = Object.create(null);
+// The task's tools, compiled; set by the runtime (`useTools` is not on `lib`), so whoever asks about a
+// call gets the answer for the schema of the tool the call names.
+let toolNodes = Object.create(null);
 
 /** Called by the runtime when an episode's validators are built. */
 function useTools(tools) {
-  toolSchemas = Object.create(null);
-  for (const tool of tools) toolSchemas[tool.name] = deepFreeze(JSON.parse(JSON.stringify(tool.parameters)));
+  toolNodes = Object.create(null);
+  for (const tool of tools) toolNodes[tool.name] = compile(JSON.parse(JSON.stringify(tool.parameters)));
   cachedCalls = [];
   cachedEntries = [];
 }
@@ -42,6 +43,107 @@ function parseArguments(text) {
     return { error: 'are not a JSON object (got ' + jsonType(value) + ')' };
   }
   return { value: value };
+}
+
+/** Issues of `value` against `schema`: [{ kind, path, text }], `path` '' for the arguments object itself. */
+function schemaIssues(schema, value) {
+  const issues = [];
+  visit(compile(schema), value, '', null, issues);
+  return issues;
+}
+
+/** parseArguments of a step's call, computed once per call object. */
+function callArguments(call) {
+  const entry = cacheEntry(call);
+  if (entry.parsed === undefined) entry.parsed = deepFreeze(parseArguments(call.arguments));
+  return entry.parsed;
+}
+
+/**
+ * The issues of a step's call against the schema of the tool it names, computed once per call object;
+ * null for an unknown tool or arguments that do not parse.
+ */
+function callIssues(call) {
+  const entry = cacheEntry(call);
+  if (entry.issues === undefined) {
+    const parsed = callArguments(call);
+    const node = toolNodes[call.name];
+    if (parsed.error !== undefined || node === undefined) {
+      entry.issues = null;
+    } else {
+      const issues = [];
+      visit(node, parsed.value, '', null, issues);
+      entry.issues = deepFreeze(issues);
+    }
+  }
+  return entry.issues;
+}
+
+function cacheEntry(call) {
+  for (let index = 0; index < cachedCalls.length; index++) if (cachedCalls[index] === call) return cachedEntries[index];
+  const entry = { parsed: undefined, issues: undefined };
+  if (cachedCalls.length === CACHE_SIZE) {
+    cachedCalls.shift();
+    cachedEntries.shift();
+  }
+  cachedCalls.push(call);
+  cachedEntries.push(entry);
+  return entry;
+}
+
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze(value[key]);
+  }
+  return value;
+}
+
+function number(value) {
+  return typeof value === 'number' ? value : null;
+}
+
+/** A schema as a node of fixed shape; null accepts anything. */
+function compile(schema) {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return null;
+  const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null;
+  const properties = schema.properties !== null && typeof schema.properties === 'object' && !Array.isArray(schema.properties) ? schema.properties : null;
+  const propertyNodes = Object.create(null);
+  if (properties !== null) for (const key of Object.keys(properties)) propertyNodes[key] = compile(properties[key]);
+  let pattern = null;
+  if (typeof schema.pattern === 'string') {
+    try {
+      pattern = new RegExp(schema.pattern, 'u');
+    } catch {
+      pattern = null; // a tool schema with an invalid pattern constrains nothing
+    }
+  }
+  const additional = schema.additionalProperties;
+  return {
+    alternatives: alternatives !== null && alternatives.length > 0 ? alternatives.map(compile) : null,
+    types: schema.type === undefined ? null : Array.isArray(schema.type) ? schema.type : [schema.type],
+    enumValues: Array.isArray(schema.enum) ? schema.enum : null,
+    constJson: schema.const === undefined ? null : JSON.stringify(schema.const),
+    minimum: number(schema.minimum),
+    maximum: number(schema.maximum),
+    exclusiveMinimum: number(schema.exclusiveMinimum),
+    exclusiveMaximum: number(schema.exclusiveMaximum),
+    minLength: number(schema.minLength),
+    maxLength: number(schema.maxLength),
+    pattern: pattern,
+    patternSource: typeof schema.pattern === 'string' ? schema.pattern : '',
+    minItems: number(schema.minItems),
+    maxItems: number(schema.maxItems),
+    items: compile(schema.items),
+    prefixItems: Array.isArray(schema.prefixItems) ? schema.prefixItems.map(compile) : [],
+    properties: propertyNodes,
+    propertyNames: properties === null ? [] : Object.keys(properties),
+    required: Array.isArray(schema.required) ? schema.required.filter(function (name) { return typeof name === 'string'; }) : [],
+    // CCTU blocks arguments a tool does not declare, so an absent `additionalProperties` means false
+    // whenever the schema declares its properties (or says it is an object).
+    additional: additional !== null && typeof additional === 'object' ? compile(additional) : null,
+    denyExtra: !(additional !== null && typeof additional === 'object') && additional !== true && (properties !== null || schema.type === 'object'),
+  };
 }
 
 function jsonType(value) {
@@ -77,87 +179,10 @@ function show(value) {
   return text !== undefined && text.length > 60 ? text.slice(0, 57) + '...' : String(text);
 }
 
-function childPath(path, key) {
-  return typeof key === 'number' ? path + '[' + key + ']' : path === '' ? key : path + '.' + key;
-}
-
-/** Issues of `value` against `schema`: [{ kind, path, text }], `path` '' for the arguments object itself. */
-function schemaIssues(schema, value) {
-  const issues = [];
-  visit(schema, value, '', issues);
-  return issues;
-}
-
-function deepFreeze(value) {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze(value[key]);
-  }
-  return value;
-}
-
-function cacheEntry(call) {
-  for (let index = 0; index < cachedCalls.length; index++) if (cachedCalls[index] === call) return cachedEntries[index];
-  const entry = { parsed: undefined, issues: undefined };
-  if (cachedCalls.length === CACHE_SIZE) {
-    cachedCalls.shift();
-    cachedEntries.shift();
-  }
-  cachedCalls.push(call);
-  cachedEntries.push(entry);
-  return entry;
-}
-
-/** parseArguments of a step's call, computed once per call object. */
-function callArguments(call) {
-  const entry = cacheEntry(call);
-  if (entry.parsed === undefined) entry.parsed = deepFreeze(parseArguments(call.arguments));
-  return entry.parsed;
-}
-
-/**
- * schemaIssues of a step's call against the schema of the tool it names, computed once per call object;
- * null for an unknown tool or arguments that do not parse.
- */
-function callIssues(call) {
-  const entry = cacheEntry(call);
-  if (entry.issues === undefined) {
-    const parsed = callArguments(call);
-    const schema = toolSchemas[call.name];
-    entry.issues = parsed.error !== undefined || schema === undefined ? null : deepFreeze(schemaIssues(schema, parsed.value));
-  }
-  return entry.issues;
-}
-
-function visit(schema, value, path, issues) {
-  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return;
-  const alternatives = Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : null;
-  if (alternatives !== null && alternatives.length > 0) {
-    const fits = alternatives.some(function (alternative) { return schemaIssues(alternative, value).length === 0; });
-    if (!fits) issues.push({ kind: 'type', path: path, text: 'must match one of its ' + alternatives.length + ' allowed forms; got ' + show(value) });
-  }
-  if (schema.type !== undefined && !typeMatches(schema.type, value)) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    issues.push({ kind: 'type', path: path, text: 'must be of type ' + types.join(' or ') + '; got ' + jsonType(value) + ' ' + show(value) });
-    return; // range checks on a value of the wrong type would only repeat the same mistake
-  }
-  if (Array.isArray(schema.enum) && !inEnum(schema.enum, value)) {
-    issues.push({ kind: 'range', path: path, text: 'must be one of ' + schema.enum.map(show).join(', ') + '; got ' + show(value) });
-  }
-  if (schema.const !== undefined && JSON.stringify(schema.const) !== JSON.stringify(value)) {
-    issues.push({ kind: 'range', path: path, text: 'must be ' + show(schema.const) + '; got ' + show(value) });
-  }
-  if (typeof value === 'number') visitNumber(schema, value, path, issues);
-  else if (typeof value === 'string') visitString(schema, value, path, issues);
-  else if (Array.isArray(value)) visitArray(schema, value, path, issues);
-  else if (value !== null && typeof value === 'object') visitObject(schema, value, path, issues);
-}
-
-// Checks run on every call of every step: plain loops and comparisons, no allocation when all is well.
-function typeMatches(type, value) {
-  if (typeof type === 'string') return matchesType(type, value);
-  for (let index = 0; index < type.length; index++) if (matchesType(type[index], value)) return true;
-  return false;
+/** The path of a value from its parent's path and its key (null: the value is the root). Built only for issues. */
+function pathOf(parentPath, key) {
+  if (key === null) return parentPath;
+  return typeof key === 'number' ? parentPath + '[' + key + ']' : parentPath === '' ? key : parentPath + '.' + key;
 }
 
 function inEnum(allowed, value) {
@@ -169,75 +194,82 @@ function inEnum(allowed, value) {
   return false;
 }
 
-function bound(issues, path, limit, holds, wording, value) {
-  if (typeof limit === 'number' && !holds) issues.push({ kind: 'range', path: path, text: 'must be ' + wording + limit + '; got ' + value });
+function typeMatches(types, value) {
+  for (let index = 0; index < types.length; index++) if (matchesType(types[index], value)) return true;
+  return false;
 }
 
-function visitNumber(schema, value, path, issues) {
-  bound(issues, path, schema.minimum, value >= schema.minimum, 'at least ', value);
-  bound(issues, path, schema.maximum, value <= schema.maximum, 'at most ', value);
-  bound(issues, path, schema.exclusiveMinimum, value > schema.exclusiveMinimum, 'greater than ', value);
-  bound(issues, path, schema.exclusiveMaximum, value < schema.exclusiveMaximum, 'less than ', value);
+function issue(issues, kind, parentPath, key, text) {
+  issues.push({ kind: kind, path: pathOf(parentPath, key), text: text });
 }
 
-function visitString(schema, value, path, issues) {
-  const length = schema.minLength === undefined && schema.maxLength === undefined ? 0 : Array.from(value).length;
-  if (typeof schema.minLength === 'number' && length < schema.minLength) {
-    issues.push({ kind: 'range', path: path, text: 'must have at least ' + schema.minLength + ' characters; got ' + length });
-  }
-  if (typeof schema.maxLength === 'number' && length > schema.maxLength) {
-    issues.push({ kind: 'range', path: path, text: 'must have at most ' + schema.maxLength + ' characters; got ' + length });
-  }
-  if (typeof schema.pattern === 'string') {
-    let pattern;
-    try {
-      pattern = new RegExp(schema.pattern, 'u');
-    } catch {
-      pattern = null; // a tool schema with an invalid pattern constrains nothing
+function visit(node, value, parentPath, key, issues) {
+  if (node === null) return;
+  if (node.alternatives !== null) {
+    let fits = false;
+    for (let index = 0; index < node.alternatives.length && !fits; index++) {
+      const trial = [];
+      visit(node.alternatives[index], value, '', null, trial);
+      fits = trial.length === 0;
     }
-    if (pattern !== null && !pattern.test(value)) {
-      issues.push({ kind: 'range', path: path, text: 'must match the pattern ' + schema.pattern + '; got ' + show(value) });
-    }
+    if (!fits) issue(issues, 'type', parentPath, key, 'must match one of its ' + node.alternatives.length + ' allowed forms; got ' + show(value));
+  }
+  if (node.types !== null && !typeMatches(node.types, value)) {
+    // Range checks on a value of the wrong type would only repeat the same mistake.
+    issue(issues, 'type', parentPath, key, 'must be of type ' + node.types.join(' or ') + '; got ' + jsonType(value) + ' ' + show(value));
+    return;
+  }
+  if (node.enumValues !== null && !inEnum(node.enumValues, value)) {
+    issue(issues, 'range', parentPath, key, 'must be one of ' + node.enumValues.map(show).join(', ') + '; got ' + show(value));
+  }
+  if (node.constJson !== null && node.constJson !== JSON.stringify(value)) {
+    issue(issues, 'range', parentPath, key, 'must be ' + node.constJson + '; got ' + show(value));
+  }
+  if (typeof value === 'number') visitNumber(node, value, parentPath, key, issues);
+  else if (typeof value === 'string') visitString(node, value, parentPath, key, issues);
+  else if (Array.isArray(value)) visitArray(node, value, pathOf(parentPath, key), issues);
+  else if (value !== null && typeof value === 'object') visitObject(node, value, pathOf(parentPath, key), issues);
+}
+
+function visitNumber(node, value, parentPath, key, issues) {
+  if (node.minimum !== null && !(value >= node.minimum)) issue(issues, 'range', parentPath, key, 'must be at least ' + node.minimum + '; got ' + value);
+  if (node.maximum !== null && !(value <= node.maximum)) issue(issues, 'range', parentPath, key, 'must be at most ' + node.maximum + '; got ' + value);
+  if (node.exclusiveMinimum !== null && !(value > node.exclusiveMinimum)) issue(issues, 'range', parentPath, key, 'must be greater than ' + node.exclusiveMinimum + '; got ' + value);
+  if (node.exclusiveMaximum !== null && !(value < node.exclusiveMaximum)) issue(issues, 'range', parentPath, key, 'must be less than ' + node.exclusiveMaximum + '; got ' + value);
+}
+
+function visitString(node, value, parentPath, key, issues) {
+  if (node.minLength !== null || node.maxLength !== null) {
+    const length = Array.from(value).length;
+    if (node.minLength !== null && length < node.minLength) issue(issues, 'range', parentPath, key, 'must have at least ' + node.minLength + ' characters; got ' + length);
+    if (node.maxLength !== null && length > node.maxLength) issue(issues, 'range', parentPath, key, 'must have at most ' + node.maxLength + ' characters; got ' + length);
+  }
+  if (node.pattern !== null && !node.pattern.test(value)) {
+    issue(issues, 'range', parentPath, key, 'must match the pattern ' + node.patternSource + '; got ' + show(value));
   }
 }
 
-function visitArray(schema, value, path, issues) {
-  if (typeof schema.minItems === 'number' && value.length < schema.minItems) {
-    issues.push({ kind: 'range', path: path, text: 'must have at least ' + schema.minItems + ' items; got ' + value.length });
-  }
-  if (typeof schema.maxItems === 'number' && value.length > schema.maxItems) {
-    issues.push({ kind: 'range', path: path, text: 'must have at most ' + schema.maxItems + ' items; got ' + value.length });
-  }
-  const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+function visitArray(node, value, path, issues) {
+  if (node.minItems !== null && value.length < node.minItems) issue(issues, 'range', path, null, 'must have at least ' + node.minItems + ' items; got ' + value.length);
+  if (node.maxItems !== null && value.length > node.maxItems) issue(issues, 'range', path, null, 'must have at most ' + node.maxItems + ' items; got ' + value.length);
   for (let index = 0; index < value.length; index++) {
-    const itemSchema = index < prefix.length ? prefix[index] : schema.items;
-    visit(itemSchema, value[index], childPath(path, index), issues);
+    visit(index < node.prefixItems.length ? node.prefixItems[index] : node.items, value[index], path, index, issues);
   }
 }
 
-function visitObject(schema, value, path, issues) {
-  const properties = schema.properties !== null && typeof schema.properties === 'object' ? schema.properties : {};
-  const required = Array.isArray(schema.required) ? schema.required : [];
-  for (const name of required) {
-    if (!Object.prototype.hasOwnProperty.call(value, name)) {
-      issues.push({ kind: 'missing', path: childPath(path, name), text: 'is required but missing' });
-    }
+function visitObject(node, value, path, issues) {
+  for (let index = 0; index < node.required.length; index++) {
+    const name = node.required[index];
+    if (!Object.prototype.hasOwnProperty.call(value, name)) issue(issues, 'missing', path, name, 'is required but missing');
   }
-  // CCTU blocks arguments a tool does not declare, so an absent `additionalProperties` means false here
-  // whenever the schema declares its properties.
-  const declaresProperties = schema.properties !== undefined || schema.type === 'object';
-  for (const key of Object.keys(value)) {
-    if (Object.prototype.hasOwnProperty.call(properties, key)) {
-      visit(properties[key], value[key], childPath(path, key), issues);
-    } else if (schema.additionalProperties !== null && typeof schema.additionalProperties === 'object') {
-      visit(schema.additionalProperties, value[key], childPath(path, key), issues);
-    } else if (schema.additionalProperties !== true && declaresProperties) {
-      const accepted = Object.keys(properties);
-      issues.push({
-        kind: 'extra',
-        path: childPath(path, key),
-        text: 'is not an accepted argument (accepted: ' + (accepted.length > 0 ? accepted.join(', ') : 'none') + ')',
-      });
+  for (const key in value) {
+    if (node.properties[key] !== undefined || (key in node.properties)) {
+      visit(node.properties[key], value[key], path, key, issues);
+    } else if (node.additional !== null) {
+      visit(node.additional, value[key], path, key, issues);
+    } else if (node.denyExtra) {
+      const accepted = node.propertyNames;
+      issue(issues, 'extra', path, key, 'is not an accepted argument (accepted: ' + (accepted.length > 0 ? accepted.join(', ') : 'none') + ')');
     }
   }
 }
