@@ -3,6 +3,30 @@ import * as arrow from 'apache-arrow';
 /** Consecutive turns per chunk: long enough to hold a question and its answer, short enough to rank precisely. */
 export const DEFAULT_CHUNK_TURNS = 4;
 
+/** The turns of one chunk, parsed from its `turns` and `text` columns. */
+export interface ChunkTurn {
+  turn: number;
+  speaker: string;
+  start_s: number | null;
+  end_s: number | null;
+  text: string;
+}
+
+/** Splits a chunk's `turns` and `text` columns back into turns. */
+export function parseChunkTurns(turns: string, text: string): ChunkTurn[] {
+  const lines = text.split('\n');
+  return turns.split('\n').map((line, i) => {
+    const [turn, speaker, start, end] = line.split('\t');
+    return {
+      turn: Number(turn),
+      speaker: speaker ?? '?',
+      start_s: start ? Number(start) : null,
+      end_s: end ? Number(end) : null,
+      text: lines[i] ?? '',
+    };
+  });
+}
+
 /** One row of the chunk table: a run of consecutive turns of one call, with the call's metadata for filtering. */
 export interface TranscriptChunk {
   chunk_id: string;
@@ -13,10 +37,8 @@ export interface TranscriptChunk {
   end_s: number;
   /** The turns' texts, one line per turn (new lines inside a turn are flattened to spaces). */
   text: string;
-  turn_indexes: number[];
-  speakers: string[];
-  turn_starts: number[];
-  turn_ends: number[];
+  /** One line per turn, `turn_index TAB speaker TAB start_s TAB end_s` (times may be empty), aligned with `text`. */
+  turns: string;
   call_date: string;
   started_at: string;
   time_zone: string;
@@ -42,10 +64,6 @@ export const FILTER_COLUMN_INDEXES = {
   escalated: 'bitmap',
 } as const;
 
-function listOf(type: arrow.DataType): arrow.List {
-  return new arrow.List(new arrow.Field('item', type, true));
-}
-
 /** The Arrow schema of the chunk table; with `vectorDimensions`, a `vector` column for dense search. */
 export function chunkSchema(vectorDimensions?: number): arrow.Schema {
   const fields: arrow.Field[] = [
@@ -56,10 +74,7 @@ export function chunkSchema(vectorDimensions?: number): arrow.Schema {
     new arrow.Field('start_s', new arrow.Float64(), true),
     new arrow.Field('end_s', new arrow.Float64(), true),
     new arrow.Field('text', new arrow.Utf8(), false),
-    new arrow.Field('turn_indexes', listOf(new arrow.Int32()), false),
-    new arrow.Field('speakers', listOf(new arrow.Utf8()), false),
-    new arrow.Field('turn_starts', listOf(new arrow.Float64()), false),
-    new arrow.Field('turn_ends', listOf(new arrow.Float64()), false),
+    new arrow.Field('turns', new arrow.Utf8(), false),
     new arrow.Field('call_date', new arrow.Utf8(), true),
     new arrow.Field('started_at', new arrow.Utf8(), true),
     new arrow.Field('time_zone', new arrow.Utf8(), true),

@@ -34,12 +34,12 @@ function failure(message: string): CallToolResult {
 }
 
 /** Runs a tool body; the model's mistakes and unexpected failures both come back as `isError` results. */
-async function asToolResult(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+async function asToolResult(tool: string, body: () => Promise<CallToolResult>): Promise<CallToolResult> {
   try {
     return await body();
   } catch (error) {
     if (error instanceof ToolInputError) return failure(error.message);
-    return failure(`search failed: ${(error as Error).message}. The server is still running; try again or change the request.`);
+    return failure(`${tool} failed: ${(error as Error).message}. The server is still running; try again or change the request.`);
   }
 }
 
@@ -87,7 +87,7 @@ export function createServerForIndex(index: TranscriptIndex): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, k, filters, mode }) =>
-      asToolResult(async () => {
+      asToolResult('search_transcripts', async () => {
         const { mode: used, hits } = await index.search({ query, k, filters, mode });
         const results = [];
         let bytes = 0;
@@ -119,7 +119,7 @@ export function createServerForIndex(index: TranscriptIndex): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ call_id, from_turn, to_turn }) =>
-      asToolResult(async () => {
+      asToolResult('get_transcript', async () => {
         const transcript = await index.getTranscript(call_id, from_turn, to_turn);
         let bytes = 0;
         const turns = transcript.turns.filter((turn) => (bytes += Buffer.byteLength(turn.text) + 100) <= MAX_RESULT_BYTES);

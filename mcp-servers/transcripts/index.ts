@@ -1,5 +1,5 @@
 export { buildTranscriptIndex, chunkQuery, type BuildTranscriptIndexOptions } from './build-transcript-index.ts';
-export { chunkSchema, DEFAULT_CHUNK_TURNS, FILTER_COLUMN_INDEXES, type TranscriptChunk } from './chunk-schema.ts';
+export { chunkSchema, DEFAULT_CHUNK_TURNS, FILTER_COLUMN_INDEXES, parseChunkTurns, type ChunkTurn, type TranscriptChunk } from './chunk-schema.ts';
 export { createServer, createServerForIndex, MAX_K, MAX_QUERY_CHARS, MAX_RESULT_BYTES, type TranscriptsServerOptions } from './create-server.ts';
 export { createEmbedder, type Embedder } from './embed-texts.ts';
 export { embeddingsFromEnv, EmbeddingsConfigSchema, type EmbeddingsConfig } from './embeddings-config.ts';

@@ -1,6 +1,7 @@
 import { SandboxError } from '../../src/sandbox-error.ts';
 import { createEmbedder, type Embedder } from './embed-texts.ts';
 import type { EmbeddingsConfig } from './embeddings-config.ts';
+import { parseChunkTurns, type ChunkTurn } from './chunk-schema.ts';
 import { CHUNKS_TABLE, requireIndexMeta, type IndexMeta } from './index-meta.ts';
 import { lancedb } from './lancedb.ts';
 import { filtersToWhere, sqlString, type SearchFilters } from './search-filters.ts';
@@ -37,13 +38,8 @@ export interface SearchHit {
   text: string;
 }
 
-export interface TranscriptTurn {
-  turn: number;
-  speaker: string;
-  start_s: number | null;
-  end_s: number | null;
-  text: string;
-}
+/** One turn of a transcript. */
+export type TranscriptTurn = ChunkTurn;
 
 export interface Transcript {
   call_id: string;
@@ -60,29 +56,20 @@ export interface Transcript {
 const RRF_K = 60;
 
 const HIT_COLUMNS = [
-  'call_id', 'turn_from', 'turn_to', 'start_s', 'end_s', 'text', 'speakers',
+  'call_id', 'turn_from', 'turn_to', 'start_s', 'end_s', 'text', 'turns',
   'call_date', 'queue', 'time_zone', 'agent_id', 'team', 'resolved', 'escalated',
 ];
-const TRANSCRIPT_COLUMNS = [...HIT_COLUMNS, 'turn_indexes', 'turn_starts', 'turn_ends', 'started_at', 'channel', 'call_driver'];
+const TRANSCRIPT_COLUMNS = [...HIT_COLUMNS, 'started_at', 'channel', 'call_driver'];
 
 type Row = Record<string, unknown>;
-
-function list<T>(value: unknown): T[] {
-  if (value == null) return [];
-  if (Array.isArray(value)) return value as T[];
-  // Arrow list cells come back as vectors with toArray().
-  return Array.from((value as { toArray(): ArrayLike<T> }).toArray());
-}
 
 function nullable<T>(value: unknown): T | null {
   return value === undefined || value === null ? null : (value as T);
 }
 
 function labelledText(row: Row): string {
-  const speakers = list<string>(row.speakers);
-  return String(row.text)
-    .split('\n')
-    .map((line, i) => `${speakers[i] ?? '?'}: ${line}`)
+  return parseChunkTurns(String(row.turns), String(row.text))
+    .map((turn) => `${turn.speaker}: ${turn.text}`)
     .join('\n');
 }
 
@@ -189,17 +176,7 @@ export class TranscriptIndex {
     }
     const rows = (await this.requireCalls([callId], 'call_id')).sort((a, b) => Number(a.turn_from) - Number(b.turn_from));
     const turns: TranscriptTurn[] = [];
-    for (const row of rows) {
-      const indexes = list<number>(row.turn_indexes);
-      const speakers = list<string>(row.speakers);
-      const starts = list<number>(row.turn_starts);
-      const ends = list<number>(row.turn_ends);
-      String(row.text)
-        .split('\n')
-        .forEach((line, i) => {
-          turns.push({ turn: Number(indexes[i]), speaker: speakers[i] ?? '?', start_s: nullable(starts[i]), end_s: nullable(ends[i]), text: line });
-        });
-    }
+    for (const row of rows) turns.push(...parseChunkTurns(String(row.turns), String(row.text)));
     const first = turns[0]?.turn ?? 0;
     const last = turns.at(-1)?.turn ?? 0;
     if ((fromTurn !== undefined && fromTurn > last) || (toTurn !== undefined && toTurn < first)) {

@@ -41,7 +41,8 @@ describe('buildTranscriptIndex', () => {
   it('is rebuilt by ensureTranscriptIndex only when the database changed', async () => {
     // A second index of its own: rebuilding the one the other tests have open would pull it from under them.
     const ownPath = `${indexPath}-ensure`;
-    expect(await ensureTranscriptIndex({ dbPath, indexPath: ownPath })).toBe(ownPath);
+    // Two servers starting at once share one build instead of writing the same work directory.
+    expect(await Promise.all([ensureTranscriptIndex({ dbPath, indexPath: ownPath }), ensureTranscriptIndex({ dbPath, indexPath: ownPath })])).toEqual([ownPath, ownPath]);
     const before = (await readIndexMeta(ownPath))!.builtAt;
     await ensureTranscriptIndex({ dbPath, indexPath: ownPath });
     expect((await readIndexMeta(ownPath))!.builtAt).toBe(before);
@@ -79,6 +80,12 @@ describe('TranscriptIndex.search (BM25)', () => {
   it('treats quotes and SQL in the query as words', async () => {
     const { hits } = await index.search({ query: "router' OR 1=1; DROP TABLE chunks; --", k: 3 });
     expect(hits[0]?.call_id).toBe('C-0000002');
+  });
+
+  it('answers queries with no searchable word with no hits, not an error', async () => {
+    for (const query of ['the and of', '!!!', '"', '(((', '日本語', 'field:value']) {
+      expect((await index.search({ query, k: 3 })).hits, query).toEqual([]);
+    }
   });
 
   it('reports unknown call ids and unavailable modes as the caller’s mistake', async () => {
