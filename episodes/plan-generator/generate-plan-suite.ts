@@ -36,9 +36,13 @@ class PlanBuilder {
     return id;
   }
 
-  transcripts(block: TranscriptBlock): number {
-    const id = this.push('RAG', block.prompt, []);
-    this.details.push({ stepId: id, retrieval: { query: block.retrieval.query, filters: { ...block.retrieval.filters } } });
+  /** A RAG step; a chained block narrows to what data step `dataStep` found ("(D)" bound to it). */
+  transcripts(block: TranscriptBlock, dataStep?: number): number {
+    const bind = (text: string): string => (dataStep === undefined ? text : text.replaceAll('(D)', `(${dataStep})`));
+    if (block.chained && dataStep === undefined) throw new Error(`transcript block ${block.key} needs its data step`);
+    const id = this.push('RAG', bind(block.prompt), block.chained ? [dataStep!] : []);
+    const filters = Object.fromEntries(Object.entries(block.retrieval.filters).map(([key, value]) => [key, typeof value === 'string' ? bind(value) : value]));
+    this.details.push({ stepId: id, retrieval: { query: block.retrieval.query, filters } });
     this.fact(block.fact);
     for (const term of block.terms) this.terms.add(term);
     return id;
@@ -80,7 +84,9 @@ function pick<T>(items: readonly T[], count: number, random: () => number): T[] 
 
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const listOf = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
-const topicOf = (block: DataBlock): string => block.key.replace(/-/g, ' ');
+/** A short name of a data block's finding for LLM prompts, without its filter terms (repeating one downstream is redundant). */
+const topicOf = (block: DataBlock): string =>
+  block.key.split('-').filter((word) => !block.terms.some((term) => term.toLowerCase().split(/[^a-z0-9]+/).includes(word))).join(' ');
 const refs = (ids: number[]): string => listOf(ids.map((id) => `(${id})`));
 
 /** Objective, simple: one structured fact → one T2S step. The i-th question takes block i mod n, phrasing i div n. */
@@ -93,11 +99,12 @@ function objectiveSimple(index: number): { query: string; builder: PlanBuilder }
 
 /** Subjective, simple: what was said about one thing → RAG, then an LLM summary of it. */
 function subjectiveSimple(index: number): { query: string; builder: PlanBuilder } {
-  const block = TRANSCRIPT_BLOCKS[index % TRANSCRIPT_BLOCKS.length]!;
+  const standalone = TRANSCRIPT_BLOCKS.filter((block) => !block.chained);
+  const block = standalone[index % standalone.length]!;
   const builder = new PlanBuilder();
   const rag = builder.transcripts(block);
   builder.llm(block.synthesis.replace('(R)', `(${rag})`), [rag]);
-  return { query: block.questions[Math.floor(index / TRANSCRIPT_BLOCKS.length) % block.questions.length]!, builder };
+  return { query: block.questions[Math.floor(index / standalone.length) % block.questions.length]!, builder };
 }
 
 /** Objective, compound: 2–4 structured facts in one question → parallel T2S steps, one LLM step combining them. */
@@ -111,7 +118,8 @@ function objectiveCompound(random: () => number): { query: string; builder: Plan
 
 /**
  * Subjective, compound: 1–4 topics, each a structured finding and what customers say about it → per topic a T2S and
- * a RAG step in parallel and an LLM step explaining one by the other; with several topics, a final LLM step.
+ * a RAG step (in parallel, or the RAG step narrowed to what the T2S step found) and an LLM step explaining one by the
+ * other; with several topics, a final LLM step.
  */
 function subjectiveCompound(random: () => number): { query: string; builder: PlanBuilder } {
   // One transcript block per structured finding: two topics on the same finding would repeat its T2S step.
@@ -127,7 +135,7 @@ function subjectiveCompound(random: () => number): { query: string; builder: Pla
   for (const transcript of topics) {
     const data = DATA_BLOCKS.find((block) => block.key === transcript.explains)!;
     const t2s = builder.data(data);
-    const rag = builder.transcripts(transcript);
+    const rag = builder.transcripts(transcript, t2s);
     explanations.push(builder.llm(`Explain the ${topicOf(data)} finding in (${t2s}) with the call evidence in (${rag})`, [t2s, rag]));
     clauses.push(`${data.clause}, and ${transcript.clause}`);
   }

@@ -18,6 +18,12 @@ export interface TranscriptBlock {
   terms: string[];
   /** The data block whose finding this block explains (compound subjective questions pair them). */
   explains?: string;
+  /**
+   * The retrieval narrows to the entity the explained data step found: "(D)" in the prompt and in filter values
+   * stands for that step (the executor binds a filter "(k)" to the first value of step k's result). Such a block
+   * only occurs after its data step, never in a simple question.
+   */
+  chained?: true;
 }
 
 export const TRANSCRIPT_BLOCKS: TranscriptBlock[] = [
@@ -182,5 +188,37 @@ export const TRANSCRIPT_BLOCKS: TranscriptBlock[] = [
     synthesis: 'Summarise who the new lines in (R) are for',
     retrieval: { query: 'add a new line to my account phone plan', filters: { queue: 'sales' } },
     fact: 'new line', terms: ['sales'],
+  },
+  {
+    key: 'top-zone-escalations', explains: 'escalation-time-zone', chained: true,
+    questions: [], clause: 'what escalated callers from that time zone say',
+    prompt: 'Retrieve transcript passages from escalated calls in the time zone found in (D) where the customer asks for a supervisor',
+    synthesis: 'Summarise what the escalated callers in (R) ask for',
+    retrieval: { query: 'speak to a supervisor', filters: { time_zone: '(D)', escalated: true } },
+    fact: 'supervisor', terms: [],
+  },
+  {
+    key: 'top-agent-escalations', explains: 'top-escalating-agent', chained: true,
+    questions: [], clause: "how that agent's escalated calls go",
+    prompt: 'Retrieve transcript passages from escalated calls handled by the agent found in (D)',
+    synthesis: 'Describe how the escalations in (R) unfold',
+    retrieval: { query: 'supervisor escalating this', filters: { agent_id: '(D)', escalated: true } },
+    fact: 'supervisor', terms: [],
+  },
+  {
+    key: 'dropping-team-calls', explains: 'qa-drop-team', chained: true,
+    questions: [], clause: "how that team's recent calls close",
+    prompt: 'Retrieve transcript passages from recent calls of the team found in (D) showing how agents close the call',
+    synthesis: 'Describe the agent behaviour seen in (R)',
+    retrieval: { query: 'thank you for contacting us have a good day', filters: { team: '(D)', date_from: E.qaDropDate } },
+    fact: 'thank you for contacting us', terms: [],
+  },
+  {
+    key: 'low-empathy-agent-calls', explains: 'low-empathy-agent', chained: true,
+    questions: [], clause: 'how that agent responds when customers explain their problem',
+    prompt: 'Retrieve transcript passages from calls handled by the agent found in (D) where the agent first responds to the customer',
+    synthesis: 'Describe how the agent in (R) responds to customers',
+    retrieval: { query: 'I can help with that confirm the name', filters: { agent_id: '(D)' } },
+    fact: 'I can help with that', terms: [],
   },
 ];

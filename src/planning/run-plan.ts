@@ -162,7 +162,9 @@ async function executeStep(
   }
   if (step.tool === 'RAG') {
     const query = detail?.retrieval?.query ?? prompt;
-    const filters = detail?.retrieval?.filters ?? {};
+    const bound = bindFilters(detail?.retrieval?.filters ?? {}, step, upstream);
+    if (!bound.ok) return { source: 'not-run', input: {}, output: `not run: ${bound.error}`, isError: true };
+    const filters = bound.filters;
     const args = { query, k: options.k ?? 5, filters };
     const result = await options.callTool(RAG_TOOL, args);
     return { source: 'retrieval', input: args, output: result.content, isError: result.isError };
@@ -182,6 +184,37 @@ async function executeStep(
   // LLM answer and is labelled `concatenation` so nobody reads it as one; it keeps every upstream fact reachable.
   const body = upstream.map((execution) => `(${execution.id}) ${execution.output}`).join('\n');
   return { source: 'concatenation', input: { prompt }, output: `${step.prompt}\n${body}`, isError: false };
+}
+
+/**
+ * A reference retrieval narrows to what an upstream T2S step found: a filter value "(k)", k in depends_on, is bound
+ * to the first value of the first row of step k's result (the SQL server's JSON `{columns, rows}`).
+ */
+function bindFilters(
+  filters: Record<string, unknown>,
+  step: PlanStep,
+  upstream: readonly StepExecution[],
+): { ok: true; filters: Record<string, unknown> } | { ok: false; error: string } {
+  const bound: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(filters)) {
+    const reference = typeof value === 'string' ? /^\((\d+)\)$/.exec(value) : null;
+    if (!reference) {
+      bound[key] = value;
+      continue;
+    }
+    const id = Number(reference[1]);
+    const source = upstream.find((execution) => execution.id === id);
+    if (!source || !step.depends_on.includes(id)) return { ok: false, error: `filter ${key} refers to step ${id}, which this step does not depend on` };
+    let first: unknown;
+    try {
+      first = (JSON.parse(source.output) as { rows?: unknown[][] }).rows?.[0]?.[0];
+    } catch {
+      first = undefined;
+    }
+    if (first === undefined || first === null) return { ok: false, error: `filter ${key}: step ${id}'s result has no first value to narrow to` };
+    bound[key] = String(first);
+  }
+  return { ok: true, filters: bound };
 }
 
 const SQL_FENCE = /```(?:sql)?\s*\n([\s\S]*?)```/i;

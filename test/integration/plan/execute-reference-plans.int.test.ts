@@ -81,6 +81,15 @@ describe('executing reference plans on the real servers', () => {
     expect(reached('billing_dispute', execution.steps[0]!.output)).toBe(false);
   });
 
+  it('narrows a chained retrieval to the entity its T2S step found', async () => {
+    const task = suite.find((entry) => entry.reference.details.some((detail) => detail.retrieval?.filters.agent_id === '(1)'))!;
+    const execution = await runPlan(task.reference.plan, { callTool: call, reference: { plan: task.reference.plan, details: task.reference.details } });
+    const rag = execution.steps.find((step) => step.tool === 'RAG' && step.id === 2)!;
+    expect((rag.input.filters as Record<string, unknown>).agent_id).toBe(task.grading.expectedFacts[0]);
+    expect(rag.isError).toBe(false);
+    expect(rag.startMs).toBeGreaterThanOrEqual(execution.steps[0]!.endMs);
+  });
+
   it('refuses a plan with a cycle instead of half-running it', async () => {
     const execution = await runPlan(
       { steps: [{ id: 1, tool: 'T2S', prompt: 'Count calls in (2)', depends_on: [2] }, { id: 2, tool: 'LLM', prompt: 'Summarise (1)', depends_on: [1] }] },

@@ -5,7 +5,10 @@ import { EventSchema, type TrajectoryEvent } from '../../../src/schemas/event.ts
 import type { PlanTask } from '../../../src/schemas/plan-task.ts';
 import type { Plan } from '../../../src/schemas/plan.ts';
 
-const task = generatePlanSuite().find((entry) => entry.id === 'plan-sc-001')!;
+// A compound question of one topic: T2S and RAG in parallel, an LLM step explaining one by the other.
+const task = generatePlanSuite().find(
+  (entry) => entry.grading.shape === 'compound' && entry.reference.plan.steps.map((step) => `${step.tool}${step.depends_on.join('+')}`).join(' ') === 'T2S RAG LLM1+2',
+)!;
 
 /** A finished trajectory whose final answer is `answer` (and, optionally, executed tool results). */
 function trajectory(answer: string, results: string[] = [], execute = false): TrajectoryEvent[] {
