@@ -3,7 +3,9 @@ import type { ItemVerdict } from '../schemas/checklist.ts';
 import type { DdrTask } from '../schemas/ddr-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { checklistAccuracy, firstCountingK, gradeChecklist, judgeChecklist } from './checklist.ts';
+import baselineJson from '../../episodes/ddr-generator/explorer-baseline.json' with { type: 'json' };
 import { explorationMetrics, type DatabaseSchema } from './exploration.ts';
+import type { ExplorerBaseline } from './explorer-baseline.ts';
 import { agentMessages, extractInsights } from './insights.ts';
 import type { StyleGrader } from './style-grader.ts';
 
@@ -107,9 +109,10 @@ export const TOP_K = [1, 2, 5, 10, 20, 30, 50, 100] as const;
 
 /**
  * Per scenario: checklist accuracy (mean, median and pooled over entities; judged when a judge ran, else "not
- * judged"), exploration (coverage, entropy, turns, ended by itself); and the top-k curve of pooled accuracy.
+ * judged"), exploration (coverage, entropy, turns, ended by itself), and beside them the explorer's mean accuracy
+ * on the same scenario (the recorded baseline); and the top-k curve of pooled accuracy.
  */
-export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
+export function summarizeDdr(scores: readonly EpisodeScore[], baseline: ExplorerBaseline = baselineJson as ExplorerBaseline): SummaryTable[] {
   const byScenario = new Map<string, EpisodeScore[]>();
   for (const score of scores) {
     const scenario = String(score.details.scenario ?? 'unknown');
@@ -134,6 +137,7 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
       Number(mean(metric(group, 'entropy')).toFixed(3)),
       Number(mean(metric(group, 'turns')).toFixed(1)),
       percent(mean(metric(group, 'ended_by_itself'))),
+      baseline.scenarios[scenario] ? percent(baseline.scenarios[scenario].accuracyMean) : 'none',
     ];
   });
   const curve = groups.map(([scenario, group]) => {
@@ -144,7 +148,7 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
   return [
     {
       title: 'DDR: checklist accuracy (deterministic grader, %) and exploration',
-      columns: ['scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'table cov', 'column cov', 'entropy', 'turns', 'ended itself'],
+      columns: ['scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'table cov', 'column cov', 'entropy', 'turns', 'ended itself', 'explorer acc'],
       rows,
     },
     { title: 'DDR: top-k curve (pooled accuracy, counting a correct fact once a message among the first k stated it, %)', columns: ['scenario', ...TOP_K.map((k) => `k=${k}`)], rows: curve },

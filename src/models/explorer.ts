@@ -172,7 +172,12 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
             schema.set(String(row.table_name), columns.filter(([name]) => name).map(([name, type]) => ({ name: name!, type: type ?? '' })));
           }
           const keys = [...new Set([...schema.values()].flat().map((column) => column.name))];
-          const key = keys.find((name) => name === `${entity.kind}_id`) ?? keys.find((name) => name.startsWith(entity.kind) && name.endsWith('_id')) ?? `${entity.kind}_id`;
+          // The entity's key: <kind>_id, else a column named after the kind (calls.queue), else any <kind>…_id.
+          const key =
+            keys.find((name) => name === `${entity.kind}_id`) ??
+            keys.find((name) => name === entity.kind) ??
+            keys.find((name) => name.startsWith(entity.kind) && name.endsWith('_id')) ??
+            `${entity.kind}_id`;
           probes = planProbes(schema, key, entity.id);
           said = `The database has ${schema.size} tables; ${probes.length} probes of the ${words(key)} ${entity.id} are planned.`;
         } else {
