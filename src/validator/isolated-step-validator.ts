@@ -16,6 +16,7 @@ export interface ValidatorOptions {
 
 export const DEFAULT_MEMORY_LIMIT_MB = 32;
 export const DEFAULT_TIMEOUT_MS = 100;
+const TIMEOUT_RETRY_FACTOR = 10;
 
 type Encoded = [index: number, effect: Verdict['effect'], callId: string | null, message: string];
 
@@ -42,6 +43,8 @@ export class IsolatedStepValidator implements StepValidator {
   private careful = false;
   /** In the careful mode, the constraint being called. */
   private running = -1;
+  /** After a timeout the step is retried once with a longer one: a stalled machine is not a broken constraint. */
+  private extended = false;
 
   constructor(
     private readonly constraints: readonly Constraint[],
@@ -75,8 +78,9 @@ export class IsolatedStepValidator implements StepValidator {
       if (this.live === undefined || this.live.pooled !== acquireIsolate(this.memoryLimitMb)) this.instantiate();
       const live = this.live!;
       try {
-        const found = this.careful ? this.checkEach(live, stepJson) : this.decode(live.check.applySync(undefined, [stepJson], { timeout: this.timeoutMs }));
+        const found = this.careful ? this.checkEach(live, stepJson) : this.decode(live.check.applySync(undefined, [stepJson], { timeout: this.timeout() }));
         this.history.push(stepJson);
+        this.extended = false;
         const verdicts = this.pending.concat(found);
         this.pending = [];
         return verdicts;
@@ -92,7 +96,7 @@ export class IsolatedStepValidator implements StepValidator {
     for (let index = 0; index < this.constraints.length; index++) {
       if (this.broken.has(index)) continue;
       this.running = index;
-      found.push(...this.decode(live.checkOne.applySync(undefined, [stepJson, index], { timeout: this.timeoutMs })));
+      found.push(...this.decode(live.checkOne.applySync(undefined, [stepJson, index], { timeout: this.timeout() })));
     }
     this.running = -1;
     return found;
@@ -119,6 +123,10 @@ export class IsolatedStepValidator implements StepValidator {
     });
   }
 
+  private timeout(): number {
+    return this.extended ? this.timeoutMs * TIMEOUT_RETRY_FACTOR : this.timeoutMs;
+  }
+
   private errorVerdict(index: number, detail: string): Verdict {
     const constraint = this.constraints[index]!;
     return {
@@ -136,12 +144,18 @@ export class IsolatedStepValidator implements StepValidator {
     const detail = disposedIsolate
       ? `exceeded the ${this.memoryLimitMb} MB memory limit (the isolate was disposed)`
       : /timed out/i.test(text)
-        ? `timed out after ${this.timeoutMs} ms`
+        ? `timed out (after ${this.timeoutMs} ms, then ${this.timeoutMs * TIMEOUT_RETRY_FACTOR} ms)`
         : `failed: ${text}`;
     const culprit = this.careful ? this.running : failed === undefined ? -1 : failed.progress[0]!;
     this.running = -1;
     if (failed !== undefined) releaseContext(failed);
     if (this.live === failed) this.live = undefined;
+    if (!disposedIsolate && /timed out/i.test(text) && !this.extended) {
+      // Wall-clock timeouts also fire when a loaded machine stalls the call: retry this step (in a fresh
+      // context, replaying the earlier steps) with ten times the time before blaming anyone.
+      this.extended = true;
+      return;
+    }
     if (culprit < 0 && !this.careful) {
       // Failed outside any constraint's turn: work one of them deferred (a promise job runs after the
       // whole call). Go careful — one call per constraint — and the retry will find whose it was.
@@ -166,11 +180,11 @@ export class IsolatedStepValidator implements StepValidator {
         live.progress[0] = -1;
         const config = JSON.stringify({ constraints: this.entries, tools: this.tools, broken: [...this.broken] });
         if (this.careful) this.initEach(live, config);
-        else this.recordInitFailures(live.init.applySync(undefined, [config], { timeout: this.timeoutMs }));
+        else this.recordInitFailures(live.init.applySync(undefined, [config], { timeout: this.timeout() }));
         // Verdicts of past steps were returned when they happened; only the state is rebuilt here.
         for (const past of this.history) {
           if (this.careful) this.checkEach(live, past);
-          else live.check.applySync(undefined, [past], { timeout: this.timeoutMs });
+          else live.check.applySync(undefined, [past], { timeout: this.timeout() });
         }
         this.live = live;
         return;
@@ -181,11 +195,11 @@ export class IsolatedStepValidator implements StepValidator {
   }
 
   private initEach(live: ValidatorContext, config: string): void {
-    live.configure.applySync(undefined, [config], { timeout: this.timeoutMs });
+    live.configure.applySync(undefined, [config], { timeout: this.timeout() });
     for (let index = 0; index < this.constraints.length; index++) {
       if (this.broken.has(index)) continue;
       this.running = index;
-      this.recordInitFailures(live.initOne.applySync(undefined, [index], { timeout: this.timeoutMs }));
+      this.recordInitFailures(live.initOne.applySync(undefined, [index], { timeout: this.timeout() }));
     }
     this.running = -1;
   }
