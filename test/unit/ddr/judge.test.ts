@@ -1,9 +1,14 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ddrGrader } from '../../../src/graders/ddr.ts';
 import { judgeChecklist } from '../../../src/graders/checklist.ts';
 import { extractInsights, messageInsights, NO_INSIGHT } from '../../../src/graders/insights.ts';
 import type { Model, ModelRequest } from '../../../src/models/model.ts';
 import { ChecklistItemSchema } from '../../../src/schemas/checklist.ts';
+import { DdrTaskSchema } from '../../../src/schemas/ddr-task.ts';
 import { EVENT_SCHEMA_VERSION, type TrajectoryEvent } from '../../../src/schemas/event.ts';
+import { referenceEvents } from './reference-events.ts';
 
 /** A judge that answers from a script and records what it was asked. */
 function scriptedJudge(replies: string[]): Model & { requests: ModelRequest[] } {
@@ -42,5 +47,27 @@ describe('insights and the LLM judge', () => {
     expect(judge.requests[0]!.messages[1]!.content).toContain('[2] The average stay is 4.2 days.');
     expect(judge.requests[0]!.messages[1]!.content).toContain('tolerance ±0.1 days');
     await expect(judgeChecklist([item], ['x'], scriptedJudge(['no', 'still no']))).rejects.toMatchObject({ code: 'model-error' });
+  });
+});
+
+describe('ddrGrader with a judge', () => {
+  it('extracts insights per message, judges every item, and reports judge accuracy beside the deterministic one', async () => {
+    const task = DdrTaskSchema.parse(JSON.parse(await readFile(path.resolve(import.meta.dirname, '../../../episodes/ddr/ddr-filings-c-001.json'), 'utf8')));
+    const events = referenceEvents(task);
+    const messages = events.filter((event) => event.type === 'model-response').length;
+    const items = task.grading.checklist.length;
+    // One extraction per message, then one verdict per item: the first item judged incorrect, the rest correct.
+    const replies = [
+      ...Array.from({ length: messages }, (_, index) => `insight ${index}`),
+      '{"verdict": "INCORRECT_INFO", "supporting": [], "contradicting": [1]}',
+      ...Array.from({ length: items - 1 }, () => `{"verdict": "CORRECT_INFO", "supporting": [${messages - 1}], "contradicting": []}`),
+    ];
+    const judge = scriptedJudge(replies);
+    const score = await ddrGrader.grade(task, events, { judge });
+    expect(judge.requests).toHaveLength(messages + items);
+    expect(score.metrics.accuracy).toBe(1);
+    expect(score.metrics.judge_accuracy).toBeCloseTo((items - 1) / items);
+    expect(score.details.insights).toEqual(Array.from({ length: messages }, (_, index) => `insight ${index}`));
+    expect((score.details.judgeVerdicts as Array<{ verdict: string }>)[0]!.verdict).toBe('INCORRECT_INFO');
   });
 });
