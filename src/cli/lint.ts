@@ -1,6 +1,5 @@
 import { Command } from 'commander';
-import { displayPath, loadSuite } from '../engine/load-task.ts';
-import { lintTask, referenceIssues, type LintIssue } from '../lint/index.ts';
+import type { LintIssue } from '../lint/index.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 
 /**
@@ -14,6 +13,9 @@ export function lintCommand(): Command {
     .option('--no-reference', 'skip playing each reference trajectory through the validators (static checks only)')
     .option('--json', 'print the issues as JSON')
     .action(async (target: string, options: { json?: boolean; reference: boolean }) => {
+      // Loaded here, not at the top: every other subcommand would pay for them at start-up.
+      const { displayPath, loadSuite } = await import('../engine/load-task.ts');
+      const { lintTask, referenceIssues } = await import('../lint/index.ts');
       const loaded = await loadSuite(target);
       const issues: Array<LintIssue & { file: string }> = loaded.flatMap(({ task, path }) =>
         [...lintTask(task), ...(options.reference ? referenceIssues(task) : [])].map((issue) => ({ ...issue, file: displayPath(path) })),

@@ -2,10 +2,8 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Command, Option } from 'commander';
-import { createServer as createGatewayServer, type GatewayCatalog, type GatewayTaskSession } from '../../mcp-servers/gateway/index.ts';
-import { parseHttpAddress, serveHttp, serveStdio } from '../../mcp-servers/transport/index.ts';
-import { openGatewaySession } from '../engine/gateway-session.ts';
-import { loadSuite, loadTask, type LoadedTask } from '../engine/load-task.ts';
+import type { GatewayCatalog, GatewayTaskSession } from '../../mcp-servers/gateway/index.ts';
+import type { LoadedTask } from '../engine/load-task.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { enforcementOption } from './cli-options.ts';
@@ -32,7 +30,16 @@ function nextTrajectoryPath(out: string, taskId: string): string {
   }
 }
 
-function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): GatewayCatalog & { closeAll(reason: string): Promise<void> } {
+async function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): Promise<GatewayCatalog & { closeAll(reason: string): Promise<void> }> {
+  const { openGatewaySession } = await import('../engine/gateway-session.ts');
+  return catalogWith(openGatewaySession, tasks, flags);
+}
+
+function catalogWith(
+  openGatewaySession: typeof import('../engine/gateway-session.ts').openGatewaySession,
+  tasks: readonly LoadedTask[],
+  flags: ServeFlags,
+): GatewayCatalog & { closeAll(reason: string): Promise<void> } {
   const byId = new Map(tasks.map((loaded) => [loaded.task.id, loaded]));
   const open = new Set<GatewayTaskSession>();
   const shared = new Map<string, GatewayTaskSession>();
@@ -119,6 +126,8 @@ export function serveCommand(): Command {
     .option('--shared-episode', 'with --http: every connection continues the same episode until it ends (for one-shot clients)')
     .option('--batch-ms <ms>', 'calls arriving within this window form one step (one assistant message)', '25')
     .action(async (flags: ServeFlags) => {
+      // Loaded here, not at the top: every other subcommand would pay for them at start-up.
+      const { parseHttpAddress, serveHttp, serveStdio } = await import('../../mcp-servers/transport/index.ts');
       const modes = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
       if (modes !== 1) throw new SandboxError('invalid-input', 'give exactly one of --task, --suite or --server');
       let factory: () => Promise<McpServer>;
@@ -128,8 +137,10 @@ export function serveCommand(): Command {
         factory = await plainServerFactory(flags);
         label = `${flags.server} server`;
       } else {
+        const { loadSuite, loadTask } = await import('../engine/load-task.ts');
+        const { createServer: createGatewayServer } = await import('../../mcp-servers/gateway/index.ts');
         const tasks = flags.task ? [await loadTask(flags.task)] : await loadSuite(flags.suite!);
-        const catalog = catalogOf(tasks, flags);
+        const catalog = await catalogOf(tasks, flags);
         closeAll = (reason) => catalog.closeAll(reason);
         const taskId = flags.task ? tasks[0]!.task.id : undefined;
         factory = async () => createGatewayServer({ catalog, taskId });
