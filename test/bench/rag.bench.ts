@@ -3,6 +3,7 @@
 // every run), measures BM25 quality on the labelled query set, search latency with and without filters on a
 // freshly opened index, and the resident memory of the server process after reopening the index.
 import { readdir, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -95,7 +96,12 @@ export async function run(): Promise<Record<string, number>> {
   const dbPath = await ensureDatabase('contact-center', { calls });
   const indexPath = transcriptIndexPath(dbPath);
   log(`building the transcript index (LANCE_CPU_THREADS=${process.env.LANCE_CPU_THREADS ?? 'unset: 8'})`);
+  // CPU seconds of this process (all its threads) next to wall time: on a shared machine wall time mostly
+  // measures the neighbours.
+  const cpuBefore = process.cpuUsage();
   const meta = await buildTranscriptIndex({ dbPath, indexPath, onProgress: (chunks) => log(`  ${chunks} chunks written`) });
+  const cpu = process.cpuUsage(cpuBefore);
+  const loadDuringBuild = os.loadavg()[0]!;
   log(`built: ${meta.chunks} chunks of ${meta.calls} calls in ${meta.buildSeconds.toFixed(1)} s`);
 
   const index = await TranscriptIndex.open(indexPath);
@@ -128,6 +134,8 @@ export async function run(): Promise<Record<string, number>> {
     search_filtered_p50_ms: percentile(filtered, 50),
     search_filtered_p99_ms: percentile(filtered, 99),
     [`build_${size}_s`]: meta.buildSeconds,
+    [`build_${size}_cpu_s`]: (cpu.user + cpu.system) / 1e6,
+    load_avg_1m_at_build: loadDuringBuild,
     [`chunks_${size}`]: meta.chunks,
     [`index_mb_${size}`]: (await directorySize(indexPath)) / 1024 / 1024,
     [`rss_mb_${size}`]: rss,
