@@ -29,6 +29,20 @@ function describeError(error) {
   }
 }
 
+// Custom code shares the per-call cache through copies: the cached objects are what the built-in
+// toolset validators read.
+const customLib = Object.freeze({
+  parseArguments: lib.parseArguments,
+  schemaIssues: lib.schemaIssues,
+  callArguments: function (call) {
+    return jsonParse(jsonStringify(lib.callArguments(call)));
+  },
+  callIssues: function (call) {
+    const issues = lib.callIssues(call);
+    return issues === null ? null : jsonParse(jsonStringify(issues));
+  },
+});
+
 function makeCustom(source) {
   // The Function constructor parses `source` as one function body, so it cannot close the wrapper and
   // run code at the top level; strict mode keeps `this` undefined and `.caller` out of reach.
@@ -36,7 +50,7 @@ function makeCustom(source) {
     'lib',
     "'use strict';\n" + source + "\n;return { init: typeof init === 'function' ? init : undefined, check: typeof check === 'function' ? check : undefined };",
   );
-  return factory(lib);
+  return factory(customLib);
 }
 
 // Built-in validators never change the step; a custom one might, under the validators after it, so the

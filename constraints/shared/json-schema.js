@@ -10,8 +10,8 @@
 // shape, and a walk over valid arguments allocates nothing but the issues list.
 
 // The three toolset validators ask about the same calls in turn: parse and walk each call once. A short
-// list of recent calls by identity beats a WeakMap here (a step has 1-3 calls). Results are frozen, so
-// no validator can change what the others read.
+// list of recent calls by identity beats a WeakMap here (a step has 1-3 calls). Built-in validators only
+// read the cached results; custom code gets copies (runtime.js), so it cannot change what others read.
 const CACHE_SIZE = 8;
 let cachedCalls = [];
 let cachedEntries = [];
@@ -55,7 +55,7 @@ function schemaIssues(schema, value) {
 /** parseArguments of a step's call, computed once per call object. */
 function callArguments(call) {
   const entry = cacheEntry(call);
-  if (entry.parsed === undefined) entry.parsed = deepFreeze(parseArguments(call.arguments));
+  if (entry.parsed === undefined) entry.parsed = parseArguments(call.arguments);
   return entry.parsed;
 }
 
@@ -73,7 +73,7 @@ function callIssues(call) {
     } else {
       const issues = [];
       visit(node, parsed.value, '', null, issues);
-      entry.issues = deepFreeze(issues);
+      entry.issues = issues;
     }
   }
   return entry.issues;
@@ -89,14 +89,6 @@ function cacheEntry(call) {
   cachedCalls.push(call);
   cachedEntries.push(entry);
   return entry;
-}
-
-function deepFreeze(value) {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze(value[key]);
-  }
-  return value;
 }
 
 function number(value) {

@@ -111,6 +111,14 @@ describe('hostile or broken validator code', () => {
     validator.dispose();
   });
 
+  it('custom code cannot change what the toolset validators read through lib', async () => {
+    const tamper = hostile('tamper', "if (step.kind === 'tool-calls') { const parsed = lib.callArguments(step.calls[0]); parsed.value.region = 'europe'; lib.callIssues(step.calls[0]).length = 0; }");
+    const validator = await createStepValidator([tamper, constraint('tools', 'toolset.available_tools')], TOOLS);
+    const verdicts = await validator.check(calls(1, ['historical_event_retriever', '{"year":1990,"region":"africa"}', 'h']));
+    validator.dispose();
+    expect(verdicts.map((verdict) => [verdict.constraintId, verdict.effect, verdict.callId])).toEqual([['tools', 'block-call', 'h']]);
+  });
+
   it('a custom source that tries to close its wrapper does not compile, and says so', async () => {
     const escape = constraint('escape', 'custom', { name: 'escape', source: 'function check(s) { return { verdicts: [], state: s }; } }); globalThis.x = 1; (function () {' });
     const validator = await createStepValidator([escape, limit], TOOLS);
