@@ -32,6 +32,12 @@ export function formatEvent(event: TrajectoryEvent): string | null {
       return `    ${event.isError ? pc.red('✗') : pc.green('←')} ${pc.dim(excerpt(event.content))}`;
     case 'feedback':
       return pc.magenta(`  ${event.kind} feedback: ${excerpt(event.content, 400)}`);
+    case 'plan-execution': {
+      const { execution } = event;
+      if (execution.refused) return pc.yellow(`  plan not executed: ${execution.refused}`);
+      const steps = execution.steps.map((step) => `    ${step.isError ? pc.red('✗') : pc.green('✓')} (${step.id}) ${step.tool} [${step.source}] ${step.durationMs.toFixed(0)} ms: ${pc.dim(excerpt(step.output, 160))}`);
+      return [pc.bold(`  plan executed: ${execution.steps.length} steps in ${execution.wallMs.toFixed(0)} ms (sequential ${execution.sequentialMs.toFixed(0)} ms, critical path ${execution.criticalPathMs.toFixed(0)} ms)`), ...steps].join('\n');
+    }
     case 'episode-end': {
       const color = event.status === 'completed' ? pc.green : event.status === 'limit' ? pc.yellow : pc.red;
       const { counts } = event;

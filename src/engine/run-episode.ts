@@ -158,13 +158,14 @@ async function gateNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
   if (context.protocol.style === 'plan' && context.settings.execute && context.planExecutor) {
     // Executor calls are recorded like tool calls but are not the agent's: they do not count toward its tool calls.
     let executed = 0;
-    await context.planExecutor({
+    const execution = await context.planExecutor({
       task: context.task as Extract<Task, { style: 'plan' }>,
       answer: interpretation.content,
       signal: context.signal,
       model: context.model,
       callTool: (name, args) => recordedCall(context, round, `plan-${++executed}`, name, JSON.stringify(args)),
     });
+    context.recorder.record({ type: 'plan-execution', round, execution });
   }
   return { ...ended('completed', 'final answer accepted', interpretation.content), counts };
 }

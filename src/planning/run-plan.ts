@@ -1,3 +1,4 @@
+import type { PlanExecution, StepExecution, StepSource } from '../schemas/plan-execution.ts';
 import type { ToolOutcome } from '../mcp/connect-server.ts';
 import type { Model } from '../models/model.ts';
 import type { Plan, PlanStep } from '../schemas/plan.ts';
@@ -14,37 +15,7 @@ export const SQL_TOOL = 'execute_query';
 export const RAG_TOOL = 'search_transcripts';
 
 /** How a step's output was produced — said plainly, so a concatenation is never mistaken for an LLM answer. */
-export type StepSource = 'reference-sql' | 'text-to-sql' | 'retrieval' | 'model' | 'concatenation' | 'not-run';
-
-export interface StepExecution {
-  id: number;
-  tool: PlanStep['tool'];
-  /** The prompt with placeholders replaced by upstream outputs. */
-  prompt: string;
-  source: StepSource;
-  /** What was sent: the SQL, or the retrieval query and filters. */
-  input: Record<string, unknown>;
-  output: string;
-  isError: boolean;
-  /** Milliseconds since the plan started. */
-  startMs: number;
-  endMs: number;
-  durationMs: number;
-}
-
-export interface PlanExecution {
-  steps: StepExecution[];
-  /** Outputs of the steps nothing depends on: the plan's answer. */
-  finalOutput: string;
-  /** Wall-clock time of the whole run. */
-  wallMs: number;
-  /** Sum of step durations: the time a one-at-a-time executor would need. */
-  sequentialMs: number;
-  /** The longest dependency chain weighted by step durations: the best any concurrent executor can do. */
-  criticalPathMs: number;
-  /** Set when the plan was not run at all (not a plan, or not executable as written). */
-  refused?: string;
-}
+export type { PlanExecution, StepExecution, StepSource } from '../schemas/plan-execution.ts';
 
 export interface RunPlanOptions {
   callTool(name: string, args: Record<string, unknown>): Promise<ToolOutcome>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AssistantMessageSchema, UsageSchema } from './message.ts';
+import { PlanExecutionSchema } from './plan-execution.ts';
 import { StepSchema, VerdictSchema, EnforcementSchema, ConstraintStatusSchema } from './step.ts';
 
 export const EVENT_SCHEMA_VERSION = 1;
@@ -87,6 +88,13 @@ export const EventSchema = z.discriminatedUnion('type', [
     /** `constraint`: rejected answer; `protocol`: a nudge or notice from the episode protocol (DDR). */
     kind: z.enum(['constraint', 'protocol']),
     content: z.string(),
+  }),
+  z.object({
+    ...eventBase,
+    /** plan episodes run with `execute`: what executing the accepted plan produced (its tool calls are recorded beside it). */
+    type: z.literal('plan-execution'),
+    round: z.number().int().positive(),
+    execution: PlanExecutionSchema,
   }),
   z.object({
     ...eventBase,

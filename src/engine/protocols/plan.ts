@@ -1,3 +1,4 @@
+import type { PlanExecution } from '../../schemas/plan-execution.ts';
 import type { PlanTask } from '../../schemas/plan-task.ts';
 import type { Model } from '../../models/model.ts';
 import type { ToolOutcome } from '../../mcp/connect-server.ts';
@@ -7,9 +8,9 @@ import { cctuProtocol } from './cctu.ts';
 /**
  * Plan episodes: the final answer is the plan (JSON). With `settings.execute`, the engine hands the accepted
  * plan to an executor (the planning part's `executePlan`); its tool calls go through `callTool`, which the
- * engine records as tool-call/tool-result events so graders see what the plan produced.
+ * engine records as tool-call/tool-result events, then the whole execution as a `plan-execution` event.
  */
-export type PlanExecutor = (context: PlanExecutionContext) => Promise<unknown>;
+export type PlanExecutor = (context: PlanExecutionContext) => Promise<PlanExecution>;
 
 export interface PlanExecutionContext {
   task: PlanTask;

@@ -11,7 +11,8 @@ describe('plan protocol', () => {
     const answers: string[] = [];
     const executor: PlanExecutor = async (context) => {
       answers.push(context.answer);
-      return context.callTool('lookup', { key: 'a' });
+      const outcome = await context.callTool('lookup', { key: 'a' });
+      return { steps: [], finalOutput: outcome.content, wallMs: 1, sequentialMs: 1, criticalPathMs: 1 };
     };
     const result = await runEpisode({ task: planTask(), model: scriptedModel([{ say: plan }]), environment, planExecutor: executor, settings: { execute: true } });
     expect(result).toMatchObject({ status: 'completed', finalAnswer: plan });
@@ -21,12 +22,16 @@ describe('plan protocol', () => {
       { type: 'tool-call', callId: 'plan-1', name: 'lookup', disposition: 'executed' },
       { type: 'tool-result', callId: 'plan-1', content: 'alpha', isError: false },
     ]);
+    expect(result.events.find((event) => event.type === 'plan-execution')).toMatchObject({ execution: { finalOutput: 'alpha' } });
     expect(result.events.at(-1)).toMatchObject({ type: 'episode-end', counts: { toolCalls: 0 } });
   });
 
   it('without execute the executor is not called', async () => {
     let called = false;
-    const result = await runEpisode({ task: planTask(), model: scriptedModel([{ say: plan }]), environment, planExecutor: async () => (called = true) });
+    const result = await runEpisode({ task: planTask(), model: scriptedModel([{ say: plan }]), environment, planExecutor: async () => {
+      called = true;
+      return { steps: [], finalOutput: '', wallMs: 0, sequentialMs: 0, criticalPathMs: 0 };
+    } });
     expect(result.status).toBe('completed');
     expect(called).toBe(false);
   });
