@@ -94,8 +94,14 @@ async function listAllTools(client: Client): Promise<ToolSpec[]> {
 
 async function callTool(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolOutcome> {
   const started = performance.now();
+  // The SDK adds an abort listener to the signal of every request and never removes it: give it a signal of
+  // this call's own, linked to the episode's by one listener that is removed when the call is done.
+  const call = new AbortController();
+  const forward = () => call.abort(options.signal?.reason);
+  if (options.signal?.aborted) call.abort(options.signal.reason);
+  else options.signal?.addEventListener('abort', forward, { once: true });
   try {
-    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs, signal: options.signal });
+    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs, signal: call.signal });
     return { ...toolResultText(result as Parameters<typeof toolResultText>[0], options.maxBytes), durationMs: performance.now() - started };
   } catch (error) {
     const durationMs = performance.now() - started;
@@ -109,5 +115,7 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
       return { content: `Tool ${name} failed: ${error.message}`, isError: true, durationMs };
     }
     throw new SandboxError('server-error', `tool ${name}: the server connection failed: ${(error as Error).message}`, { cause: error });
+  } finally {
+    options.signal?.removeEventListener('abort', forward);
   }
 }
