@@ -12,6 +12,7 @@ const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
 const PREFIX = 'INSTRUCTION FOLLOWING ERROR: ';
 const EFFECTS = ['block-call', 'reject-answer', 'end-episode'];
+const NONE = Object.freeze([]);
 // progress[0] = index of the constraint running now (-1: none). Shared with the host, so after a timeout
 // or a memory-limit breach, which stop the isolate mid-call, the host knows which constraint to blame.
 const progress = new Int32Array(progressBuffer);
@@ -114,7 +115,8 @@ function checkSlot(index, step, out) {
     slot.broken = true;
     found = [[index, 'error', null, 'check failed: ' + describeError(error)]];
   }
-  for (const verdict of found) {
+  for (let position = 0; position < found.length; position++) {
+    const verdict = found[position];
     if (verdict[0] === undefined) verdict[0] = index;
     if (verdict[1] !== 'error' && !verdict[3].startsWith(PREFIX)) verdict[3] = PREFIX + slot.name + ' NOT FOLLOWED! ' + verdict[3];
     out.push(verdict);
@@ -161,10 +163,12 @@ function checkOne(stepJson, index) {
 function readVerdicts(result, step) {
   if (result === null || typeof result !== 'object') throw new TypeError('check must return { verdicts, state }');
   const verdicts = result.verdicts;
-  if (verdicts === undefined || verdicts === null) return [];
+  if (verdicts === undefined || verdicts === null) return NONE;
   if (!Array.isArray(verdicts)) throw new TypeError('verdicts must be an array');
+  if (verdicts.length === 0) return NONE;
   const found = [];
-  for (const verdict of verdicts) {
+  for (let position = 0; position < verdicts.length; position++) {
+    const verdict = verdicts[position];
     if (verdict === null || typeof verdict !== 'object') throw new TypeError('a verdict must be an object');
     const effect = verdict.effect;
     const message = verdict.message;
