@@ -1,19 +1,19 @@
-#!/usr/bin/env node
-// The `sandbox` command. isolated-vm needs Node started with --no-node-snapshot, and the sources are
-// TypeScript run through tsx; when either is missing, re-run this file once with both.
+#!/usr/bin/env -S node --no-node-snapshot
+// The `sandbox` command. isolated-vm needs Node started with --no-node-snapshot (the shebang passes it);
+// started another way (`node bin/sandbox.js`), this file re-runs itself once with the flag. The sources are
+// TypeScript, loaded through tsx's loader registered in this process.
 import { spawnSync } from 'node:child_process';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-const ready = process.execArgv.includes('--no-node-snapshot') && process.env.SANDBOX_TSX === '1';
-if (!ready) {
-  const tsx = import.meta.resolve('tsx');
-  const result = spawnSync(
-    process.execPath,
-    ['--no-node-snapshot', '--import', tsx, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
-    { stdio: 'inherit', env: { ...process.env, SANDBOX_TSX: '1' } },
-  );
-  process.exit(result.status ?? (result.signal ? 128 + 1 : 1));
+if (!process.execArgv.includes('--no-node-snapshot')) {
+  const result = spawnSync(process.execPath, ['--no-node-snapshot', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+    stdio: 'inherit',
+  });
+  process.exit(result.status ?? 128 + (constants.signals[result.signal] ?? 1));
 } else {
+  const { register } = await import('tsx/esm/api');
+  register();
   const { main } = await import('../src/cli/main.ts');
   process.exitCode = await main(process.argv.slice(2));
 }

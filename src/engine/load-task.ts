@@ -54,11 +54,15 @@ async function isFile(file: string): Promise<boolean> {
   }
 }
 
-/** Every `*.json` file under a directory, sorted. */
+/**
+ * Every `*.json` file under a directory, sorted, except inside generator folders (`episodes/<style>-generator/`):
+ * those hold generator code and data (e.g. a recorded baseline), not tasks.
+ */
 async function jsonFilesUnder(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { recursive: true, withFileTypes: true });
+  const inGenerator = (folder: string) => path.relative(directory, folder).split(path.sep).some((part) => part.endsWith('-generator'));
   return entries
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.json'))
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.json') && !inGenerator(entry.parentPath))
     .map((entry) => path.join(entry.parentPath, entry.name))
     .sort();
 }

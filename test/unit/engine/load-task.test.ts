@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -70,5 +70,13 @@ describe('loadSuite', () => {
     const error = await errorOf(loadSuite(directory));
     expect(error.code).toBe('invalid-task');
     expect(error.message).toMatch(/id "one" is also the id of/);
+  });
+
+  it('skips the JSON files of generator folders, which are not tasks', async () => {
+    const directory = await tempDir();
+    await writeFile(path.join(directory, 'one.json'), JSON.stringify({ ...(await demoJson()), id: 'one' }));
+    await mkdir(path.join(directory, 'cctu-generator'), { recursive: true });
+    await writeFile(path.join(directory, 'cctu-generator', 'baseline.json'), JSON.stringify({ scores: [] }));
+    expect((await loadSuite(directory)).map((loaded) => loaded.task.id)).toEqual(['one']);
   });
 });
