@@ -6,6 +6,8 @@ export interface PooledIsolate {
   isolate: ivm.Isolate;
   script: ivm.Script;
   generation: number;
+  /** Seen disposed (a memory-limit breach). Checked instead of `isolate.isDisposed`, a native call, on every step. */
+  dead: boolean;
   /** Contexts of finished episodes, ready for the next one (see recycleContext). */
   spares: ValidatorContext[];
 }
@@ -36,11 +38,11 @@ let generations = 0;
  */
 export function acquireIsolate(memoryLimitMb: number): PooledIsolate {
   const existing = pool.get(memoryLimitMb);
-  if (existing !== undefined && !existing.isolate.isDisposed) return existing;
+  if (existing !== undefined && !existing.dead) return existing;
   const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
   const script = isolate.compileScriptSync(isolateSource(), { filename: 'constraint-validators.js' });
   generations += 1;
-  const created = { isolate, script, generation: generations, spares: [] };
+  const created = { isolate, script, generation: generations, dead: false, spares: [] };
   pool.set(memoryLimitMb, created);
   return created;
 }
@@ -99,8 +101,16 @@ function memoryLimitOf(pooled: PooledIsolate): number {
   return -1;
 }
 
+/** After a failed call: marks isolates a memory-limit breach disposed, so the next acquireIsolate makes a new one. */
+export function noteDisposedIsolates(): void {
+  for (const entry of pool.values()) if (entry.isolate.isDisposed) entry.dead = true;
+}
+
 /** Disposes every pooled isolate (tests, and a process that is done validating). */
 export function disposeIsolatePool(): void {
-  for (const entry of pool.values()) if (!entry.isolate.isDisposed) entry.isolate.dispose();
+  for (const entry of pool.values()) {
+    entry.dead = true;
+    if (!entry.isolate.isDisposed) entry.isolate.dispose();
+  }
   pool.clear();
 }

@@ -2,7 +2,7 @@ import type { Constraint } from '../schemas/constraint.ts';
 import type { Step, Verdict } from '../schemas/step.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { SandboxError } from '../sandbox-error.ts';
-import { acquireIsolate, openContext, recycleContext, releaseContext, type ValidatorContext } from './isolate-pool.ts';
+import { acquireIsolate, noteDisposedIsolates, openContext, recycleContext, releaseContext, type ValidatorContext } from './isolate-pool.ts';
 import type { StepValidator } from './step-validator.ts';
 import { customConstraintName } from './custom-constraint-name.ts';
 
@@ -139,6 +139,7 @@ export class IsolatedStepValidator implements StepValidator {
 
   /** A call into the isolate did not return: blame the constraint that was running and leave it out. */
   private recordFailure(error: unknown, failed: ValidatorContext | undefined): void {
+    noteDisposedIsolates();
     const disposedIsolate = failed?.pooled.isolate.isDisposed === true;
     const text = error instanceof Error ? error.message : String(error);
     const detail = disposedIsolate
