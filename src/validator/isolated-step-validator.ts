@@ -81,6 +81,7 @@ export class IsolatedStepValidator implements StepValidator {
         const found = this.careful ? this.checkEach(live, stepJson) : this.decode(live.check.applySync(undefined, [stepJson], { timeout: this.timeout() }));
         this.history.push(stepJson);
         this.extended = false;
+        if (this.pending.length === 0) return found;
         const verdicts = this.pending.concat(found);
         this.pending = [];
         return verdicts;
