@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Command, Option } from 'commander';
 import type { GatewayCatalog, GatewayTaskSession } from '../../mcp-servers/gateway/index.ts';
+import type { openGatewaySession as OpenGatewaySession } from '../engine/gateway-session.ts';
 import type { LoadedTask } from '../engine/load-task.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { Enforcement } from '../schemas/step.ts';
@@ -36,7 +37,7 @@ async function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): Promi
 }
 
 function catalogWith(
-  openGatewaySession: typeof import('../engine/gateway-session.ts').openGatewaySession,
+  openGatewaySession: typeof OpenGatewaySession,
   tasks: readonly LoadedTask[],
   flags: ServeFlags,
 ): GatewayCatalog & { closeAll(reason: string): Promise<void> } {
