@@ -6,6 +6,8 @@ import { taskOfTrajectory } from '../engine/replay.ts';
 import { gradeEpisode, summarizeScores } from '../graders/index.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { EpisodeScore } from '../schemas/score.ts';
+import type { Enforcement } from '../schemas/step.ts';
+import { compareRuns, type ScoredRun } from '../graders/compare-runs.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { formatTable } from './format-table.ts';
 import { formatScore } from './transcript.ts';
@@ -24,31 +26,44 @@ async function trajectoryFiles(target: string): Promise<string[]> {
   return files.map((name) => path.join(target, name));
 }
 
+/** Grades every finished trajectory a path names; unfinished ones are listed, not guessed. */
+async function gradeTarget(target: string): Promise<{ run: ScoredRun; skipped: string[] }> {
+  const scores: EpisodeScore[] = [];
+  const skipped: string[] = [];
+  const enforcements = new Set<Enforcement>();
+  for (const file of await trajectoryFiles(target)) {
+    const { events, finished } = await readTrajectory(file);
+    if (!finished) {
+      skipped.push(`${path.basename(file)}: unfinished (no episode-end)`);
+      continue;
+    }
+    const start = events[0];
+    if (start?.type === 'episode-start') enforcements.add(start.settings.enforcement);
+    scores.push(await gradeEpisode(await taskOfTrajectory(events), events));
+  }
+  const enforcement = enforcements.size === 1 ? [...enforcements][0]! : enforcements.size === 0 ? 'unknown' : 'mixed';
+  return { run: { label: path.basename(path.resolve(target)), enforcement, scores }, skipped };
+}
+
 /** `sandbox grade`: re-score saved trajectories without running anything. */
 export function gradeCommand(): Command {
   return new Command('grade')
     .description('Re-score saved trajectories (one file, or every episode of a run directory) without running anything')
     .argument('<trajectory|run-dir>', 'a trajectory file or a run directory')
+    .option('--against <trajectory|run-dir>', 'compare with another run, episode by episode (block vs observe: the self-refinement gain of feedback)')
     .option('--json', 'print the scores as JSON')
-    .action(async (target: string, flags: { json?: boolean }) => {
-      const scores: EpisodeScore[] = [];
-      const skipped: string[] = [];
-      for (const file of await trajectoryFiles(target)) {
-        const { events, finished } = await readTrajectory(file);
-        if (!finished) {
-          skipped.push(`${path.basename(file)}: unfinished (no episode-end)`);
-          continue;
-        }
-        scores.push(await gradeEpisode(await taskOfTrajectory(events), events));
-      }
+    .action(async (target: string, flags: { json?: boolean; against?: string }) => {
+      const { run, skipped } = await gradeTarget(target);
+      const { scores } = run;
+      const comparison = flags.against ? compareRuns(run, (await gradeTarget(flags.against)).run) : undefined;
       if (flags.json) {
-        process.stdout.write(`${JSON.stringify({ scores, skipped }, null, 2)}\n`);
-      } else if (scores.length === 1 && skipped.length === 0) {
+        process.stdout.write(`${JSON.stringify({ scores, skipped, ...(comparison ? { comparison } : {}) }, null, 2)}\n`);
+      } else if (scores.length === 1 && skipped.length === 0 && !comparison) {
         process.stdout.write(`${scores[0]!.taskId}#${scores[0]!.repeat} (${scores[0]!.status}) ${formatScore(scores[0]!)}\n`);
       } else {
         for (const score of scores) process.stdout.write(`${score.taskId}#${score.repeat} (${score.status}) ${formatScore(score)}\n`);
         for (const line of skipped) process.stdout.write(`skipped ${line}\n`);
-        const tables = await summarizeScores(scores);
+        const tables = [...(await summarizeScores(scores)), ...(comparison ? [comparison] : [])];
         if (tables.length > 0) process.stdout.write(`\n${tables.map(formatTable).join('\n\n')}\n`);
       }
       process.exitCode = EXIT_CODES.ok;
