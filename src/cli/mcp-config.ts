@@ -20,7 +20,7 @@ function shellQuote(word: string): string {
 /** `sandbox mcp-config`: the claude_desktop_config.json entry and the `claude mcp add` line for a task, suite or server. */
 export function mcpConfigCommand(): Command {
   return new Command('mcp-config')
-    .description('print the Claude Desktop config entry and the `claude mcp add` line that serve a task, a suite or a plain server')
+    .description('Print the Claude Desktop config entry and the `claude mcp add` line that serve a task, a suite or a plain server')
     .option('--task <id|path>', 'serve one task with its constraints enforced')
     .option('--suite <dir>', 'serve a suite: a start_task tool picks the task')
     .addOption(new Option('--server <name>', 'serve a plain server instead').choices(['sql', 'transcripts']))

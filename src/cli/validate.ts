@@ -96,7 +96,7 @@ function printReport(report: ValidationReport, constraints: Constraint[], skippe
 /** `sandbox validate <trajectory> [--constraints <file>]`: re-validate a saved trajectory under its own or changed constraints. */
 export function validateCommand(): Command {
   return new Command('validate')
-    .description('re-validate a saved trajectory under its own constraints or a changed constraints file, and show what would have been blocked or rejected')
+    .description('Re-validate a saved trajectory under its own constraints or a changed constraints file, and show what would have been blocked or rejected')
     .argument('<trajectory>', 'a trajectory file (runs/<run>/<task>.<repeat>.jsonl)')
     .option('--constraints <file>', 'constraints to apply instead of the task\'s: a JSON list of constraints, or an object (e.g. a task file) with "constraints"')
     .option('--json', 'print the report as JSON')

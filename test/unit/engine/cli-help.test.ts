@@ -89,4 +89,94 @@ describe('CLI help', () => {
       "
     `);
   });
+
+  it('the command list', () => {
+    expect(createProgram().helpInformation()).toMatchInlineSnapshot(`
+      "Usage: sandbox [options] [command]
+
+      Run, replay and grade multi-turn tool-use episodes under explicit constraints.
+
+      Options:
+        -h, --help                            display help for command
+
+      Commands:
+        episode [options]                     Run one episode and print a live
+                                              transcript, then its score
+        run [options]                         Run a suite (repeats × tasks) and print
+                                              its summary; re-running into the same
+                                              --out resumes
+        replay <trajectory>                   Re-execute a trajectory's tool calls
+                                              against fresh servers and re-run the
+                                              validator; report each divergence
+        grade [options] <trajectory|run-dir>  Re-score saved trajectories (one file,
+                                              or every episode of a run directory)
+                                              without running anything
+        tasks [options]                       List tasks with style, domain and counts
+        lint [options] <task-or-suite>        Check tasks for conflicting or
+                                              infeasible constraints (a tool-call max
+                                              below what the answer needs, JSON-only
+                                              with a closing period, min rounds above
+                                              max, …)
+        validate [options] <trajectory>       Re-validate a saved trajectory under its
+                                              own constraints or a changed constraints
+                                              file, and show what would have been
+                                              blocked or rejected
+        db                                    Build the seeded databases the SQL and
+                                              transcripts servers serve
+        serve [options]                       Serve a task (or a suite) over MCP with
+                                              its constraints enforced and the session
+                                              recorded; or a plain sql/transcripts
+                                              server
+        mcp-config [options]                  Print the Claude Desktop config entry
+                                              and the \`claude mcp add\` line that serve
+                                              a task, a suite or a plain server
+        help [command]                        display help for command
+      "
+    `);
+  });
+
+  it('serve, mcp-config', () => {
+    expect([helpOf('serve'), helpOf('mcp-config')].join('\n')).toMatchInlineSnapshot(`
+      "Usage: sandbox serve [options]
+
+      Serve a task (or a suite) over MCP with its constraints enforced and the session
+      recorded; or a plain sql/transcripts server
+
+      Options:
+        --task <id|path>      the task to play
+        --suite <dir>         a suite: the client picks tasks with start_task
+        --server <name>       serve a plain server instead of a task (choices: "sql",
+                              "transcripts")
+        --db <path>           with --server: the DuckDB database (default: the
+                              contact-center database, built on first use)
+        --index <dir>         with --server transcripts: the transcript index
+                              (default: beside the database)
+        --http <host:port>    serve Streamable HTTP (default host 127.0.0.1) instead
+                              of stdio
+        --token <token>       with --http: require Authorization: Bearer <token>
+        --out <dir>           where session trajectories go (default: "runs/serve")
+        --enforcement <mode>  block: apply verdicts; observe: record only; off: no
+                              checks (choices: "block", "observe", "off", default:
+                              "block")
+        --shared-episode      with --http: every connection continues the same episode
+                              until it ends (for one-shot clients)
+        --batch-ms <ms>       calls arriving within this window form one step (one
+                              assistant message) (default: "25")
+        -h, --help            display help for command
+
+      Usage: sandbox mcp-config [options]
+
+      Print the Claude Desktop config entry and the \`claude mcp add\` line that serve a
+      task, a suite or a plain server
+
+      Options:
+        --task <id|path>  serve one task with its constraints enforced
+        --suite <dir>     serve a suite: a start_task tool picks the task
+        --server <name>   serve a plain server instead (choices: "sql", "transcripts")
+        --db <path>       with --server: the database to serve
+        --name <name>     the server name in the client (default: "")
+        -h, --help        display help for command
+      "
+    `);
+  });
 });
