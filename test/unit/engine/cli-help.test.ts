@@ -71,11 +71,14 @@ describe('CLI help', () => {
       without running anything
 
       Arguments:
-        trajectory|run-dir  a trajectory file or a run directory
+        trajectory|run-dir              a trajectory file or a run directory
 
       Options:
-        --json              print the scores as JSON
-        -h, --help          display help for command
+        --against <trajectory|run-dir>  compare with another run, episode by episode
+                                        (block vs observe: the self-refinement gain of
+                                        feedback)
+        --json                          print the scores as JSON
+        -h, --help                      display help for command
 
       Usage: sandbox tasks [options]
 
