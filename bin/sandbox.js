@@ -1,16 +1,18 @@
 #!/usr/bin/env -S node --no-node-snapshot
 // The `sandbox` command. isolated-vm needs Node started with --no-node-snapshot (the shebang passes it);
-// started another way (`node bin/sandbox.js`), this file re-runs itself once with the flag. The sources are
-// TypeScript, loaded through tsx's loader registered in this process.
-import { spawnSync } from 'node:child_process';
+// started another way (`node bin/sandbox.js`), this file re-runs itself once with the flag, passing signals
+// on so that stopping it stops the real process too. The sources are TypeScript, loaded through tsx's loader
+// registered in this process.
+import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 if (!process.execArgv.includes('--no-node-snapshot')) {
-  const result = spawnSync(process.execPath, ['--no-node-snapshot', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  const child = spawn(process.execPath, ['--no-node-snapshot', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: 'inherit',
   });
-  process.exit(result.status ?? 128 + (constants.signals[result.signal] ?? 1));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 1)));
 } else {
   const { register } = await import('tsx/esm/api');
   register();
