@@ -2,11 +2,11 @@ import type { GatewayOutcome, GatewayTaskSession } from '../../mcp-servers/gatew
 import { constraintStatuses } from '../graders/constraint-status.ts';
 import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
 import { RunSettingsSchema, type EpisodeStatus, type RunSettings } from '../schemas/event.ts';
-import type { ToolCall } from '../schemas/message.ts';
+import type { AssistantMessage, ToolCall } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { defaultValidatorFactory } from './episode-defaults.ts';
-import { applyVerdicts, buildStep, checkStep, describeValidatorErrors } from './gate.ts';
+import { applyVerdicts, checkStep, describeValidatorErrors, stepOfMessage, type GateDecision } from './gate.ts';
 import { recordedTaskPath } from './load-task.ts';
 import { Recorder } from './recorder.ts';
 import { packageVersions } from './versions.ts';
@@ -100,6 +100,21 @@ export async function openGatewaySession(options: GatewaySessionOptions): Promis
     await environment.close().catch(() => undefined);
   }
 
+  /**
+   * One round: what the client did is recorded as the assistant message it stands for, checked as a step
+   * before anything runs, and the verdicts turned into a decision (src/engine/gate.ts, as in the agent loop).
+   */
+  async function proposeStep(message: AssistantMessage): Promise<{ round: number; decision: GateDecision }> {
+    counts.rounds += 1;
+    const round = counts.rounds;
+    recorder.record({ type: 'model-response', round, message, usage: {}, latencyMs: 0 });
+    const step = stepOfMessage(message, round);
+    const check = await checkStep(validator, step, settings.enforcement);
+    const verdicts = check?.verdicts ?? [];
+    if (check) recorder.record({ type: 'constraint-check', step, verdicts, enforcement: settings.enforcement, durationMs: check.durationMs });
+    return { round, decision: applyVerdicts(step, verdicts, settings.enforcement) };
+  }
+
   async function runStep(pending: PendingCall[]): Promise<void> {
     if (ending) {
       for (const { resolve } of pending) resolve(endedOutcome());
@@ -111,14 +126,7 @@ export async function openGatewaySession(options: GatewaySessionOptions): Promis
       for (const { resolve } of pending) resolve(endedOutcome());
       return;
     }
-    counts.rounds += 1;
-    const round = counts.rounds;
-    recorder.record({ type: 'model-response', round, message: { role: 'assistant', content: null, tool_calls: calls }, usage: {}, latencyMs: 0 });
-    const step = buildStep(round, calls, null);
-    const check = await checkStep(validator, step, settings.enforcement);
-    const verdicts = check?.verdicts ?? [];
-    if (check) recorder.record({ type: 'constraint-check', step, verdicts, enforcement: settings.enforcement, durationMs: check.durationMs });
-    const decision = applyVerdicts(step, verdicts, settings.enforcement);
+    const { round, decision } = await proposeStep({ role: 'assistant', content: null, tool_calls: calls });
     if (decision.errors.length > 0) {
       await finish('error', describeValidatorErrors(decision.errors));
       for (const { resolve } of pending) resolve(endedOutcome());
@@ -182,14 +190,7 @@ export async function openGatewaySession(options: GatewaySessionOptions): Promis
       await flushBatch();
       return serial(async (): Promise<GatewayOutcome> => {
         if (ending) return endedOutcome();
-        counts.rounds += 1;
-        const round = counts.rounds;
-        recorder.record({ type: 'model-response', round, message: { role: 'assistant', content: answer }, usage: {}, latencyMs: 0 });
-        const step = buildStep(round, [], answer);
-        const check = await checkStep(validator, step, settings.enforcement);
-        const verdicts = check?.verdicts ?? [];
-        if (check) recorder.record({ type: 'constraint-check', step, verdicts, enforcement: settings.enforcement, durationMs: check.durationMs });
-        const decision = applyVerdicts(step, verdicts, settings.enforcement);
+        const { round, decision } = await proposeStep({ role: 'assistant', content: answer });
         if (decision.errors.length > 0) {
           await finish('error', describeValidatorErrors(decision.errors));
           return endedOutcome();
