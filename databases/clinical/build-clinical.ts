@@ -1,10 +1,7 @@
-import { rm } from 'node:fs/promises';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { CLINICAL_TABLES } from './columns.ts';
 import { ALLERGENS, CONDITIONS, REACTIONS } from './conditions.ts';
-import { insertRows, type CellValue } from './insert-rows.ts';
-import { SeededRandom } from './seeded-random.ts';
-import { commentSql, createTableSql } from './table-doc.ts';
+import { writeTables, type CellValue } from '../tables/index.ts';
+import { SeededRandom } from '../seeded-random.ts';
 
 export interface ClinicalOptions {
   seed?: number;
@@ -130,20 +127,5 @@ export function generateClinicalRows(options: ClinicalOptions = {}): Record<stri
 
 /** Builds the clinical scenario database at `path` (replacing it). */
 export async function buildClinical(path: string, options: ClinicalOptions = {}): Promise<void> {
-  await rm(path, { force: true });
-  await rm(`${path}.wal`, { force: true });
-  const rows = generateClinicalRows(options);
-  const instance = await DuckDBInstance.create(path);
-  const connection = await instance.connect();
-  try {
-    for (const table of CLINICAL_TABLES) {
-      await connection.run(createTableSql(table));
-      await insertRows(connection, table.name, rows[table.name]!);
-      for (const statement of commentSql(table)) await connection.run(statement);
-    }
-    await connection.run('CHECKPOINT');
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  await writeTables(path, CLINICAL_TABLES, generateClinicalRows(options));
 }

@@ -1,4 +1,4 @@
-import type { TableDoc } from './table-doc.ts';
+import type { TableDoc } from '../tables/index.ts';
 
 /** The clinical scenario's tables and field documentation (served by `get_field_description`). */
 export const CLINICAL_TABLES: TableDoc[] = [

@@ -1,8 +1,5 @@
-import { rm } from 'node:fs/promises';
-import { DuckDBInstance } from '@duckdb/node-api';
-import { insertRows, type CellValue } from '../clinical/insert-rows.ts';
-import { SeededRandom } from '../clinical/seeded-random.ts';
-import { commentSql, createTableSql } from '../clinical/table-doc.ts';
+import { writeTables, type CellValue } from '../tables/index.ts';
+import { SeededRandom } from '../seeded-random.ts';
 import { FILINGS_TABLES } from './columns.ts';
 import { COUNTRIES, NAME_PARTS, RISK_TEXT, SECTORS } from './sectors.ts';
 
@@ -81,20 +78,5 @@ export function generateFilingsRows(options: FilingsOptions = {}): Record<string
 
 /** Builds the filings scenario database at `path` (replacing it). */
 export async function buildFilings(path: string, options: FilingsOptions = {}): Promise<void> {
-  await rm(path, { force: true });
-  await rm(`${path}.wal`, { force: true });
-  const rows = generateFilingsRows(options);
-  const instance = await DuckDBInstance.create(path);
-  const connection = await instance.connect();
-  try {
-    for (const table of FILINGS_TABLES) {
-      await connection.run(createTableSql(table));
-      await insertRows(connection, table.name, rows[table.name]!);
-      for (const statement of commentSql(table)) await connection.run(statement);
-    }
-    await connection.run('CHECKPOINT');
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  await writeTables(path, FILINGS_TABLES, generateFilingsRows(options));
 }

@@ -1,4 +1,4 @@
-import type { TableDoc } from '../clinical/table-doc.ts';
+import type { TableDoc } from '../tables/index.ts';
 
 /** The filings scenario's tables and field documentation (served by `get_field_description`). */
 export const FILINGS_TABLES: TableDoc[] = [

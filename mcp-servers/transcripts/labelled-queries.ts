@@ -3,7 +3,7 @@
 // facts the generator planted (key_moments, call_driver, escalated, resolved, sentiment …) read with SQL, never
 // from the text index, so the set measures retrieval rather than agreeing with it.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { SeededRandom } from '../../databases/clinical/seeded-random.ts';
+import { SeededRandom } from '../../databases/seeded-random.ts';
 import { EFFECTS } from '../../databases/contact-center/effects.ts';
 import type { SearchFilters } from './search-filters.ts';
 

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { SeededRandom } from '../../databases/clinical/seeded-random.ts';
+import { SeededRandom } from '../../databases/seeded-random.ts';
 import { CALL_DRIVERS } from '../../databases/contact-center/vocabulary.ts';
 import { ensureDatabase } from '../../databases/index.ts';
 import {
