@@ -1,10 +1,12 @@
 import { createInterface, type Interface } from 'node:readline';
-import pc from 'picocolors';
+import { createColors } from 'picocolors';
 import { SandboxError } from '../sandbox-error.ts';
 import type { AssistantMessage, ChatMessage } from '../schemas/message.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';
 import { nextRound, playbackMessage } from './playback-message.ts';
+
+type Colors = ReturnType<typeof createColors>;
 
 export interface HumanModelOptions {
   input?: NodeJS.ReadableStream;
@@ -69,6 +71,9 @@ export function createHumanModel(options: HumanModelOptions = {}): Model {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const excerptChars = options.excerptChars ?? 2_000;
+  // Colours only on a terminal: picocolors' own default turns them on whenever CI is set, which garbles a
+  // transcript piped to a file or read by a test.
+  const pc = createColors(Boolean((output as { isTTY?: boolean }).isTTY) && !('NO_COLOR' in process.env));
   let readline: Interface | undefined;
   let lines: AsyncIterator<string> | undefined;
   const write = (text: string): void => {
@@ -94,15 +99,15 @@ export function createHumanModel(options: HumanModelOptions = {}): Model {
     async respond(request: ModelRequest): Promise<ModelResponse> {
       const started = performance.now();
       const round = nextRound(request.messages);
-      if (round === 1) write(`${describeTools(request.tools)}\n\n${pc.dim('Type "help" for the commands.')}`);
-      for (const message of newMessages(request.messages)) write(describeMessage(message, excerptChars));
+      if (round === 1) write(`${describeTools(request.tools, pc)}\n\n${pc.dim('Type "help" for the commands.')}`);
+      for (const message of newMessages(request.messages)) write(describeMessage(message, excerptChars, pc));
       write(pc.bold(`— round ${round}: your move`));
       for (;;) {
         const command = parseHumanCommand(await readLine(request.signal));
         let message: AssistantMessage | undefined;
         if (command.kind === 'calls') message = playbackMessage({ toolCalls: command.calls }, round);
         else if (command.kind === 'answer') message = playbackMessage({ answer: command.text }, round);
-        else if (command.kind === 'tools') write(describeTools(request.tools));
+        else if (command.kind === 'tools') write(describeTools(request.tools, pc));
         else if (command.kind === 'help') write(HUMAN_HELP);
         else write(`${pc.red(command.reason)}\n${HUMAN_HELP}`);
         if (message) return { message, usage: {}, latencyMs: performance.now() - started };
@@ -120,7 +125,7 @@ function newMessages(messages: readonly ChatMessage[]): readonly ChatMessage[] {
   return messages.slice(lastAssistant + 1);
 }
 
-function describeMessage(message: ChatMessage, excerptChars: number): string {
+function describeMessage(message: ChatMessage, excerptChars: number, pc: Colors): string {
   const excerpt = (text: string): string => (text.length > excerptChars ? `${text.slice(0, excerptChars)}… (${text.length} chars)` : text);
   switch (message.role) {
     case 'system':
@@ -134,7 +139,7 @@ function describeMessage(message: ChatMessage, excerptChars: number): string {
   }
 }
 
-function describeTools(tools: readonly ToolSpec[]): string {
+function describeTools(tools: readonly ToolSpec[], pc: Colors): string {
   if (tools.length === 0) return 'No tools.';
   return ['Tools:', ...tools.map((tool) => `  ${pc.bold(tool.name)} ${JSON.stringify(tool.parameters.properties ?? {})}\n    ${tool.description}`)].join('\n');
 }
