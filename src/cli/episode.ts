@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import pc from 'picocolors';
+import { pc } from './colors.ts';
 import { displayPath, loadTask } from '../engine/load-task.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { checkModelSpec, enforcementOption } from './cli-options.ts';

@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import pc from 'picocolors';
+import { pc } from './colors.ts';
 import { readTrajectory } from '../engine/read-trajectory.ts';
 import { replayTrajectory } from '../engine/replay.ts';
 import { EXIT_CODES } from './exit-codes.ts';

@@ -1,4 +1,4 @@
-import pc from 'picocolors';
+import { pc } from './colors.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore } from '../schemas/score.ts';
 
