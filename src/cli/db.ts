@@ -26,7 +26,8 @@ export function dbCommand(): Command {
     .option('--calls <n>', 'size: number of calls', integer('--calls'))
     .option('--seed <s>', 'random seed', integer('--seed'))
     .option('--out <path>', 'output file (default: the path ensureDatabase uses under the data directory)')
-    .action(async (name: string, options: { calls?: number; seed?: number; out?: string }) => {
+    .option('--no-index', 'contact-center: skip the transcript index (the transcripts server builds it on first use)')
+    .action(async (name: string, options: { calls?: number; seed?: number; out?: string; index: boolean }) => {
       const generator = DATABASES[name];
       if (!generator) throw new SandboxError('not-found', `no database generator named "${name}" (known: ${Object.keys(DATABASES).join(', ')})`);
       const out = path.resolve(options.out ?? databasePath(name, { calls: options.calls, seed: options.seed }));
@@ -35,7 +36,7 @@ export function dbCommand(): Command {
       const result = (await generator.build(out, { calls: options.calls, seed: options.seed })) as { rows?: Record<string, number> } | undefined;
       const rows = result?.rows ? ` (${Object.entries(result.rows).map(([table, count]) => `${table} ${count}`).join(', ')})` : '';
       process.stdout.write(`built ${out} in ${((performance.now() - started) / 1000).toFixed(1)} s${rows}\n`);
-      if (name === 'contact-center') {
+      if (name === 'contact-center' && options.index) {
         // The transcripts server's index is built with the database (embeddings too when SANDBOX_EMBEDDINGS_* is set).
         const transcripts = await import('../../mcp-servers/transcripts/index.ts');
         const indexPath = transcripts.transcriptIndexPath(out);
