@@ -43,24 +43,6 @@ globalThis.__dispatch = function (name, argsJson) {
 };
 `;
 
-/**
- * Isolates shared by every runtime in this process, one per memory limit. Creating an isolate costs a few
- * milliseconds — most of a short episode's time — while a context in a live one costs a fraction of that.
- * Each runtime keeps its own context (its own globals and world); a memory-limit breach disposes the shared
- * isolate, and every runtime then rebuilds on a fresh one at its next call. The price: calls of concurrent
- * episodes take turns on the isolate's thread, so a tool spinning until its timeout delays the others.
- */
-const sharedIsolates = new Map<number, ivm.Isolate>();
-
-function sharedIsolate(memoryLimitMb: number): ivm.Isolate {
-  let isolate = sharedIsolates.get(memoryLimitMb);
-  if (!isolate || isolate.isDisposed) {
-    isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
-    sharedIsolates.set(memoryLimitMb, isolate);
-  }
-  return isolate;
-}
-
 function registration(tool: MockTool): string {
   // The tool's source runs in its own function scope; only `run` escapes.
   return `__tools[${JSON.stringify(tool.name)}] = (function () {\n${tool.implementation}\n;return run;\n})();\n`;
@@ -77,12 +59,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const known = new Set(options.tools.map((tool) => tool.name));
   const worldCopy = new ivm.ExternalCopy(options.world ?? null);
   let isolate: ivm.Isolate | undefined;
-  let context: ivm.Context | undefined;
   let dispatch: ivm.Reference<(name: string, argsJson: string) => string> | undefined;
 
   function build(): ivm.Reference<(name: string, argsJson: string) => string> {
-    isolate = sharedIsolate(options.memoryLimitMb ?? 64);
-    context = isolate.createContextSync();
+    isolate = new ivm.Isolate({ memoryLimit: options.memoryLimitMb ?? 64 });
+    const context = isolate.createContextSync();
     context.global.setSync('world', worldCopy.copyInto({ release: false }));
     // One script for the prelude and every tool (each crossing into the isolate costs); if a tool's source
     // does not compile, register the tools one by one so only that tool explains its fault.
@@ -121,8 +102,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     },
     dispose() {
       dispatch?.release();
-      // The isolate is shared: release only this runtime's context.
-      if (isolate && !isolate.isDisposed) context?.release();
+      if (isolate && !isolate.isDisposed) isolate.dispose();
       worldCopy.release();
     },
   };
