@@ -14,6 +14,7 @@ interface EpisodeFlags {
   enforcement: Enforcement;
   execute?: boolean;
   seed: string;
+  judge?: string;
 }
 
 /** `sandbox episode`: one episode with a live transcript, then its score. */
@@ -26,9 +27,11 @@ export function episodeCommand(): Command {
     .addOption(enforcementOption())
     .option('--execute', 'plan tasks: also execute the accepted plan')
     .option('--seed <n>', 'seed recorded with the run', '0')
+    .option('--judge <spec>', 'a model that judges what only a judge can (DDR judge accuracy, plan rubric metrics)')
     .action(async (flags: EpisodeFlags) => {
       const { task, path: taskPath } = await loadTask(flags.task);
       const spec = checkModelSpec(flags.model ?? 'reference');
+      const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
       if (!flags.model) process.stdout.write(`${pc.dim('Using model "reference" (no --model given): it plays the task\'s reference solution.')}\n`);
       // The engine (LangGraph, LangChain, isolated-vm) loads only now: help and bad input answer fast.
       const [{ runEpisode }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { trajectoryFile }, { gradeEpisode }] = await Promise.all([
@@ -54,7 +57,8 @@ export function episodeCommand(): Command {
       });
       if (result.finalAnswer !== null) process.stdout.write(`${pc.bold('final answer')}: ${result.finalAnswer}\n`);
       try {
-        process.stdout.write(`${formatScore(await gradeEpisode(task, result.events))}\n`);
+        const { judgeOptions } = await import('../graders/judge-options.ts');
+        process.stdout.write(`${formatScore(await gradeEpisode(task, result.events, await judgeOptions(judge)(task)))}\n`);
       } catch (error) {
         process.stdout.write(`score: ${(error as Error).message}\n`);
       }

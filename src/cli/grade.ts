@@ -8,6 +8,8 @@ import { SandboxError } from '../sandbox-error.ts';
 import type { EpisodeScore } from '../schemas/score.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { compareRuns, type ScoredRun } from '../graders/compare-runs.ts';
+import { judgeOptions } from '../graders/judge-options.ts';
+import { checkModelSpec } from './cli-options.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { formatTable } from './format-table.ts';
 import { formatScore } from './transcript.ts';
@@ -27,7 +29,7 @@ async function trajectoryFiles(target: string): Promise<string[]> {
 }
 
 /** Grades every finished trajectory a path names; unfinished ones are listed, not guessed. */
-async function gradeTarget(target: string): Promise<{ run: ScoredRun; skipped: string[] }> {
+async function gradeTarget(target: string, judge?: string): Promise<{ run: ScoredRun; skipped: string[] }> {
   const scores: EpisodeScore[] = [];
   const skipped: string[] = [];
   const enforcements = new Set<Enforcement>();
@@ -39,7 +41,8 @@ async function gradeTarget(target: string): Promise<{ run: ScoredRun; skipped: s
     }
     const start = events[0];
     if (start?.type === 'episode-start') enforcements.add(start.settings.enforcement);
-    scores.push(await gradeEpisode(await taskOfTrajectory(events), events));
+    const task = await taskOfTrajectory(events);
+    scores.push(await gradeEpisode(task, events, await judgeOptions(judge)(task)));
   }
   const enforcement = enforcements.size === 1 ? [...enforcements][0]! : enforcements.size === 0 ? 'unknown' : 'mixed';
   return { run: { label: path.basename(path.resolve(target)), enforcement, scores }, skipped };
@@ -51,11 +54,13 @@ export function gradeCommand(): Command {
     .description('Re-score saved trajectories (one file, or every episode of a run directory) without running anything')
     .argument('<trajectory|run-dir>', 'a trajectory file or a run directory')
     .option('--against <trajectory|run-dir>', 'compare with another run, episode by episode (block vs observe: the self-refinement gain of feedback)')
+    .option('--judge <spec>', 'a model that judges what only a judge can (DDR judge accuracy, plan rubric metrics)')
     .option('--json', 'print the scores as JSON')
-    .action(async (target: string, flags: { json?: boolean; against?: string }) => {
-      const { run, skipped } = await gradeTarget(target);
+    .action(async (target: string, flags: { json?: boolean; against?: string; judge?: string }) => {
+      const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
+      const { run, skipped } = await gradeTarget(target, judge);
       const { scores } = run;
-      const comparison = flags.against ? compareRuns(run, (await gradeTarget(flags.against)).run) : undefined;
+      const comparison = flags.against ? compareRuns(run, (await gradeTarget(flags.against, judge)).run) : undefined;
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ scores, skipped, ...(comparison ? { comparison } : {}) }, null, 2)}\n`);
       } else if (scores.length === 1 && skipped.length === 0 && !comparison) {

@@ -15,6 +15,7 @@ interface RunFlags {
   enforcement: Enforcement;
   execute?: boolean;
   seed: string;
+  judge?: string;
 }
 
 /** A default run directory name from the suite and model: runs/<suite>-<model>. */
@@ -35,8 +36,10 @@ export function runCommand(): Command {
     .addOption(enforcementOption())
     .option('--execute', 'plan tasks: also execute accepted plans')
     .option('--seed <n>', 'seed recorded with the run', '0')
+    .option('--judge <spec>', 'a model that judges what only a judge can (DDR judge accuracy, plan rubric metrics)')
     .action(async (flags: RunFlags) => {
       const spec = checkModelSpec(flags.model);
+      const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
       const tasks = await loadSuite(flags.suite);
       const outDir = path.resolve(flags.out ?? defaultOut(flags.suite, spec));
       // The engine loads only now: help and bad input answer fast.
@@ -44,6 +47,7 @@ export function runCommand(): Command {
         import('../engine/run-suite.ts'),
         import('../engine/episode-defaults.ts'),
       ]);
+      const { judgeOptions } = await import('../graders/judge-options.ts');
       // Ctrl-C stops launching episodes; those in flight finish, and the same command resumes.
       const controller = new AbortController();
       const onInterrupt = () => {
@@ -65,6 +69,7 @@ export function runCommand(): Command {
           progress: true,
           signal: controller.signal,
           suite: flags.suite,
+          gradeOptions: judgeOptions(judge),
         });
         process.stdout.write(`${result.ran} episodes run, ${result.kept} kept from an earlier run, in ${displayPath(outDir)}\n\n`);
         process.stdout.write(`${result.tables.map(formatTable).join('\n\n')}\n`);

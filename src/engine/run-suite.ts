@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import pLimit from 'p-limit';
-import { gradeEpisode, summarizeScores } from '../graders/index.ts';
+import { gradeEpisode, summarizeScores, type GradeOptions } from '../graders/index.ts';
 import type { StartEnvironmentOptions } from '../mcp/start-environment.ts';
 import type { RunSettings, TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
@@ -33,6 +33,8 @@ export interface RunSuiteOptions {
   onEpisodeEnd?: (episode: { taskId: string; repeat: number; result: EpisodeResult }) => void;
   /** What the run was given, recorded in run.json (e.g. the suite path). */
   suite?: string;
+  /** Grade options per task (a judge model); judge-only metrics are `not judged` without one. */
+  gradeOptions?: (task: LoadedTask['task']) => Promise<GradeOptions>;
 }
 
 /** One episode of the run, as the summary counts it. */
@@ -139,7 +141,7 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   );
   bar?.stop();
 
-  const episodes = await gradeRunEpisodes(options.tasks, repeats, options.outDir);
+  const episodes = await gradeRunEpisodes(options.tasks, repeats, options.outDir, options.gradeOptions);
   const scores = episodes.flatMap((episode) => (episode.score ? [episode.score] : []));
   const tables = [statusTable(episodes), ...(await summarizeScores(scores).catch(() => []))];
   await writeFile(path.join(options.outDir, 'run.json'), `${JSON.stringify({ ...runMeta, finishedAt: new Date().toISOString(), episodes: total }, null, 2)}\n`);
@@ -148,25 +150,35 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
 }
 
 /** Grades each episode of a run once, from its trajectory on disk. */
-async function gradeRunEpisodes(tasks: readonly LoadedTask[], repeats: number, outDir: string): Promise<EpisodeEntry[]> {
+async function gradeRunEpisodes(
+  tasks: readonly LoadedTask[],
+  repeats: number,
+  outDir: string,
+  gradeOptions: (task: LoadedTask['task']) => Promise<GradeOptions> = async () => ({}),
+): Promise<EpisodeEntry[]> {
   const entries: EpisodeEntry[] = [];
   for (const { task } of tasks) {
     for (let repeat = 0; repeat < repeats; repeat++) {
       const file = trajectoryFile(outDir, task.id, repeat);
-      entries.push(await gradeFile(task, repeat, file));
+      entries.push(await gradeFile(task, repeat, file, gradeOptions));
     }
   }
   return entries;
 }
 
-async function gradeFile(task: LoadedTask['task'], repeat: number, file: string): Promise<EpisodeEntry> {
+async function gradeFile(
+  task: LoadedTask['task'],
+  repeat: number,
+  file: string,
+  gradeOptions: (task: LoadedTask['task']) => Promise<GradeOptions>,
+): Promise<EpisodeEntry> {
   const base = { taskId: task.id, repeat, file };
   if (!existsSync(file)) return { ...base, status: 'unfinished', reason: 'not run', score: null };
   const { events, finished } = await readTrajectory(file);
   const end = events.at(-1) as Extract<TrajectoryEvent, { type: 'episode-end' }> | undefined;
   if (!finished || !end) return { ...base, status: 'unfinished', reason: 'no episode-end', score: null };
   try {
-    return { ...base, status: end.status, reason: end.reason, score: await gradeEpisode(task, events) };
+    return { ...base, status: end.status, reason: end.reason, score: await gradeEpisode(task, events, await gradeOptions(task)) };
   } catch (error) {
     return { ...base, status: end.status, reason: end.reason, score: null, gradeError: (error as Error).message };
   }

@@ -26,6 +26,8 @@ describe('CLI help', () => {
                               "block")
         --execute             plan tasks: also execute the accepted plan
         --seed <n>            seed recorded with the run (default: "0")
+        --judge <spec>        a model that judges what only a judge can (DDR judge
+                              accuracy, plan rubric metrics)
         -h, --help            display help for command
       "
     `);
@@ -48,6 +50,8 @@ describe('CLI help', () => {
                               "block")
         --execute             plan tasks: also execute accepted plans
         --seed <n>            seed recorded with the run (default: "0")
+        --judge <spec>        a model that judges what only a judge can (DDR judge
+                              accuracy, plan rubric metrics)
         -h, --help            display help for command
       "
     `);
@@ -77,6 +81,8 @@ describe('CLI help', () => {
         --against <trajectory|run-dir>  compare with another run, episode by episode
                                         (block vs observe: the self-refinement gain of
                                         feedback)
+        --judge <spec>                  a model that judges what only a judge can (DDR
+                                        judge accuracy, plan rubric metrics)
         --json                          print the scores as JSON
         -h, --help                      display help for command
 
