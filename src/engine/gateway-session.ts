@@ -1,5 +1,4 @@
 import type { GatewayOutcome, GatewayTaskSession } from '../../mcp-servers/gateway/gateway-session.ts';
-import { constraintStatuses } from '../graders/constraint-status.ts';
 import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
 import { RunSettingsSchema, type EpisodeStatus, type RunSettings } from '../schemas/event.ts';
 import type { AssistantMessage, ToolCall } from '../schemas/message.ts';
@@ -7,9 +6,8 @@ import type { Task } from '../schemas/task.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { defaultValidatorFactory } from './episode-defaults.ts';
 import { applyVerdicts, checkStep, describeValidatorErrors, stepOfMessage, type GateDecision } from './gate.ts';
-import { recordedTaskPath } from './load-task.ts';
+import { recordEpisodeEnd, recordEpisodeStart } from './record-episode.ts';
 import { Recorder } from './recorder.ts';
-import { packageVersions } from './versions.ts';
 import { describeTask } from './describe-task.ts';
 
 export interface GatewaySessionOptions {
@@ -54,17 +52,7 @@ export async function openGatewaySession(options: GatewaySessionOptions): Promis
   }
   const started = performance.now();
   const recorder = new Recorder(options.trajectoryPath);
-  const messages = [...(task.system ? [{ role: 'system' as const, content: task.system }] : []), { role: 'user' as const, content: task.query }];
-  recorder.record({
-    type: 'episode-start',
-    taskId: task.id,
-    ...(options.taskPath ? { taskPath: recordedTaskPath(options.taskPath) } : { task }),
-    model: options.player,
-    settings,
-    versions: packageVersions(),
-    messages,
-    tools: environment.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
-  });
+  recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: options.player, settings, tools: environment.tools });
 
   const counts = { rounds: 0, toolCalls: 0, blockedCalls: 0, rejectedAnswers: 0 };
   let ending: { status: EpisodeStatus; reason: string; finalAnswer: string | null } | null = null;
@@ -88,13 +76,7 @@ export async function openGatewaySession(options: GatewaySessionOptions): Promis
     if (ending) return;
     ending = { status, reason, finalAnswer };
     clearTimeout(wallTimer);
-    let constraintStatus = {};
-    try {
-      constraintStatus = constraintStatuses(task.constraints, recorder.events);
-    } catch {
-      // Status is a report; failing to compute it must not lose the episode's ending.
-    }
-    recorder.record({ type: 'episode-end', status, reason, finalAnswer, counts: { ...counts }, constraintStatus, durationMs: performance.now() - started });
+    recordEpisodeEnd(recorder, { task, status, reason, finalAnswer, counts, durationMs: performance.now() - started });
     recorder.close();
     validator?.dispose();
     await environment.close().catch(() => undefined);

@@ -1,5 +1,6 @@
 export { loadTask, loadSuite, parseTask, describeZodError, formatIssuePath, displayPath, recordedTaskPath, resolveRecordedTaskPath, EPISODES_DIR, type LoadedTask } from './load-task.ts';
-export { runEpisode, buildEpisodeGraph, type RunEpisodeOptions, type EpisodeResult, type ModelFactory, type ValidatorFactory, type ConstraintStatusFunction } from './run-episode.ts';
+export { runEpisode, buildEpisodeGraph, type RunEpisodeOptions, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
+export { recordEpisodeStart, recordEpisodeEnd, initialMessages, type ConstraintStatusFunction } from './record-episode.ts';
 export { buildStep, stepOfMessage, checkStep, applyVerdicts, describeValidatorErrors, type GateDecision } from './gate.ts';
 export { PROTOCOLS, cctuProtocol, ddrProtocol, planProtocol, FINISH_PREFIX, type EpisodeProtocol, type Interpretation, type PlanExecutor, type PlanExecutionContext } from './protocols/index.ts';
 export { Recorder, type EventInput } from './recorder.ts';

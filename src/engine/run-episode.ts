@@ -1,30 +1,23 @@
 import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain/langgraph';
-import { constraintStatuses } from '../graders/constraint-status.ts';
 import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
 import type { ToolOutcome } from '../mcp/connect-server.ts';
 import type { Model, ModelResponse } from '../models/model.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { RunSettingsSchema, type EpisodeStatus, type RunSettings, type TrajectoryEvent } from '../schemas/event.ts';
 import type { ChatMessage, ToolCall } from '../schemas/message.ts';
-import type { ConstraintStatus } from '../schemas/step.ts';
 import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { EpisodeState, type EpisodeCounts, type EpisodeEnding, type EpisodeStateUpdate, type EpisodeStateValue } from './episode-state.ts';
 import { applyVerdicts, buildStep, checkStep, describeValidatorErrors } from './gate.ts';
 import { PROTOCOLS, type EpisodeProtocol, type PlanExecutor } from './protocols/index.ts';
-import { recordedTaskPath } from './load-task.ts';
+import { initialMessages, recordEpisodeEnd, recordEpisodeStart, type ConstraintStatusFunction } from './record-episode.ts';
 import { Recorder } from './recorder.ts';
-import { packageVersions } from './versions.ts';
 
 /** Makes the episode's model once its tools are known (the `reference` model needs the task, providers need the tools). */
 export type ModelFactory = (context: { task: Task; tools: readonly ToolSpec[] }) => Promise<Model>;
 /** Makes the episode's validator from the task's constraints and tools. */
 export type ValidatorFactory = (task: Task, tools: readonly ToolSpec[]) => Promise<StepValidator>;
-/** Computes per-constraint status over a finished trajectory (src/graders/constraint-status.ts). */
-export type ConstraintStatusFunction = (task: Task, events: readonly TrajectoryEvent[]) => Record<string, ConstraintStatus>;
-
-const defaultConstraintStatus: ConstraintStatusFunction = (task, events) => constraintStatuses(task.constraints, events);
 
 export interface RunEpisodeOptions {
   task: Task;
@@ -272,7 +265,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     } else model = options.model;
     if (!validator && options.createValidator && settings.enforcement !== 'off') validator = await options.createValidator(task, tools);
     const messages = initialMessages(task);
-    recordStart(recorder, options, model.spec, settings, tools);
+    recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model.spec, settings, tools });
     const context: EpisodeContext = {
       task,
       model,
@@ -298,7 +291,9 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     const reason = error instanceof SandboxError ? `${error.code}: ${error.message}` : `internal: ${(error as Error).message}`;
     ending = { status: 'error', reason, finalAnswer: null };
     // A failure before the episode started (a server that would not start) still leaves a complete trajectory.
-    if (recorder.events.length === 0) recordStart(recorder, options, model?.spec ?? options.modelSpec ?? 'unknown', settings, []);
+    if (recorder.events.length === 0) {
+      recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model?.spec ?? options.modelSpec ?? 'unknown', settings, tools: [] });
+    }
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCallerAbort);
@@ -307,54 +302,13 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     if (ownsModel) await model?.close?.().catch(() => undefined);
   }
   try {
-    {
-      let constraintStatus: Record<string, ConstraintStatus> = {};
-      try {
-        constraintStatus = (options.constraintStatus ?? defaultConstraintStatus)(task, recorder.events);
-      } catch {
-        // Status is a report; failing to compute it must not lose the episode's ending.
-      }
-      recorder.record({
-        type: 'episode-end',
-        status: ending.status,
-        reason: ending.reason,
-        finalAnswer: ending.finalAnswer,
-        counts: {
-          rounds: lastCounts.rounds,
-          toolCalls: lastCounts.toolCalls,
-          blockedCalls: lastCounts.blockedCalls,
-          rejectedAnswers: lastCounts.rejectedAnswers,
-          ...(lastCounts.inputTokens !== undefined ? { inputTokens: lastCounts.inputTokens } : {}),
-          ...(lastCounts.outputTokens !== undefined ? { outputTokens: lastCounts.outputTokens } : {}),
-          ...(lastCounts.costUsd !== undefined ? { costUsd: lastCounts.costUsd } : {}),
-        },
-        constraintStatus,
-        durationMs: performance.now() - started,
-      });
-    }
+    recordEpisodeEnd(
+      recorder,
+      { task, ...ending, counts: lastCounts, durationMs: performance.now() - started },
+      options.constraintStatus,
+    );
   } finally {
     recorder.close();
   }
   return { ...ending, events: recorder.events, trajectoryPath: recorder.file };
-}
-
-function initialMessages(task: Task): Array<{ role: 'system' | 'user'; content: string }> {
-  const messages: Array<{ role: 'system' | 'user'; content: string }> = [];
-  if (task.system) messages.push({ role: 'system', content: task.system });
-  messages.push({ role: 'user', content: task.query });
-  return messages;
-}
-
-function recordStart(recorder: Recorder, options: RunEpisodeOptions, modelSpec: string, settings: RunSettings, tools: readonly ToolSpec[]): void {
-  const { task } = options;
-  recorder.record({
-    type: 'episode-start',
-    taskId: task.id,
-    ...(options.taskPath ? { taskPath: recordedTaskPath(options.taskPath) } : { task }),
-    model: modelSpec,
-    settings,
-    versions: packageVersions(),
-    messages: initialMessages(task),
-    tools: tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
-  });
 }

@@ -10,7 +10,8 @@ import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import type { LoadedTask } from './load-task.ts';
 import type { PlanExecutor } from './protocols/plan.ts';
 import { readTrajectory } from './read-trajectory.ts';
-import { runEpisode, type ConstraintStatusFunction, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
+import type { ConstraintStatusFunction } from './record-episode.ts';
+import { runEpisode, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 import { packageVersions } from './versions.ts';
 
 export interface RunSuiteOptions {
