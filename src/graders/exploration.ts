@@ -68,8 +68,10 @@ export async function parseQueries(sqls: readonly string[]): Promise<Array<Parse
     const reader = await connection.runAndReadAll(`SELECT json_serialize_sql(q) AS tree FROM (VALUES ${values}) AS t(i, q) ORDER BY i`);
     trees = reader.getRowObjectsJson().map((row) => String(row.tree ?? ''));
   } catch {
-    // One text broke the batch itself (not just its own parse): parse one by one.
-    return Promise.all(sqls.map(async (sql) => (await parseQueries([sql]).catch(() => [null]))[0] ?? null));
+    // A text that breaks the statement itself (not just its own parse, e.g. a NUL byte) counts as unparsed;
+    // in a batch, parse the texts one by one so only that one is lost.
+    if (sqls.length === 1) return [null];
+    return Promise.all(sqls.map(async (sql) => (await parseQueries([sql]))[0] ?? null));
   }
   return trees.map((text) => {
     const tree = JSON.parse(text) as { error?: boolean; statements?: unknown[] };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explorationMetrics, parseQuery } from '../../../src/graders/exploration.ts';
+import { explorationMetrics, parseQueries, parseQuery } from '../../../src/graders/exploration.ts';
 import { EVENT_SCHEMA_VERSION, type TrajectoryEvent } from '../../../src/schemas/event.ts';
 
 const schema = { admissions: ['admission_id', 'patient_id', 'admit_date', 'ward'], patients: ['patient_id', 'sex', 'birth_year'], allergies: ['patient_id', 'allergen'] };
@@ -24,6 +24,9 @@ describe('exploration metrics from DuckDB\'s parse', () => {
     const parsed = await parseQuery("WITH recent AS (SELECT * FROM admissions a WHERE a.admit_date > DATE '2024-01-01') SELECT p.sex, count(*) FROM recent r JOIN patients p USING (patient_id) GROUP BY 1");
     expect(parsed?.tables.map((table) => table.table).sort()).toEqual(['admissions', 'patients']);
     expect(await parseQuery('SELEC nonsense')).toBeNull();
+    // A text that breaks the batch statement itself is unparsed, alone or among others (it once recursed forever).
+    expect(await parseQuery("SELECT '\u0000'")).toBeNull();
+    expect((await parseQueries(['SELECT 1', "SELECT '\u0000'"])).map((parsed) => parsed === null)).toEqual([false, true]);
   });
 
   it('measures coverage, entropy and turns over the queries that ran, ignoring failed ones and unknown tables', async () => {
