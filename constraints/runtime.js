@@ -214,6 +214,15 @@ globalThis.__check = checkAll;
 globalThis.__configure = configure;
 globalThis.__initOne = initOne;
 globalThis.__checkOne = checkOne;
+// Validators are deterministic reducers: no clock and no randomness, so re-validating a saved trajectory gives
+// the same verdicts every time. Both throw (an `error` verdict for the constraint that tried), never answer.
+Math.random = function random() {
+  throw new Error('Math.random is not available to constraints: a validator must be deterministic');
+};
+globalThis.Date = function Date() {
+  throw new Error('Date is not available to constraints: a validator must be deterministic');
+};
+globalThis.Date.now = globalThis.Date;
 // Freeze every intrinsic before any validator code runs, those reachable only through syntax too:
 // a validator cannot patch Array.prototype, JSON or an iterator under the others, nor leave state on
 // the global object for a later episode.

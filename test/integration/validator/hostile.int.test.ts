@@ -64,6 +64,8 @@ describe('hostile or broken validator code', () => {
     ['the Function constructor from a received object', `step.constructor.constructor('return process')().exit(1);`, /ReferenceError: process is not defined/],
     ['network', `fetch('http://127.0.0.1:1/');`, /ReferenceError: fetch is not defined/],
     ['timers', `setTimeout(function () {}, 0);`, /ReferenceError: setTimeout is not defined/],
+    ['randomness (verdicts must repeat on re-validation)', `if (Math.random() < 2) return { verdicts: [], state: state };`, /Math.random is not available/],
+    ['the clock', `if (Date.now() > 0) return { verdicts: [], state: state };`, /Date is not available/],
     ['prototype pollution', `Object.prototype.polluted = true;`, /TypeError/],
     ['patching an intrinsic the others use', `Array.prototype.indexOf = function () { return -1; };`, /TypeError/],
     ['mutating the step the others read', `step.calls.length = 0;`, /TypeError/],
