@@ -5,7 +5,8 @@ import type { AssistantMessage, ToolCall } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { defaultValidatorFactory } from './episode-defaults.ts';
-import { applyVerdicts, checkStep, describeValidatorErrors, stepOfMessage, type GateDecision } from './gate.ts';
+import { applyVerdicts, buildStep, checkStep, describeValidatorErrors, type GateDecision } from './gate.ts';
+import { FINISH_PREFIX, PROTOCOLS } from './protocols/index.ts';
 import { recordEpisodeEnd, recordEpisodeStart } from './record-episode.ts';
 import { Recorder } from './recorder.ts';
 import { describeTask } from './describe-task.ts';
@@ -42,18 +43,24 @@ interface PendingCall {
 export async function openGatewaySession(options: GatewaySessionOptions): Promise<GatewayTaskSession> {
   const { task } = options;
   const settings = RunSettingsSchema.parse(options.settings ?? {});
-  const environment: ToolEnvironment = await startEnvironment(task, options.environment);
+  // The file first: a trajectory that cannot be written fails before any server starts.
+  const recorder = new Recorder(options.trajectoryPath);
+  const environment: ToolEnvironment = await startEnvironment(task, options.environment).catch((error: unknown) => {
+    recorder.close();
+    throw error;
+  });
   let validator: StepValidator | undefined;
   try {
     validator = options.validator ?? (settings.enforcement === 'off' ? undefined : await defaultValidatorFactory(task, environment.tools));
   } catch (error) {
+    recorder.close();
     await environment.close();
     throw error;
   }
   const started = performance.now();
-  const recorder = new Recorder(options.trajectoryPath);
   recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: options.player, settings, tools: environment.tools });
 
+  const protocol = PROTOCOLS[task.style];
   const counts = { rounds: 0, toolCalls: 0, blockedCalls: 0, rejectedAnswers: 0 };
   let ending: { status: EpisodeStatus; reason: string; finalAnswer: string | null } | null = null;
   // A function, not the variable: TypeScript would keep a narrowing of `ending` across awaits that change it.
@@ -86,11 +93,11 @@ export async function openGatewaySession(options: GatewaySessionOptions): Promis
    * One round: what the client did is recorded as the assistant message it stands for, checked as a step
    * before anything runs, and the verdicts turned into a decision (src/engine/gate.ts, as in the agent loop).
    */
-  async function proposeStep(message: AssistantMessage): Promise<{ round: number; decision: GateDecision }> {
+  async function proposeStep(message: AssistantMessage, run: readonly ToolCall[]): Promise<{ round: number; decision: GateDecision }> {
     counts.rounds += 1;
     const round = counts.rounds;
     recorder.record({ type: 'model-response', round, message, usage: {}, latencyMs: 0 });
-    const step = stepOfMessage(message, round);
+    const step = buildStep(round, run, message.content);
     const check = await checkStep(validator, step, settings.enforcement);
     const verdicts = check?.verdicts ?? [];
     if (check) recorder.record({ type: 'constraint-check', step, verdicts, enforcement: settings.enforcement, durationMs: check.durationMs });
@@ -103,26 +110,31 @@ export async function openGatewaySession(options: GatewaySessionOptions): Promis
       return;
     }
     const calls = pending.map(({ call }) => call);
-    if (counts.toolCalls + calls.length > task.limits.maxToolCalls) {
+    const message: AssistantMessage = { role: 'assistant', content: null, tool_calls: calls };
+    // The style's rules of play, as in the agent loop: DDR runs only the first call of a turn.
+    const interpretation = protocol.interpret(message);
+    const run = interpretation.kind === 'tool-calls' ? interpretation.run : calls;
+    const skipped = new Map((interpretation.kind === 'tool-calls' ? interpretation.skipped : []).map((call) => [call.id, interpretation.kind === 'tool-calls' ? interpretation.skipNotice : '']));
+    if (counts.toolCalls + run.length > task.limits.maxToolCalls) {
       await finish('limit', `tool-call limit reached (${task.limits.maxToolCalls} calls)`);
       for (const { resolve } of pending) resolve(endedOutcome());
       return;
     }
-    const { round, decision } = await proposeStep({ role: 'assistant', content: null, tool_calls: calls });
+    const { round, decision } = await proposeStep(message, run);
     if (decision.errors.length > 0) {
       await finish('error', describeValidatorErrors(decision.errors));
       for (const { resolve } of pending) resolve(endedOutcome());
       return;
     }
-    counts.toolCalls += calls.length;
+    counts.toolCalls += run.length;
     counts.blockedCalls += decision.blocked.size;
     for (const call of calls) {
-      const disposition = decision.blocked.has(call.id) ? 'blocked' : 'executed';
+      const disposition = skipped.has(call.id) ? 'skipped' : decision.blocked.has(call.id) ? 'blocked' : 'executed';
       recorder.record({ type: 'tool-call', round, callId: call.id, name: call.function.name, arguments: call.function.arguments, disposition });
     }
     const outcomes = await Promise.all(
       calls.map(async (call) => {
-        const feedback = decision.blocked.get(call.id);
+        const feedback = skipped.get(call.id) ?? decision.blocked.get(call.id);
         if (feedback !== undefined) return { content: feedback, isError: true, durationMs: 0 };
         return environment.call(call.function.name, call.function.arguments);
       }),
@@ -172,7 +184,9 @@ export async function openGatewaySession(options: GatewaySessionOptions): Promis
       await flushBatch();
       return serial(async (): Promise<GatewayOutcome> => {
         if (ending) return endedOutcome();
-        const { round, decision } = await proposeStep({ role: 'assistant', content: answer });
+        // submit_answer is the final answer whatever the style: a DDR answer is recorded as the FINISH message it stands for.
+        const content = task.style === 'ddr' && !answer.trimStart().startsWith(FINISH_PREFIX) ? `${FINISH_PREFIX} ${answer}` : answer;
+        const { round, decision } = await proposeStep({ role: 'assistant', content }, []);
         if (decision.errors.length > 0) {
           await finish('error', describeValidatorErrors(decision.errors));
           return endedOutcome();
@@ -184,7 +198,7 @@ export async function openGatewaySession(options: GatewaySessionOptions): Promis
           else if (round >= task.limits.maxRounds) await finish('limit', `round limit reached (${task.limits.maxRounds} rounds)`);
           return { content: decision.rejection + endNote(), isError: true };
         }
-        await finish('completed', 'final answer accepted', answer);
+        await finish('completed', 'final answer accepted', content);
         return { content: `Answer accepted. The episode is complete${recorder.file ? `; trajectory: ${recorder.file}` : ''}.`, isError: false };
       });
     },

@@ -125,4 +125,21 @@ describe('gateway', () => {
     expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('submit_answer');
     await client.close();
   });
+
+  it('plays a DDR task by DDR rules: one call per turn, the answer recorded as the FINISH message', async () => {
+    const ddr = await loadTask('ddr-clinical-p-0002');
+    const file = path.join(out, 'ddr.0.jsonl');
+    const session = await openGatewaySession({ task: ddr.task, taskPath: ddr.path, trajectoryPath: file, player: 'mcp-client:test', batchMs: 20 });
+    const [first, second] = await Promise.all([
+      session.callTool('execute_query', JSON.stringify({ sql: "SELECT count(*) FROM admissions WHERE patient_id = 'P-0002'" })),
+      session.callTool('list_tables', '{}'),
+    ]);
+    expect(first!.isError).toBe(false);
+    expect(second).toMatchObject({ isError: true });
+    expect(second!.content).toMatch(/^SKIPPED: one tool call per turn/);
+    expect((await session.submitAnswer('P-0002 was admitted several times.')).isError).toBe(false);
+    const { events } = await readTrajectory(file);
+    expect(events.filter((event) => event.type === 'tool-call').map((event) => event.type === 'tool-call' && event.disposition)).toEqual(['executed', 'skipped']);
+    expect(events.at(-1)).toMatchObject({ type: 'episode-end', status: 'completed', finalAnswer: 'FINISH: P-0002 was admitted several times.', counts: { toolCalls: 1 } });
+  });
 });
