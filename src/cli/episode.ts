@@ -22,7 +22,7 @@ export function episodeCommand(): Command {
   return new Command('episode')
     .description('Run one episode and print a live transcript, then its score')
     .requiredOption('--task <id|path>', 'a task id (looked up under episodes/) or a task file')
-    .option('--model <spec>', 'reference, scripted:<file>, replay:<trajectory>, human, openai:<model>, anthropic:<model>, openai-compatible:<url>#<model> (default: reference)')
+    .option('--model <spec>', 'reference, explorer (DDR), scripted:<file>, replay:<trajectory>, human, openai:<model>, anthropic:<model>, openai-compatible:<url>#<model> (default: reference)')
     .option('--out <dir>', 'where the trajectory goes (<dir>/<task>.0.jsonl)', 'runs/episode')
     .addOption(enforcementOption())
     .option('--execute', 'plan tasks: also execute the accepted plan')

@@ -1,7 +1,6 @@
 import { Command } from 'commander';
 import { pc } from './colors.ts';
 import { readTrajectory } from '../engine/read-trajectory.ts';
-import { replayTrajectory } from '../engine/replay.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 
 function short(value: unknown): string {
@@ -16,6 +15,8 @@ export function replayCommand(): Command {
     .argument('<trajectory>', 'a trajectory file (runs/<run>/<task>.<repeat>.jsonl)')
     .action(async (file: string) => {
       const { events } = await readTrajectory(file);
+      // Loaded here, not at the top: the MCP client and isolated-vm would load for every other subcommand too.
+      const { replayTrajectory } = await import('../engine/replay.ts');
       const { defaultValidatorFactory } = await import('../engine/episode-defaults.ts');
       const report = await replayTrajectory(events, { createValidator: defaultValidatorFactory });
       process.stdout.write(`replayed ${report.taskId}: ${report.toolCalls} tool calls, ${report.checks} constraint checks\n`);

@@ -3,28 +3,17 @@ import { Command } from 'commander';
 import { z } from 'zod';
 import { describeZodError, loadTask, resolveRecordedTaskPath } from '../engine/load-task.ts';
 import { readTrajectory } from '../engine/read-trajectory.ts';
-import { constraintStatuses } from '../graders/constraint-status.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { ConstraintSchema, type Constraint } from '../schemas/constraint.ts';
-import type { EventOf, TrajectoryEvent } from '../schemas/event.ts';
-import type { ConstraintStatus, Step, Verdict } from '../schemas/step.ts';
-import type { ToolSpec } from '../schemas/tool-spec.ts';
-import { revalidate, stepsFromEvents } from '../validator/index.ts';
+import type { EventOf } from '../schemas/event.ts';
+import type { Step } from '../schemas/step.ts';
+import type { ValidationReport } from '../validator/validate-trajectory.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 
 /** A constraints file: a list of constraints, or an object with `constraints` (a task file works too). */
 const ConstraintListSchema = z.array(ConstraintSchema);
 const ConstraintsObjectSchema = z.object({ constraints: ConstraintListSchema }).loose();
 const EmbeddedTaskSchema = z.object({ constraints: z.array(ConstraintSchema).default([]) }).loose();
-
-/** What re-validating a trajectory found: per step its verdicts, where it would have ended, per-constraint status. */
-export interface ValidationReport {
-  steps: Array<{ step: Step; verdicts: Verdict[] }>;
-  /** Index in `steps` of the step after which the episode would have ended with status `limit`, or null. */
-  endedAt: number | null;
-  statuses: Record<string, ConstraintStatus>;
-  passed: boolean;
-}
 
 async function constraintsOf(start: EventOf<'episode-start'>, file: string | undefined): Promise<Constraint[]> {
   if (file !== undefined) {
@@ -46,29 +35,6 @@ async function constraintsOf(start: EventOf<'episode-start'>, file: string | und
     return parsed.data.constraints;
   }
   throw new SandboxError('invalid-input', 'the trajectory names no task (episode-start has neither taskPath nor task): pass --constraints <file>');
-}
-
-/** Re-validates a trajectory's steps under these constraints (the fold), stopping where the episode would have ended. */
-export function validateTrajectory(constraints: Constraint[], tools: ToolSpec[], events: readonly TrajectoryEvent[]): ValidationReport {
-  const steps = stepsFromEvents(events);
-  const verdicts = revalidate(constraints, tools, steps);
-  const endIndex = verdicts.findIndex((list) => list.some((verdict) => verdict.effect === 'end-episode'));
-  const kept = endIndex < 0 ? steps.length : endIndex + 1;
-  const checks: TrajectoryEvent[] = steps.slice(0, kept).map((step, index) => ({
-    schemaVersion: 1,
-    seq: index,
-    time: '',
-    type: 'constraint-check',
-    step,
-    verdicts: verdicts[index]!,
-    enforcement: 'block',
-    durationMs: 0,
-  }));
-  const statuses = constraintStatuses(constraints, checks);
-  const last = steps[kept - 1];
-  const answered = last?.kind === 'final-answer' && !verdicts[kept - 1]!.some((verdict) => verdict.effect !== 'error');
-  const passed = endIndex < 0 && answered && Object.values(statuses).every((status) => status === 'satisfied' || status === 'soft-satisfied');
-  return { steps: steps.slice(0, kept).map((step, index) => ({ step, verdicts: verdicts[index]! })), endedAt: endIndex < 0 ? null : endIndex, statuses, passed };
 }
 
 function describeStep(step: Step): string {
@@ -105,8 +71,10 @@ export function validateCommand(): Command {
       const start = events.find((event): event is EventOf<'episode-start'> => event.type === 'episode-start');
       if (start === undefined) throw new SandboxError('invalid-input', `${file}: no episode-start event`);
       const constraints = await constraintsOf(start, options.constraints);
+      // Loaded here, not at the top: isolated-vm would load for every other subcommand too.
+      const { validateTrajectory } = await import('../validator/validate-trajectory.ts');
       const report = validateTrajectory(constraints, start.tools, events);
-      const skipped = stepsFromEvents(events).length - report.steps.length;
+      const skipped = report.totalSteps - report.steps.length;
       if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else printReport(report, constraints, skipped);
       process.exitCode = report.passed ? EXIT_CODES.ok : EXIT_CODES.failed;

@@ -16,9 +16,10 @@ describe('CLI help', () => {
 
       Options:
         --task <id|path>      a task id (looked up under episodes/) or a task file
-        --model <spec>        reference, scripted:<file>, replay:<trajectory>, human,
-                              openai:<model>, anthropic:<model>,
-                              openai-compatible:<url>#<model> (default: reference)
+        --model <spec>        reference, explorer (DDR), scripted:<file>,
+                              replay:<trajectory>, human, openai:<model>,
+                              anthropic:<model>, openai-compatible:<url>#<model>
+                              (default: reference)
         --out <dir>           where the trajectory goes (<dir>/<task>.0.jsonl)
                               (default: "runs/episode")
         --enforcement <mode>  block: apply verdicts; observe: record only; off: no

@@ -1,0 +1,41 @@
+import { constraintStatuses } from '../graders/constraint-status.ts';
+import type { Constraint } from '../schemas/constraint.ts';
+import type { TrajectoryEvent } from '../schemas/event.ts';
+import type { ConstraintStatus, Step, Verdict } from '../schemas/step.ts';
+import type { ToolSpec } from '../schemas/tool-spec.ts';
+import { revalidate } from './revalidate.ts';
+import { stepsFromEvents } from './steps-from-events.ts';
+
+/** What re-validating a trajectory found: per step its verdicts, where it would have ended, per-constraint status. */
+export interface ValidationReport {
+  steps: Array<{ step: Step; verdicts: Verdict[] }>;
+  /** Index in `steps` of the step after which the episode would have ended with status `limit`, or null. */
+  endedAt: number | null;
+  statuses: Record<string, ConstraintStatus>;
+  passed: boolean;
+  /** Steps in the trajectory, including those after where the episode would have ended. */
+  totalSteps: number;
+}
+
+/** Re-validates a trajectory's steps under these constraints (the fold), stopping where the episode would have ended. */
+export function validateTrajectory(constraints: Constraint[], tools: ToolSpec[], events: readonly TrajectoryEvent[]): ValidationReport {
+  const steps = stepsFromEvents(events);
+  const verdicts = revalidate(constraints, tools, steps);
+  const endIndex = verdicts.findIndex((list) => list.some((verdict) => verdict.effect === 'end-episode'));
+  const kept = endIndex < 0 ? steps.length : endIndex + 1;
+  const checks: TrajectoryEvent[] = steps.slice(0, kept).map((step, index) => ({
+    schemaVersion: 1,
+    seq: index,
+    time: '',
+    type: 'constraint-check',
+    step,
+    verdicts: verdicts[index]!,
+    enforcement: 'block',
+    durationMs: 0,
+  }));
+  const statuses = constraintStatuses(constraints, checks);
+  const last = steps[kept - 1];
+  const answered = last?.kind === 'final-answer' && !verdicts[kept - 1]!.some((verdict) => verdict.effect !== 'error');
+  const passed = endIndex < 0 && answered && Object.values(statuses).every((status) => status === 'satisfied' || status === 'soft-satisfied');
+  return { totalSteps: steps.length, steps: steps.slice(0, kept).map((step, index) => ({ step, verdicts: verdicts[index]! })), endedAt: endIndex < 0 ? null : endIndex, statuses, passed };
+}
