@@ -1,12 +1,18 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { REPO_ROOT } from '../data-dir.ts';
 
-/** The command line that starts one of our MCP servers over stdio, as a client configuration needs it. */
+/**
+ * The command line that starts one of our MCP servers over stdio, as a client configuration needs it. Every path is
+ * absolute, and trajectories go to this checkout's runs/serve: a desktop client starts servers from its own directory.
+ */
 export function serverCommandLine(options: { task?: string; suite?: string; server?: string; db?: string }): string[] {
   const bin = path.join(REPO_ROOT, 'bin', 'sandbox.js');
-  if (options.task) return [process.execPath, bin, 'serve', '--task', options.task];
-  if (options.suite) return [process.execPath, bin, 'serve', '--suite', options.suite];
+  const out = ['--out', path.join(REPO_ROOT, 'runs', 'serve')];
+  // A task is an id or a file; a file is made absolute, an id is looked up under episodes/ wherever the client runs.
+  if (options.task) return [process.execPath, bin, 'serve', '--task', existsSync(options.task) ? path.resolve(options.task) : options.task, ...out];
+  if (options.suite) return [process.execPath, bin, 'serve', '--suite', path.resolve(options.suite), ...out];
   const server = options.server ?? 'sql';
   const args = [process.execPath, bin, 'serve', '--server', server];
   if (options.db) args.push('--db', path.resolve(options.db));

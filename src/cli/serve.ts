@@ -23,11 +23,16 @@ interface ServeFlags {
   sharedEpisode?: boolean;
 }
 
-/** The next free trajectory file for a task in `out`: `<task>.<n>.jsonl`, so sessions never overwrite each other. */
-function nextTrajectoryPath(out: string, taskId: string): string {
+/**
+ * The next free trajectory file for a task in `out`, `<task>.<n>.jsonl`, and reserves it: sessions never overwrite
+ * each other, even two clients opening the same task at once.
+ */
+function reserveTrajectoryPath(out: string, taskId: string, reserved: Set<string>): string {
   for (let n = 0; ; n += 1) {
     const file = path.join(out, `${taskId}.${n}.jsonl`);
-    if (!existsSync(file)) return file;
+    if (existsSync(file) || reserved.has(file)) continue;
+    reserved.add(file);
+    return file;
   }
 }
 
@@ -44,7 +49,6 @@ function catalogWith(
   const byId = new Map(tasks.map((loaded) => [loaded.task.id, loaded]));
   const open = new Set<GatewayTaskSession>();
   const shared = new Map<string, GatewayTaskSession>();
-  // Two clients opening the same task at once still get distinct files: reserve names synchronously.
   const reserved = new Set<string>();
   return {
     tasks: tasks.map(({ task }) => ({ id: task.id, title: task.title, style: task.style, domain: task.domain })),
@@ -58,9 +62,7 @@ function catalogWith(
       if (reusable && !reusable.finished) return { ...bindSession(reusable), close: async () => undefined };
       const loaded = byId.get(taskId);
       if (!loaded) throw new SandboxError('not-found', `no task ${taskId} in this gateway`);
-      let file = nextTrajectoryPath(flags.out, taskId);
-      while (reserved.has(file)) file = file.replace(/\.(\d+)\.jsonl$/, (_, n: string) => `.${Number(n) + 1}.jsonl`);
-      reserved.add(file);
+      const file = reserveTrajectoryPath(flags.out, taskId, reserved);
       const session = await openGatewaySession({
         task: loaded.task,
         taskPath: loaded.path,
@@ -101,14 +103,19 @@ async function plainServerFactory(flags: ServeFlags): Promise<() => Promise<McpS
     const { createServer } = await import('../../mcp-servers/sql/index.ts');
     const { ensureDatabase } = await import('../../databases/index.ts');
     const dbPath = flags.db ?? (await ensureDatabase('contact-center'));
+    // Opened once up front, so a bad --db fails at start rather than at the first client.
+    await (await createServer({ dbPath })).close();
     return async () => createServer({ dbPath });
   }
-  const { createServer } = await import('../../mcp-servers/transcripts/index.ts');
-  const { transcriptIndexPath } = await import('../../mcp-servers/transcripts/ensure-transcript-index.ts');
+  const transcripts = await import('../../mcp-servers/transcripts/index.ts');
   const { ensureDatabase } = await import('../../databases/index.ts');
   const dbPath = flags.db ?? (await ensureDatabase('contact-center'));
-  const indexPath = flags.index ?? transcriptIndexPath(dbPath);
-  return async () => createServer({ indexPath, dbPath });
+  const indexPath = flags.index ?? transcripts.transcriptIndexPath(dbPath);
+  const embeddings = transcripts.embeddingsFromEnv();
+  // Checked (and built if needed) once, opened once, shared by every session — as the transcripts bin does.
+  await transcripts.ensureTranscriptIndex({ dbPath, indexPath, embeddings });
+  const index = await transcripts.TranscriptIndex.open(indexPath, embeddings);
+  return async () => transcripts.createServerForIndex(index);
 }
 
 /** `sandbox serve`: a task (or a suite) as one MCP server with its constraints enforced, or a plain server. */
