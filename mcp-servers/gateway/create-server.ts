@@ -39,7 +39,14 @@ export function createServer(options: GatewayServerOptions): McpServer {
     if (session) return session;
     if (opening) return opening;
     if (options.taskId === undefined) return undefined;
-    opening = catalog.open(options.taskId, clientInfo()).then((opened) => (session = opened));
+    // A failed open (a server that would not start) is not kept: the next request tries again.
+    opening = catalog.open(options.taskId, clientInfo()).then(
+      (opened) => (session = opened),
+      (error: unknown) => {
+        opening = undefined;
+        throw error;
+      },
+    );
     return opening;
   };
 
