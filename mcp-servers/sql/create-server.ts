@@ -105,7 +105,7 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
   server.registerTool(
     'get_field_description',
     {
-      description: 'What one column means: its description, type and, for text columns with few values, the values it takes.',
+      description: 'What one column means: its description, its type and whether it can be null.',
       inputSchema: { table: z.string().describe('table name'), field: z.string().describe('column name') },
     },
     tool(async ({ table, field }: { table: string; field: string }) => {

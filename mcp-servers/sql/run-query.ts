@@ -80,7 +80,7 @@ export async function runQuery(connection: DuckDBConnection, sql: string, limits
     }
     const rows: unknown[][] = [];
     let total = 0;
-    let bytes = 64 + JSON.stringify(names).length * 2;
+    let bytes = 64 + Buffer.byteLength(JSON.stringify(names)) * 2;
     let bytesFull = false;
     let countingStopped = false;
     let cellsCut = 0;
@@ -105,7 +105,8 @@ export async function runQuery(connection: DuckDBConnection, sql: string, limits
             if (converted.cut) cellsCut++;
             return converted.value;
           });
-          const size = JSON.stringify(row).length + 1;
+          // Bytes, not UTF-16 units: the cap is on what crosses the wire.
+          const size = Buffer.byteLength(JSON.stringify(row)) + 1;
           if (bytes + size > limits.maxBytes) bytesFull = true;
           else {
             rows.push(row);
