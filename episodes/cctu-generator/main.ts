@@ -20,11 +20,13 @@ export async function writeSuite(seed: number, out: string, perStructure = 50): 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({ options: { seed: { type: 'string', default: '1' }, out: { type: 'string' }, 'per-structure': { type: 'string', default: '50' } } });
   const seed = Number(values.seed);
-  if (!Number.isInteger(seed)) {
-    process.stderr.write(`--seed must be an integer, got "${values.seed}"\n`);
+  const perStructure = Number(values['per-structure']);
+  // Checked before anything is written: writeSuite removes the old suite first.
+  if (!Number.isInteger(seed) || !Number.isInteger(perStructure) || perStructure < 1) {
+    process.stderr.write(`--seed must be an integer and --per-structure a positive integer, got "${values.seed}" and "${values['per-structure']}"\n`);
     process.exit(2);
   }
   const out = path.resolve(values.out ?? path.join(REPO_ROOT, 'episodes/cctu'));
-  const stats = await writeSuite(seed, out, Number(values['per-structure']));
+  const stats = await writeSuite(seed, out, perStructure);
   process.stdout.write(`${JSON.stringify(stats, null, 2)}\n`);
 }

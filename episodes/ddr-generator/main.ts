@@ -4,13 +4,19 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { generateDdrTasks } from './generate-ddr-tasks.ts';
 import { buildScenarioDatabase, DDR_SCENARIOS } from './scenarios.ts';
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../ddr');
-const countFlag = process.argv.indexOf('--count');
-const count = countFlag === -1 ? 50 : Number(process.argv[countFlag + 1]);
+const { values } = parseArgs({ options: { count: { type: 'string', default: '50' } } });
+const count = Number(values.count);
+// Checked before anything is removed: a bad value must not leave an empty suite.
+if (!Number.isInteger(count) || count < 1) {
+  process.stderr.write(`--count must be a positive integer (entities per scenario), got "${values.count}"\n`);
+  process.exit(2);
+}
 
 const scratch = await mkdtemp(path.join(os.tmpdir(), 'ddr-generator-'));
 await mkdir(outDir, { recursive: true });

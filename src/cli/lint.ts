@@ -8,7 +8,7 @@ import { EXIT_CODES } from './exit-codes.ts';
  */
 export function lintCommand(): Command {
   return new Command('lint')
-    .description('Check tasks for conflicting or infeasible constraints (a tool-call max below what the answer needs, JSON-only with a closing period, min rounds above max, …)')
+    .description('Check tasks for conflicting or infeasible constraints (a tool-call max below what the answer needs, JSON-only with a closing period, a round maximum below the dependent steps, …; a min above its max is already refused when the task loads)')
     .argument('<task-or-suite>', 'a task file, a suite directory (episodes/cctu) or a glob')
     .option('--no-reference', 'skip playing each reference trajectory through the validators (static checks only)')
     .option('--json', 'print the issues as JSON')

@@ -53,12 +53,6 @@ export function lintTask(task: Task): LintIssue[] {
   const tools = declaredTools(task);
   const needed = needs(task);
 
-  for (const constraint of task.constraints) {
-    if ('params' in constraint && 'min' in constraint.params && constraint.params.max !== undefined && constraint.params.min > constraint.params.max) {
-      report('conflict', [constraint], `${constraint.category}: min ${constraint.params.min} is above max ${constraint.params.max}`);
-    }
-  }
-
   // Tools named by constraints must exist.
   if (tools) {
     const named: Array<[Constraint, string]> = [

@@ -1,3 +1,4 @@
+import { ConstraintSchema } from '../../../src/schemas/constraint.ts';
 import { describe, expect, it } from 'vitest';
 import { generateSuite } from '../../../episodes/cctu-generator/index.ts';
 import { main } from '../../../src/cli/main.ts';
@@ -25,15 +26,13 @@ describe('lintTask', () => {
     expect(issues).toEqual([expect.objectContaining({ kind: 'infeasible', constraints: ['calls'], message: expect.stringMatching(/at most 1 tool calls, but the subqueries need at least [23] \(one call each of /) })]);
   });
 
-  it('reports min rounds above max, and a round max below the dependent steps plus the answer', () => {
-    const issues = lintTask(
-      withConstraints(multiHop, [
-        { id: 'r1', category: 'resource.interaction_rounds', params: { min: 10, max: 9 } },
-        { id: 'r2', category: 'resource.interaction_rounds', params: { min: 0, max: 2 } },
-      ]),
-    );
-    expect(issues.map((issue) => [issue.constraints[0], issue.kind])).toEqual([['r1', 'conflict'], ['r2', 'infeasible']]);
-    expect(issues[1]?.message).toMatch(/needs \d steps of tool calls and a final answer/);
+  it('reports a round max below the dependent steps plus the answer; a min above its max never loads', () => {
+    const issues = lintTask(withConstraints(multiHop, [{ id: 'r2', category: 'resource.interaction_rounds', params: { min: 0, max: 2 } }]));
+    expect(issues.map((issue) => [issue.constraints[0], issue.kind])).toEqual([['r2', 'infeasible']]);
+    expect(issues[0]?.message).toMatch(/needs \d steps of tool calls and a final answer/);
+    const inverted = ConstraintSchema.safeParse({ id: 'r1', category: 'resource.interaction_rounds', params: { min: 10, max: 9 } });
+    expect(inverted.success).toBe(false);
+    expect(inverted.error?.issues[0]?.path).toEqual(['params', 'max']);
   });
 
   it('reports a JSON-only answer that must end with a period, and bold in plain text', () => {

@@ -125,8 +125,10 @@ describe('CLI help', () => {
         lint [options] <task-or-suite>        Check tasks for conflicting or
                                               infeasible constraints (a tool-call max
                                               below what the answer needs, JSON-only
-                                              with a closing period, min rounds above
-                                              max, …)
+                                              with a closing period, a round maximum
+                                              below the dependent steps, …; a min
+                                              above its max is already refused when
+                                              the task loads)
         validate [options] <trajectory>       Re-validate a saved trajectory under its
                                               own constraints or a changed constraints
                                               file, and show what would have been
