@@ -1,5 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { TrajectoryEvent } from '../schemas/event.ts';
+import { isFinishMessage } from '../engine/protocols/ddr.ts';
 
 /** A database's tables and their columns, lower-case. */
 export type DatabaseSchema = Record<string, string[]>;
@@ -153,7 +154,7 @@ export async function explorationMetrics(
     columnCoverage: totalColumns === 0 ? 0 : counts.size / totalColumns,
     entropy: totalColumns > 1 && references > 0 ? entropy / Math.log(totalColumns) : 0,
     turns: events.filter((event) => event.type === 'model-response').length,
-    endedByItself: end?.type === 'episode-end' && end.status === 'completed' && (end.finalAnswer ?? '').trimStart().startsWith('FINISH:') && !askedForSummary,
+    endedByItself: end?.type === 'episode-end' && end.status === 'completed' && isFinishMessage(end.finalAnswer) && !askedForSummary,
     tables: [...tables].sort(),
     columns: [...counts.keys()].sort(),
   };

@@ -1,6 +1,9 @@
 import type { Model } from '../models/model.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import { SandboxError } from '../sandbox-error.ts';
+import { FINISH_PREFIX } from '../engine/protocols/ddr.ts';
+
+const FINISH_LEAD = new RegExp(`^${FINISH_PREFIX}\\s*`);
 
 /** What a turn that only describes the schema (or says nothing) yields, as in DDR-Bench. */
 export const NO_INSIGHT = 'NO INSIGHT';
@@ -13,7 +16,7 @@ export function agentMessages(events: readonly TrajectoryEvent[]): string[] {
   const messages: string[] = [];
   for (const event of events) {
     if (event.type !== 'model-response') continue;
-    const content = (event.message.content ?? '').trim().replace(/^FINISH:\s*/, '');
+    const content = (event.message.content ?? '').trim().replace(FINISH_LEAD, '');
     messages.push([event.message.reasoning?.trim(), content].filter((part) => part).join('\n'));
   }
   return messages;

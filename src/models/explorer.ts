@@ -4,6 +4,7 @@ import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';
 import { nextRound, playbackMessage } from './playback-message.ts';
+import { FINISH_PREFIX } from '../engine/protocols/ddr.ts';
 
 const QUERY_TOOL = 'execute_query';
 // One row per table, so a row limit on results never hides a table.
@@ -158,7 +159,7 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
         latencyMs: performance.now() - started,
       });
       function finish(): ModelResponse {
-        return reply(`FINISH: Findings for ${entity.kind} ${entity.id}:\n${insights.map((line) => `- ${line}`).join('\n')}`);
+        return reply(`${FINISH_PREFIX} Findings for ${entity.kind} ${entity.id}:\n${insights.map((line) => `- ${line}`).join('\n')}`);
       }
       // A user message after the start is the protocol asking for the summary (or a notice): finish with what we have.
       if (round > 1 && last?.role === 'user') return finish();

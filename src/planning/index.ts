@@ -4,7 +4,7 @@ export { hopCount } from './hop-count.ts';
 export { promptSimilarity, trigramProfile } from './prompt-similarity.ts';
 export { maximumWeightAssignment } from './hungarian.ts';
 export { filterCriteria } from './filter-criteria.ts';
-export { requiredToolsOf, inferRequiredTools, type DataTool } from './required-tools.ts';
+export { requiredToolsOf, type DataTool } from './required-tools.ts';
 export {
   validatePlanStructure,
   type StructuralReport,

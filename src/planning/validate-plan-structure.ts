@@ -41,7 +41,7 @@ export interface StructuralReport {
 }
 
 export interface StructuralOptions {
-  /** Data tools the question needs (from the reference plan, or inferred from the question). */
+  /** Data tools the question needs (those the reference plan uses). */
   requiredTools?: readonly DataTool[];
   /** Domain values that count as filter criteria (queue, channel, site names…). */
   filterVocabulary?: readonly string[];

@@ -3,6 +3,11 @@ import type { EpisodeProtocol } from './episode-protocol.ts';
 /** The prefix that ends a DDR episode. */
 export const FINISH_PREFIX = 'FINISH:';
 
+/** Whether a message is the agent's own end of a DDR episode (leading white space allowed). */
+export function isFinishMessage(content: string | null | undefined): boolean {
+  return (content ?? '').trimStart().startsWith(FINISH_PREFIX);
+}
+
 export const DDR_NUDGE =
   'Continue the analysis: call exactly one tool, or, when you are done, reply with a message starting "FINISH:" followed by your findings.';
 export const DDR_SUMMARY_REQUEST =
@@ -20,7 +25,7 @@ export const ddrProtocol: EpisodeProtocol = {
   interpret(message) {
     const calls = message.tool_calls ?? [];
     const content = message.content ?? '';
-    if (content.trimStart().startsWith(FINISH_PREFIX)) return { kind: 'final-answer', content: content.trim(), skipped: calls };
+    if (isFinishMessage(content)) return { kind: 'final-answer', content: content.trim(), skipped: calls };
     if (calls.length > 0) {
       const [first, ...rest] = calls;
       return {
