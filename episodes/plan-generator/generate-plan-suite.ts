@@ -6,6 +6,7 @@ import { PlanTaskSchema, type PlanTask } from '../../src/schemas/plan-task.ts';
 import { DATA_BLOCKS, type DataBlock } from './data-blocks.ts';
 import { PLAN_SYSTEM_PROMPT } from './plan-system-prompt.ts';
 import { TRANSCRIPT_BLOCKS, type TranscriptBlock } from './transcript-blocks.ts';
+import { SeededRandom } from '../../databases/seeded-random.ts';
 
 export type Stratum = 'objective-simple' | 'objective-compound' | 'subjective-simple' | 'subjective-compound';
 export const STRATA: Stratum[] = ['objective-simple', 'objective-compound', 'subjective-simple', 'subjective-compound'];
@@ -63,25 +64,6 @@ class PlanBuilder {
   }
 }
 
-/** A small seeded generator (mulberry32): the same seed gives the same suite on every machine. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function pick<T>(items: readonly T[], count: number, random: () => number): T[] {
-  const pool = [...items];
-  const chosen: T[] = [];
-  while (chosen.length < count && pool.length > 0) chosen.push(pool.splice(Math.floor(random() * pool.length), 1)[0]!);
-  return chosen;
-}
-
 const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const listOf = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 /** A short name of a data block's finding for LLM prompts, without its filter terms (repeating one downstream is redundant). */
@@ -108,8 +90,8 @@ function subjectiveSimple(index: number): { query: string; builder: PlanBuilder 
 }
 
 /** Objective, compound: 2–4 structured facts in one question → parallel T2S steps, one LLM step combining them. */
-function objectiveCompound(random: () => number): { query: string; builder: PlanBuilder } {
-  const blocks = pick(DATA_BLOCKS, 2 + Math.floor(random() * 3), random);
+function objectiveCompound(random: SeededRandom): { query: string; builder: PlanBuilder } {
+  const blocks = random.sample(DATA_BLOCKS, random.int(2, 4));
   const builder = new PlanBuilder();
   const ids = blocks.map((block) => builder.data(block));
   builder.llm(`Combine the findings ${refs(ids)} into one answer, one sentence per finding`, ids);
@@ -121,14 +103,14 @@ function objectiveCompound(random: () => number): { query: string; builder: Plan
  * a RAG step (in parallel, or the RAG step narrowed to what the T2S step found) and an LLM step explaining one by the
  * other; with several topics, a final LLM step.
  */
-function subjectiveCompound(random: () => number): { query: string; builder: PlanBuilder } {
+function subjectiveCompound(random: SeededRandom): { query: string; builder: PlanBuilder } {
   // One transcript block per structured finding: two topics on the same finding would repeat its T2S step.
   const paired = TRANSCRIPT_BLOCKS.filter((block) => block.explains !== undefined);
   const topics: TranscriptBlock[] = [];
-  for (const block of pick(paired, paired.length, random)) {
+  for (const block of random.sample(paired, paired.length)) {
     if (!topics.some((topic) => topic.explains === block.explains)) topics.push(block);
   }
-  topics.splice(1 + Math.floor(random() * 4));
+  topics.splice(random.int(1, 4));
   const builder = new PlanBuilder();
   const explanations: number[] = [];
   const clauses: string[] = [];
@@ -150,7 +132,7 @@ function subjectiveCompound(random: () => number): { query: string; builder: Pla
 export function generatePlanSuite(options: GeneratePlanSuiteOptions = {}): PlanTask[] {
   const seed = options.seed ?? 1;
   const perStratum = options.perStratum ?? 50;
-  const random = seededRandom(seed);
+  const random = new SeededRandom(seed);
   const tasks: PlanTask[] = [];
   const seenQueries = new Set<string>();
   for (const stratum of STRATA) {
