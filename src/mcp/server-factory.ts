@@ -2,10 +2,12 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerRef } from '../schemas/environment.ts';
 import type { Task } from '../schemas/task.ts';
 
-/** What a server needs to know to serve one task: the task and where built data lives. */
+/**
+ * What a server needs to know to serve one task. Built data (databases, indexes) lives under `dataDir()`
+ * (`$SANDBOX_DATA_DIR`), where `ensureDatabase` builds it on first use.
+ */
 export interface ServerContext {
   task: Task;
-  dataDir: string;
 }
 
 /**

@@ -1,4 +1,3 @@
-import { dataDir } from '../data-dir.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { ServerRef } from '../schemas/environment.ts';
 import type { Task } from '../schemas/task.ts';
@@ -22,7 +21,6 @@ export interface ToolEnvironment {
 export interface StartEnvironmentOptions {
   /** Factories to use instead of ENVIRONMENT_SERVERS (tests, the benchmark). */
   servers?: Partial<Record<ServerRef['name'], ServerFactory>>;
-  dataDir?: string;
   maxResultBytes?: number;
 }
 
@@ -62,7 +60,7 @@ async function connectRef(task: Task, ref: ServerRef, options: StartEnvironmentO
   }
   let server;
   try {
-    server = await factory(ref, { task, dataDir: options.dataDir ?? dataDir() });
+    server = await factory(ref, { task });
   } catch (error) {
     if (error instanceof SandboxError) throw error;
     throw new SandboxError('server-error', `the ${ref.name} server failed to start: ${(error as Error).message}`, { cause: error });

@@ -18,7 +18,7 @@ import { createStepValidator } from '../../../src/validator/index.ts';
  */
 async function referenceProblems(task: CctuTask): Promise<string[]> {
   const problems: string[] = [];
-  const server = await startMockToolsServer(task.environment.servers[0] as CctuTask['environment']['servers'][number], { task, dataDir: '' });
+  const server = await startMockToolsServer(task.environment.servers[0] as CctuTask['environment']['servers'][number], { task });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   const client = new Client({ name: 'feasibility', version: '1.0.0' });

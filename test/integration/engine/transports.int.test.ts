@@ -12,7 +12,7 @@ const callOptions = { timeoutMs: 5_000, maxBytes: 10_000 };
 describe('MCP transports', () => {
   it('Streamable HTTP on 127.0.0.1: list, call, close', async () => {
     const factory = testServerFactory();
-    const serving = await serveHttp(() => factory({ name: 'mock-tools', options: {} }, { task: cctuTask(), dataDir: '' }), { port: 0 });
+    const serving = await serveHttp(() => factory({ name: 'mock-tools', options: {} }, { task: cctuTask() }), { port: 0 });
     try {
       const connection = await connectServer('http-test', { kind: 'http', url: serving.url });
       expect(connection.tools.map((tool) => tool.name)).toContain('lookup');

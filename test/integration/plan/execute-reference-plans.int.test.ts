@@ -31,7 +31,7 @@ const reached = subqueryMatches;
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'plan-exec-'));
   process.env.SANDBOX_DATA_DIR = dataDir;
-  environment = await startEnvironment(small(suite[0]!), { dataDir });
+  environment = await startEnvironment(small(suite[0]!));
 }, 240_000);
 
 afterAll(async () => {
@@ -101,7 +101,7 @@ describe('executing reference plans on the real servers', () => {
 
   it('a `--execute` episode with the reference model records the execution and grades Extremely Good with every fact reached', async () => {
     const task = small(suite.find((entry) => entry.id === 'plan-sc-001')!);
-    const result = await runEpisode({ task, model: createReferenceModel(task), settings: { execute: true }, planExecutor: executePlan, environment: { dataDir } });
+    const result = await runEpisode({ task, model: createReferenceModel(task), settings: { execute: true }, planExecutor: executePlan });
     expect(result.status).toBe('completed');
     const calls = result.events.filter((event) => event.type === 'tool-call');
     expect(calls.length).toBe(task.reference.plan.steps.filter((step) => step.tool !== 'LLM').length);

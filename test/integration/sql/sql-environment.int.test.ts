@@ -9,13 +9,13 @@ const task = { id: 'sql-env-test', environment: { servers: [], database: 'contac
 
 it('serves options.dbPath when given, and rejects bad options as an invalid task', async () => {
   const dbPath = await buildSmallDatabase(300);
-  const server = await startSqlServer({ name: 'sql', options: { dbPath, timeoutMs: 2_000 } }, { task, dataDir: '/nonexistent' });
+  const server = await startSqlServer({ name: 'sql', options: { dbPath, timeoutMs: 2_000 } }, { task });
   const { call } = await connectInMemory(server);
   expect(JSON.parse((await call('execute_query', { sql: 'SELECT count(*) FROM calls' })).text).rows).toEqual([[300]]);
   await server.close();
-  await expect(startSqlServer({ name: 'sql', options: { dbPath, timeout: 5 } }, { task, dataDir: '/nonexistent' })).rejects.toMatchObject({
+  await expect(startSqlServer({ name: 'sql', options: { dbPath, timeout: 5 } }, { task })).rejects.toMatchObject({
     code: 'invalid-task',
     message: expect.stringContaining('timeout'),
   });
-  await expect(startSqlServer({ name: 'sql', options: { dbPath: '/nonexistent/x.duckdb' } }, { task, dataDir: '/nonexistent' })).rejects.toMatchObject({ code: 'not-found' });
+  await expect(startSqlServer({ name: 'sql', options: { dbPath: '/nonexistent/x.duckdb' } }, { task })).rejects.toMatchObject({ code: 'not-found' });
 });

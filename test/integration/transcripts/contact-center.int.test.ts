@@ -23,7 +23,7 @@ const task = { id: 'transcripts-test', environment: { servers: [], database: 'co
 beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'transcripts-cc-'));
   process.env.SANDBOX_DATA_DIR = dataDir;
-  const server = await startTranscriptsServer({ name: 'transcripts', options: { calls: CALLS } }, { task, dataDir });
+  const server = await startTranscriptsServer({ name: 'transcripts', options: { calls: CALLS } }, { task });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
   await server.connect(serverTransport);
   client = new Client({ name: 'test', version: '0' });
