@@ -3,6 +3,7 @@ import { ensureDatabase } from '../../../databases/index.ts';
 import { createServer } from '../../../mcp-servers/sql/create-server.ts';
 import { SandboxError } from '../../sandbox-error.ts';
 import type { ServerFactory } from '../server-factory.ts';
+import { describeZodError } from '../../engine/load-task.ts';
 
 /** The SQL server's options in a task's environment. */
 const SqlOptionsSchema = z.strictObject({
@@ -22,8 +23,7 @@ const SqlOptionsSchema = z.strictObject({
 export const startSqlServer: ServerFactory = async (ref, context) => {
   const parsed = SqlOptionsSchema.safeParse(ref.options);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${['options', ...issue.path].join('.')}: ${issue.message}`).join('; ');
-    throw new SandboxError('invalid-task', `${context.task.id}: sql server ${issues}`);
+    throw new SandboxError('invalid-task', describeZodError(`${context.task.id}: sql server options`, parsed.error), { cause: parsed.error });
   }
   const { dbPath, calls, seed, timeoutMs, memoryLimit } = parsed.data;
   const database = dbPath ?? (await ensureDatabase(context.task.environment.database ?? 'contact-center', { calls, seed }));

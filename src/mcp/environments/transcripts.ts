@@ -5,6 +5,7 @@ import { embeddingsFromEnv } from '../../../mcp-servers/transcripts/embeddings-c
 import { ensureTranscriptIndex } from '../../../mcp-servers/transcripts/ensure-transcript-index.ts';
 import { SandboxError } from '../../sandbox-error.ts';
 import type { ServerFactory } from '../server-factory.ts';
+import { describeZodError } from '../../engine/load-task.ts';
 
 /** The transcripts server's options in a task's environment. */
 const TranscriptsOptionsSchema = z.strictObject({
@@ -23,8 +24,7 @@ const TranscriptsOptionsSchema = z.strictObject({
 export const startTranscriptsServer: ServerFactory = async (ref, context) => {
   const parsed = TranscriptsOptionsSchema.safeParse(ref.options);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `${['options', ...issue.path].join('.')}: ${issue.message}`).join('; ');
-    throw new SandboxError('invalid-task', `${context.task.id}: transcripts server ${issues}`);
+    throw new SandboxError('invalid-task', describeZodError(`${context.task.id}: transcripts server options`, parsed.error), { cause: parsed.error });
   }
   const { calls, seed, embeddingsUrl, embeddingsModel } = parsed.data;
   if (Boolean(embeddingsUrl) !== Boolean(embeddingsModel)) {
