@@ -7,6 +7,7 @@ import { gradeEpisode, summarizeScores } from '../graders/index.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { EpisodeScore } from '../schemas/score.ts';
 import type { Enforcement } from '../schemas/step.ts';
+import type { Task } from '../schemas/task.ts';
 import { compareRuns, type ScoredRun } from '../graders/compare-runs.ts';
 import { judgeOptions } from '../graders/judge-options.ts';
 import { checkModelSpec } from './cli-options.ts';
@@ -33,6 +34,9 @@ async function gradeTarget(target: string, judge?: string): Promise<{ run: Score
   const scores: EpisodeScore[] = [];
   const skipped: string[] = [];
   const enforcements = new Set<Enforcement>();
+  const withJudge = judgeOptions(judge);
+  // A run directory holds many episodes of few tasks: read and parse each task file once.
+  const tasks = new Map<string, Promise<Task>>();
   for (const file of await trajectoryFiles(target)) {
     const { events, finished } = await readTrajectory(file);
     if (!finished) {
@@ -41,8 +45,14 @@ async function gradeTarget(target: string, judge?: string): Promise<{ run: Score
     }
     const start = events[0];
     if (start?.type === 'episode-start') enforcements.add(start.settings.enforcement);
-    const task = await taskOfTrajectory(events);
-    scores.push(await gradeEpisode(task, events, await judgeOptions(judge)(task)));
+    const key = start?.type === 'episode-start' && start.taskPath ? start.taskPath : undefined;
+    let task: Promise<Task> | undefined = key === undefined ? undefined : tasks.get(key);
+    if (!task) {
+      task = taskOfTrajectory(events);
+      if (key !== undefined) tasks.set(key, task);
+    }
+    const loaded = await task;
+    scores.push(await gradeEpisode(loaded, events, await withJudge(loaded)));
   }
   const enforcement = enforcements.size === 1 ? [...enforcements][0]! : enforcements.size === 0 ? 'unknown' : 'mixed';
   return { run: { label: path.basename(path.resolve(target)), enforcement, scores }, skipped };
