@@ -1,21 +1,11 @@
 /* exported NAME, init, check */
+/* global lib */
 'use strict';
 // The final answer's format. json: the answer is, or contains, a JSON object (a ```json fence is fine)
 // with the required keys and key types. markdown: at least one Markdown element (CCTU checks leniently).
 // table: a Markdown table with a header separator and at least `minColumns` columns (default 2).
 // plain: no Markdown elements at all.
 const NAME = 'RESPONSE FORMAT';
-
-const MARKDOWN = [
-  ['a heading', /^\s{0,3}#{1,6}\s+\S/mu],
-  ['a list', /^\s*(?:[-*+]|\d+[.)])\s+\S/mu],
-  ['bold text', /(\*\*|__)(?=\S)[^\n]*?\S\1/u],
-  ['italic text', /(^|[^*\w])\*(?=[^\s*])[^*\n]*[^\s*]\*(?!\*)/u],
-  ['a code block', /```/u],
-  ['a link', /\[[^\]\n]+\]\([^)\s]+\)/u],
-  ['a block quote', /^\s{0,3}>\s/mu],
-  ['a table', /^\s*\|.*\|\s*$/mu],
-];
 
 function init(params) {
   return { format: params.format, requiredKeys: params.requiredKeys || [], keyTypes: params.keyTypes || {}, minColumns: params.minColumns || 2 };
@@ -86,18 +76,6 @@ function keyProblems(state, object) {
   return problems;
 }
 
-function tableColumns(text) {
-  const lines = text.split('\n');
-  let best = 0;
-  for (let index = 1; index < lines.length; index++) {
-    if (!/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/u.test(lines[index])) continue;
-    if (lines[index - 1].indexOf('|') < 0) continue;
-    const cells = lines[index - 1].trim().replace(/^\||\|$/gu, '').split('|').length;
-    if (cells > best) best = cells;
-  }
-  return best;
-}
-
 function problemOf(state, text) {
   if (state.format === 'json') {
     const objects = jsonObjects(text);
@@ -109,7 +87,7 @@ function problemOf(state, text) {
     }
     return null;
   }
-  const elements = MARKDOWN.filter(function (entry) { return entry[1].test(text); }).map(function (entry) { return entry[0]; });
+  const elements = lib.markdownElements(text);
   if (state.format === 'markdown' && elements.length === 0) {
     return 'The final answer must be formatted with Markdown (headings, lists, bold or italic text), and it has no Markdown element. Rewrite it in Markdown.';
   }
@@ -117,7 +95,7 @@ function problemOf(state, text) {
     return 'The final answer must be plain text, but it contains ' + elements.join(', ') + '. Rewrite it without Markdown.';
   }
   if (state.format === 'table') {
-    const columns = tableColumns(text);
+    const columns = lib.markdownTables(text);
     if (columns < state.minColumns) {
       return 'The final answer must contain a Markdown table with at least ' + state.minColumns + ' columns (a header row, then a |---| separator row); ' +
         (columns === 0 ? 'none was found' : 'the widest has ' + columns) + '. Present the answer as a table.';
