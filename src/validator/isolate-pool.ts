@@ -104,7 +104,10 @@ let customCachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
 export function openCustomIsolate(memoryLimitMb: number, timeoutMs: number): CustomIsolate {
   const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
   try {
-    const script = isolate.compileScriptSync(customSource(), { filename: 'custom-constraint.js', ...(customCachedData ? { cachedData: customCachedData } : { produceCachedData: true }) });
+    const script = isolate.compileScriptSync(customSource(), {
+      filename: 'custom-constraint.js',
+      ...(customCachedData ? { cachedData: customCachedData } : { produceCachedData: true }),
+    }) as ivm.Script & { cachedData?: ivm.ExternalCopy<ArrayBuffer> };
     if (customCachedData === undefined && script.cachedData !== undefined) customCachedData = script.cachedData;
     const context = isolate.createContextSync();
     const entry = script.runSync(context, { timeout: timeoutMs, reference: true }) as Entry;

@@ -16,6 +16,8 @@ import {
 } from './isolate-pool.ts';
 import type { StepValidator } from './step-validator.ts';
 import { customConstraintName } from './custom-constraint-name.ts';
+import { firstBlockPerCall, type CallFeedback } from './call-feedback.ts';
+import { roundLimitVerdicts } from './round-limit.ts';
 
 /** Limits of the validator isolates. */
 export interface ValidatorOptions {
@@ -23,6 +25,8 @@ export interface ValidatorOptions {
   memoryLimitMb?: number;
   /** Wall time one call into an isolate (one step: all built-ins, or one custom constraint) may take (default 100 ms). */
   timeoutMs?: number;
+  /** Feedback of a call several constraints block: only the first (CCTU's, the default) or all. */
+  callFeedback?: CallFeedback;
 }
 
 export const DEFAULT_MEMORY_LIMIT_MB = 32;
@@ -57,6 +61,7 @@ interface CustomSlot {
 export class IsolatedStepValidator implements StepValidator {
   private readonly memoryLimitMb: number;
   private readonly timeoutMs: number;
+  private readonly callFeedback: CallFeedback;
   private readonly builtins: Array<{ index: number; category: string; params: unknown }> = [];
   private readonly customs: CustomSlot[] = [];
   private readonly toolsJson: string;
@@ -73,6 +78,7 @@ export class IsolatedStepValidator implements StepValidator {
   ) {
     this.memoryLimitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.callFeedback = options.callFeedback ?? 'first';
     this.toolsJson = JSON.stringify(tools);
     constraints.forEach((constraint, index) => {
       if (constraint.category === 'custom') {
@@ -102,7 +108,9 @@ export class IsolatedStepValidator implements StepValidator {
     this.history.push(stepJson);
     // In constraint order, as one call for all would give them (the sort is stable).
     if (this.customs.length > 0) found.sort((a, b) => a[0] - b[0]);
-    const verdicts = found.map((encoded) => this.toVerdict(encoded));
+    let verdicts = found.map((encoded) => this.toVerdict(encoded));
+    if (this.callFeedback === 'first') verdicts = firstBlockPerCall(verdicts);
+    verdicts = verdicts.concat(roundLimitVerdicts(this.constraints, step, verdicts, this.broken));
     if (this.pending.length === 0) return verdicts;
     const all = this.pending.concat(verdicts);
     this.pending = [];
