@@ -1,4 +1,4 @@
-/* global lib, libHooks, lockDown, describeError, readVerdicts, stampVerdicts */
+/* global lib, libHooks, lockDown, describeError, checkSlot */
 'use strict';
 // One custom constraint, alone in an isolate of its own (its own heap, intrinsics and global object):
 // nothing it can reach belongs to the runtime, a built-in validator or another custom constraint. The host
@@ -9,7 +9,7 @@
 
 const jsonParse = JSON.parse;
 const jsonStringify = JSON.stringify;
-const FunctionConstructor = Function;
+const makeFunction = Function;
 let constraint = null;
 
 /** Compiles the source, runs its init. Returns '' or why it failed. */
@@ -17,7 +17,7 @@ function initCustom(name, source, argsJson, toolsJson) {
   try {
     // The Function constructor parses `source` as one function body, so it cannot close the wrapper and
     // run code at the top level; strict mode keeps `this` undefined and `.caller` out of reach.
-    const factory = new FunctionConstructor(
+    const factory = new makeFunction(
       'lib',
       "'use strict';\n" + source + "\n;return { init: typeof init === 'function' ? init : undefined, check: typeof check === 'function' ? check : undefined };",
     );
@@ -47,15 +47,8 @@ function freezeStep(step) {
 function checkCustom(stepJson) {
   if (constraint === null) return jsonStringify([['error', null, 'check failed: the constraint was not initialised']]);
   const step = freezeStep(jsonParse(stepJson));
-  let found;
-  try {
-    const result = constraint.check(constraint.state, step);
-    found = stampVerdicts(readVerdicts(result, step), constraint.name);
-    constraint.state = result.state;
-  } catch (error) {
-    constraint = null;
-    found = [['error', null, 'check failed: ' + describeError(error)]];
-  }
+  const found = checkSlot(constraint, step);
+  if (constraint.failed === true) constraint = null;
   return found.length === 0 ? '' : jsonStringify(found);
 }
 

@@ -1,4 +1,4 @@
-/* global builtinFactories, lib, libHooks, lockDown, describeError, readVerdicts, stampVerdicts */
+/* global builtinFactories, lib, libHooks, lockDown, describeError, checkSlot */
 'use strict';
 // The trusted part of the shared validator isolate: it holds one episode's built-in validators and their
 // state, runs them all on a step in one call, and stamps what they return. No custom constraint's code
@@ -48,15 +48,8 @@ function checkAll(stepJson) {
     const slot = slots[position];
     if (slot === null) continue;
     progress[0] = slot.index;
-    let found;
-    try {
-      const result = slot.check(slot.state, step);
-      found = stampVerdicts(readVerdicts(result, step), slot.name);
-      slot.state = result.state;
-    } catch (error) {
-      slots[position] = null;
-      found = [['error', null, 'check failed: ' + describeError(error)]];
-    }
+    const found = checkSlot(slot, step);
+    if (slot.failed === true) slots[position] = null;
     for (let index = 0; index < found.length; index++) {
       if (out === null) out = [];
       out.push([slot.index, found[index][0], found[index][1], found[index][2]]);

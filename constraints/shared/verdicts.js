@@ -1,4 +1,4 @@
-/* exported PREFIX, describeError, readVerdicts, stampVerdicts */
+/* exported PREFIX, describeError, readVerdicts, stampVerdicts, checkSlot */
 'use strict';
 // What a validator's check returned, read without trusting its shape, and stamped with the prefix CCTU's
 // scorer recognises. Shared by the built-in runtime (runtime.js) and a custom constraint's own isolate
@@ -53,4 +53,20 @@ function stampVerdicts(found, name) {
     if (!found[position][2].startsWith(PREFIX)) found[position][2] = head + found[position][2];
   }
   return found;
+}
+
+/**
+ * Runs one validator (`slot` = { name, check, state }) on a step: its stamped verdicts as [effect, callId,
+ * message] triples, its state advanced. When its code fails: one [['error', null, why]] and `slot.failed`.
+ */
+function checkSlot(slot, step) {
+  try {
+    const result = slot.check(slot.state, step);
+    const found = stampVerdicts(readVerdicts(result, step), slot.name);
+    slot.state = result.state;
+    return found;
+  } catch (error) {
+    slot.failed = true;
+    return [['error', null, 'check failed: ' + describeError(error)]];
+  }
 }

@@ -1,21 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/cli/exit-codes.ts';
 import { REPO_ROOT } from '../../src/data-dir.ts';
-
-/** Runs the real `sandbox` command as a user would (bin/sandbox.js, colours off). */
-function sandbox(...args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/sandbox.js'), ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-    timeout: 240_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+import { sandbox } from '../support/sandbox-cli.ts';
 
 /** The attack of issue 12, verbatim: a custom constraint that tries to switch every other constraint off. */
 const ATTACKER = {
