@@ -109,8 +109,8 @@ export class IsolatedStepValidator implements StepValidator {
     // In constraint order, as one call for all would give them (the sort is stable).
     if (this.customs.length > 0) found.sort((a, b) => a[0] - b[0]);
     let verdicts = found.map((encoded) => this.toVerdict(encoded));
-    if (this.callFeedback === 'first') verdicts = firstBlockPerCall(verdicts);
-    verdicts = verdicts.concat(roundLimitVerdicts(this.constraints, step, verdicts, this.broken));
+    if (verdicts.length > 1 && this.callFeedback === 'first') verdicts = firstBlockPerCall(verdicts);
+    if (verdicts.length > 0 && step.kind === 'final-answer') verdicts = verdicts.concat(roundLimitVerdicts(this.constraints, step, verdicts, this.broken));
     if (this.pending.length === 0) return verdicts;
     const all = this.pending.concat(verdicts);
     this.pending = [];
