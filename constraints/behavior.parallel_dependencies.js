@@ -1,7 +1,8 @@
 /* exported NAME, init, check */
 'use strict';
-// Groups (multisets) of tools that must be called together: a call of a group member is blocked unless
-// the whole group is among the calls of the same step (attempted calls, blocked or not).
+// Groups (multisets) of tools that must be called together. A tool's groups are alternatives (CCTU's
+// "should be called in parallel with one of [...]"): its call passes when the step's calls (attempted,
+// blocked or not) contain all of at least one group it belongs to, and is blocked otherwise.
 const NAME = 'PARALLEL DEPENDENCIES';
 
 function init(params) {
@@ -19,21 +20,23 @@ function check(state, step) {
   if (step.kind !== 'tool-calls') return { verdicts: verdicts, state: state };
   const present = tally(step.calls.map(function (call) { return call.name; }));
   for (const call of step.calls) {
-    const unmet = [];
-    for (const group of state.groups) {
-      if (group.indexOf(call.name) < 0) continue;
+    const mine = state.groups.filter(function (group) { return group.indexOf(call.name) >= 0; });
+    if (mine.length === 0) continue;
+    const satisfied = mine.some(function (group) {
       const needed = tally(group);
-      const complete = Object.keys(needed).every(function (tool) { return (present[tool] || 0) >= needed[tool]; });
-      if (!complete) unmet.push('[' + group.join(', ') + ']');
-    }
-    if (unmet.length > 0) {
-      verdicts.push({
-        effect: 'block-call',
-        callId: call.id,
-        message: '`' + call.name + '` must be called in parallel with the rest of its group ' + unmet.join(' and ') +
-          ', in the same message, so this call was not executed. Call all tools of the group together in one message.',
-      });
-    }
+      return Object.keys(needed).every(function (tool) { return (present[tool] || 0) >= needed[tool]; });
+    });
+    if (satisfied) continue;
+    const listed = mine.map(function (group) { return '[' + group.join(', ') + ']'; });
+    verdicts.push({
+      effect: 'block-call',
+      callId: call.id,
+      message: mine.length === 1
+        ? '`' + call.name + '` must be called in parallel with the rest of its group ' + listed[0] +
+          ', in the same message, so this call was not executed. Call all tools of the group together in one message.'
+        : '`' + call.name + '` must be called in parallel with the rest of one of its groups ' + listed.join(', ') +
+          ', in the same message, so this call was not executed. Call all tools of one of these groups together in one message.',
+    });
   }
   return { verdicts: verdicts, state: state };
 }

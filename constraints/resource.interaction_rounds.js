@@ -1,7 +1,10 @@
 /* exported NAME, init, check */
 'use strict';
-// A round is one assistant message, the final answer included (CCTU's count). At `max` the episode
-// ends with status `limit` unless that message is the final answer; a final answer before `min` is rejected.
+// A round is one assistant message, the final answer included (CCTU's count). `max` is the episode's
+// round limit (CCTU's default of 20 when the task sets none): tool calls in round `max` end the episode
+// with status `limit`, and so does any message after it; a final answer before `min` is rejected. A final
+// answer rejected in round `max` also ends the episode — the host adds that verdict, since it depends on
+// what the other constraints say (src/validator/round-limit.ts).
 const NAME = 'INTERACTION ROUNDS';
 
 function init(params) {
@@ -11,7 +14,12 @@ function init(params) {
 function check(state, step) {
   const verdicts = [];
   const range = state.max === null ? 'at least ' + state.min : 'between ' + state.min + ' and ' + state.max;
-  if (step.kind === 'final-answer') {
+  if (state.max !== null && step.round > state.max) {
+    verdicts.push({
+      effect: 'end-episode',
+      message: 'Round ' + step.round + ' comes after the last of the ' + state.max + ' interaction rounds; the episode ended at round ' + state.max + '.',
+    });
+  } else if (step.kind === 'final-answer') {
     if (step.round < state.min) {
       verdicts.push({
         effect: 'reject-answer',

@@ -1,8 +1,10 @@
 /* exported NAME, init, check */
+/* global lib */
 'use strict';
 // What the final answer must carry: a literal start or end, identifiers ([[X]], \boxed{X}, **X**, "X"),
 // keywords (case-insensitive), no forbidden keywords, a language, an ending punctuation. All failures of
-// one answer are reported in one message.
+// one answer are reported in one message. The answer is read as CCTU reads it (lib.answerText:
+// <think>…</think> removed, white space trimmed).
 const NAME = 'RESPONSE CONTENT';
 
 const IDENTIFIERS = {
@@ -45,9 +47,8 @@ function detectLanguage(text) {
 
 function problems(params, text) {
   const found = [];
-  const trimmed = text.trim();
-  if (params.startsWith !== undefined && !trimmed.startsWith(params.startsWith)) found.push('it must begin with "' + params.startsWith + '"');
-  if (params.endsWith !== undefined && !trimmed.endsWith(params.endsWith)) found.push('it must end with "' + params.endsWith + '"');
+  if (params.startsWith !== undefined && !text.startsWith(params.startsWith)) found.push('it must begin with "' + params.startsWith + '"');
+  if (params.endsWith !== undefined && !text.endsWith(params.endsWith)) found.push('it must end with "' + params.endsWith + '"');
   for (const identifier of params.identifiers || []) {
     const entry = IDENTIFIERS[identifier];
     if (!entry[0].test(text)) found.push('it must contain ' + entry[1]);
@@ -61,8 +62,8 @@ function problems(params, text) {
     const detected = detectLanguage(text);
     if (detected !== params.language) found.push('it must be written in ' + LANGUAGE_NAMES[params.language] + ' (it reads as ' + LANGUAGE_NAMES[detected] + ')');
   }
-  if (params.endingPunctuation !== undefined && !trimmed.endsWith(params.endingPunctuation)) {
-    found.push('it must end with "' + params.endingPunctuation + '" (it ends with "' + Array.from(trimmed).slice(-1).join('') + '")');
+  if (params.endingPunctuation !== undefined && !text.endsWith(params.endingPunctuation)) {
+    found.push('it must end with "' + params.endingPunctuation + '" (it ends with "' + Array.from(text).slice(-1).join('') + '")');
   }
   return found;
 }
@@ -70,7 +71,7 @@ function problems(params, text) {
 function check(state, step) {
   const verdicts = [];
   if (step.kind !== 'final-answer') return { verdicts: verdicts, state: state };
-  const found = problems(state, step.content);
+  const found = problems(state, lib.answerText(step.content));
   if (found.length > 0) {
     verdicts.push({ effect: 'reject-answer', message: 'In the final answer, ' + found.join('; ') + '. Rewrite the final answer accordingly.' });
   }

@@ -1,24 +1,15 @@
 /* exported NAME, init, check */
+/* global lib */
 'use strict';
-// The final answer's format. json: the answer is, or contains, a JSON object (a ```json fence is fine)
-// with the required keys and key types. markdown: at least one Markdown element (CCTU checks leniently).
-// table: a Markdown table with a header separator and at least `minColumns` columns (default 2).
-// plain: no Markdown elements at all.
+// The final answer's format, read as CCTU reads it (lib.answerText: <think>…</think> removed, trimmed).
+// json: `strict` (default) the answer is exactly one JSON object (a ```json fence is fine), `lenient` it
+// contains one; with the required keys and key types. markdown: at least one Markdown element (CCTU checks
+// leniently), as marked's tokenizer reads it (lib.markdownElements). table: a Markdown table with at least
+// `minColumns` columns (default 2). plain: no Markdown elements at all.
 const NAME = 'RESPONSE FORMAT';
 
-const MARKDOWN = [
-  ['a heading', /^\s{0,3}#{1,6}\s+\S/mu],
-  ['a list', /^\s*(?:[-*+]|\d+[.)])\s+\S/mu],
-  ['bold text', /(\*\*|__)(?=\S)[^\n]*?\S\1/u],
-  ['italic text', /(^|[^*\w])\*(?=[^\s*])[^*\n]*[^\s*]\*(?!\*)/u],
-  ['a code block', /```/u],
-  ['a link', /\[[^\]\n]+\]\([^)\s]+\)/u],
-  ['a block quote', /^\s{0,3}>\s/mu],
-  ['a table', /^\s*\|.*\|\s*$/mu],
-];
-
 function init(params) {
-  return { format: params.format, requiredKeys: params.requiredKeys || [], keyTypes: params.keyTypes || {}, minColumns: params.minColumns || 2 };
+  return { format: params.format, strict: params.strictness !== 'lenient', requiredKeys: params.requiredKeys || [], keyTypes: params.keyTypes || {}, minColumns: params.minColumns || 2 };
 }
 
 function jsonType(value) {
@@ -28,8 +19,8 @@ function jsonType(value) {
   return typeof value;
 }
 
-/** JSON objects found in the text: the whole text, else every balanced {...} that parses. */
-function jsonObjects(text) {
+/** JSON objects found in the text: the whole text (a ```json fence allowed), else (lenient only) every balanced {...} that parses. */
+function jsonObjects(text, strict) {
   const found = [];
   const trimmed = text.trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/u, '$1');
   try {
@@ -38,6 +29,7 @@ function jsonObjects(text) {
   } catch {
     // not the whole answer: look for embedded objects below
   }
+  if (strict) return found;
   for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {
     const end = balancedEnd(text, start);
     if (end < 0) continue;
@@ -86,22 +78,14 @@ function keyProblems(state, object) {
   return problems;
 }
 
-function tableColumns(text) {
-  const lines = text.split('\n');
-  let best = 0;
-  for (let index = 1; index < lines.length; index++) {
-    if (!/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/u.test(lines[index])) continue;
-    if (lines[index - 1].indexOf('|') < 0) continue;
-    const cells = lines[index - 1].trim().replace(/^\||\|$/gu, '').split('|').length;
-    if (cells > best) best = cells;
-  }
-  return best;
-}
-
 function problemOf(state, text) {
   if (state.format === 'json') {
-    const objects = jsonObjects(text);
-    if (objects.length === 0) return 'The final answer must contain a valid JSON object, and none was found. Answer with a JSON object.';
+    const objects = jsonObjects(text, state.strict);
+    if (objects.length === 0) {
+      return state.strict
+        ? 'The final answer must be exactly one valid JSON object (a ```json fence around it is allowed) and nothing else, and it is not. Answer with the JSON object alone.'
+        : 'The final answer must contain a valid JSON object, and none was found. Answer with a JSON object.';
+    }
     const fits = objects.some(function (object) { return keyProblems(state, object).length === 0; });
     if (!fits) {
       return 'The final answer must contain a JSON object with ' + describeKeys(state) + '; in the JSON found, ' +
@@ -109,7 +93,7 @@ function problemOf(state, text) {
     }
     return null;
   }
-  const elements = MARKDOWN.filter(function (entry) { return entry[1].test(text); }).map(function (entry) { return entry[0]; });
+  const elements = lib.markdownElements(text);
   if (state.format === 'markdown' && elements.length === 0) {
     return 'The final answer must be formatted with Markdown (headings, lists, bold or italic text), and it has no Markdown element. Rewrite it in Markdown.';
   }
@@ -117,7 +101,7 @@ function problemOf(state, text) {
     return 'The final answer must be plain text, but it contains ' + elements.join(', ') + '. Rewrite it without Markdown.';
   }
   if (state.format === 'table') {
-    const columns = tableColumns(text);
+    const columns = lib.markdownTables(text);
     if (columns < state.minColumns) {
       return 'The final answer must contain a Markdown table with at least ' + state.minColumns + ' columns (a header row, then a |---| separator row); ' +
         (columns === 0 ? 'none was found' : 'the widest has ' + columns) + '. Present the answer as a table.';
@@ -134,7 +118,7 @@ function describeKeys(state) {
 function check(state, step) {
   const verdicts = [];
   if (step.kind !== 'final-answer') return { verdicts: verdicts, state: state };
-  const problem = problemOf(state, step.content);
+  const problem = problemOf(state, lib.answerText(step.content));
   if (problem !== null) verdicts.push({ effect: 'reject-answer', message: problem });
   return { verdicts: verdicts, state: state };
 }

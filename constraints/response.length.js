@@ -1,7 +1,9 @@
 /* exported NAME, init, check */
+/* global lib */
 'use strict';
 // Length of the final answer in characters (Unicode code points, as Python's len counts) or words
-// (split on white space); outside [min, max] the answer is rejected.
+// (split on white space) of the answer as CCTU reads it (lib.answerText: <think>…</think> removed, trimmed);
+// outside [min, max] the answer is rejected.
 const NAME = 'RESPONSE LENGTH';
 
 function init(params) {
@@ -16,7 +18,7 @@ function measure(text, unit) {
 function check(state, step) {
   const verdicts = [];
   if (step.kind !== 'final-answer') return { verdicts: verdicts, state: state };
-  const length = measure(step.content, state.unit);
+  const length = measure(lib.answerText(step.content), state.unit);
   const tooShort = length < state.min;
   const tooLong = state.max !== null && length > state.max;
   if (tooShort || tooLong) {

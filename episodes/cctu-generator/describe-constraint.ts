@@ -33,8 +33,14 @@ export function describeConstraint(constraint: Constraint): string {
       return `The final answer must have ${range(constraint.params.min, constraint.params.max, constraint.params.unit === 'chars' ? 'characters' : 'words')}.`;
     case 'response.format':
       switch (constraint.params.format) {
-        case 'json':
-          return `The final answer must be a valid JSON object with a single key "answer"${constraint.params.keyTypes?.answer ? ` whose value is a ${constraint.params.keyTypes.answer}` : ''}.`;
+        case 'json': {
+          // Says exactly what the check enforces (constraints/README.md, rule 5): strict = the JSON object alone.
+          const keys = (constraint.params.requiredKeys ?? []).map((key) => `"${key}"${constraint.params.keyTypes?.[key] ? ` whose value is a ${constraint.params.keyTypes[key]}` : ''}`).join(' and ');
+          const withKeys = keys === '' ? '' : ` with the key${(constraint.params.requiredKeys ?? []).length > 1 ? 's' : ''} ${keys}`;
+          return constraint.params.strictness === 'lenient'
+            ? `The final answer must contain a valid JSON object${withKeys}.`
+            : `The final answer must be exactly one valid JSON object${withKeys}, and nothing else (a \`\`\`json fence around it is allowed).`;
+        }
         case 'markdown':
           return 'Format the final answer using Markdown syntax (headings, lists, bold or italic text).';
         case 'table':

@@ -112,7 +112,7 @@ export function sampleConstraints(shape: ReferenceShape, random: Random): Sample
     const format = random.weighted([['json', 0.4], ['markdown', 0.3], ['plain', 0.15], ['table', 0.15]] as const);
     result.format =
       format === 'json'
-        ? { format, requiredKeys: ['answer'], ...(random.chance(0.5) ? { keyTypes: { answer: 'string' as const } } : {}) }
+        ? { format, strictness: 'strict' as const, requiredKeys: ['answer'], ...(random.chance(0.5) ? { keyTypes: { answer: 'string' as const } } : {}) }
         : format === 'table'
           ? { format, minColumns: 2 }
           : { format };

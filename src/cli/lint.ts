@@ -4,7 +4,7 @@ import { EXIT_CODES } from './exit-codes.ts';
 
 /**
  * `sandbox lint <task|suite>`: static checks for conflicting or infeasible constraints, and (unless `--no-reference`)
- * each reference trajectory played through the validators; exits 1 when any issue is found.
+ * each reference trajectory played through the validators and, for CCTU tasks, against its tools (every subquery solved); exits 1 when any issue is found.
  */
 export function lintCommand(): Command {
   return new Command('lint')
@@ -17,9 +17,11 @@ export function lintCommand(): Command {
       const { displayPath, loadSuite } = await import('../engine/load-task.ts');
       const { lintTask, referenceIssues } = await import('../lint/index.ts');
       const loaded = await loadSuite(target);
-      const issues: Array<LintIssue & { file: string }> = loaded.flatMap(({ task, path }) =>
-        [...lintTask(task), ...(options.reference ? referenceIssues(task) : [])].map((issue) => ({ ...issue, file: displayPath(path) })),
-      );
+      const issues: Array<LintIssue & { file: string }> = [];
+      for (const { task, path } of loaded) {
+        const found = [...lintTask(task), ...(options.reference ? await referenceIssues(task) : [])];
+        issues.push(...found.map((issue) => ({ ...issue, file: displayPath(path) })));
+      }
       if (options.json) {
         process.stdout.write(`${JSON.stringify(issues, null, 2)}\n`);
       } else {

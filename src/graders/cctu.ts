@@ -38,6 +38,20 @@ function toolOutputs(events: readonly TrajectoryEvent[]): Array<{ tool: string; 
 }
 
 /**
+ * Which subqueries the outputs solve, CCTU's way: each tool output, in order, solves at most one subquery
+ * (CCTU consumes one golden answer per tool message) — the first one not yet solved whose tool it is and
+ * whose golden answer it contains. So one output cannot solve two same-tool subqueries.
+ */
+export function solveSubqueries(subqueries: ReadonlyArray<{ tool: string; answer: string }>, outputs: ReadonlyArray<{ tool: string; text: string }>): boolean[] {
+  const solved = subqueries.map(() => false);
+  for (const output of outputs) {
+    const index = subqueries.findIndex((subquery, position) => !solved[position] && subquery.tool === output.tool && subqueryMatches(subquery.answer, output.text));
+    if (index >= 0) solved[index] = true;
+  }
+  return solved;
+}
+
+/**
  * Grades a CCTU episode (DESIGN.md "Scores"): a subquery is solved when its golden answer is in an output
  * of its tool; SR = solved ∧ the episode completed with an answer ∧ no violation at the last assistant
  * message; PSR = solved ∧ completed ∧ no violation at all. A validator error fails both (its results
@@ -46,12 +60,12 @@ function toolOutputs(events: readonly TrajectoryEvent[]): Array<{ tool: string; 
 function gradeCctu(task: CctuTask, events: readonly TrajectoryEvent[]): EpisodeScore {
   const start = events.find((event) => event.type === 'episode-start');
   const end = events.findLast((event) => event.type === 'episode-end');
-  const outputs = toolOutputs(events);
-  const subqueries = task.grading.subqueries.map((subquery) => ({
+  const solvedBy = solveSubqueries(task.grading.subqueries, toolOutputs(events));
+  const subqueries = task.grading.subqueries.map((subquery, index) => ({
     query: subquery.query,
     tool: subquery.tool,
     answer: subquery.answer,
-    solved: outputs.some((output) => output.tool === subquery.tool && subqueryMatches(subquery.answer, output.text)),
+    solved: solvedBy[index]!,
   }));
   const solved = subqueries.every((subquery) => subquery.solved);
   const statuses = constraintStatuses(task.constraints, events);

@@ -25,9 +25,13 @@ function declaredTools(task: Task): Set<string> | undefined {
   return 'tools' in task && Array.isArray(task.tools) ? new Set(task.tools.map((tool) => tool.name)) : undefined;
 }
 
-/** Tools the answer needs (one call each at least) and the depth of the subquery dependencies (steps needed). */
-function needs(task: Task): { tools: Set<string>; depth: number } {
-  if (task.style !== 'cctu') return { tools: new Set(), depth: 0 };
+/**
+ * What the answer needs: the tools its subqueries name, how many calls of each (one tool output solves at
+ * most one subquery, CCTU's rule, so two subqueries of one tool need two calls), and the depth of the
+ * subquery dependencies (steps needed).
+ */
+function needs(task: Task): { tools: Set<string>; calls: Map<string, number>; total: number; depth: number } {
+  if (task.style !== 'cctu') return { tools: new Set(), calls: new Map(), total: 0, depth: 0 };
   const subqueries = task.grading.subqueries;
   const depthOf = (index: number, seen: Set<number>): number => {
     const subquery = subqueries[index];
@@ -35,7 +39,44 @@ function needs(task: Task): { tools: Set<string>; depth: number } {
     const next = new Set(seen).add(index);
     return 1 + Math.max(0, ...(subquery.dependsOn ?? []).map((parent) => depthOf(parent, next)));
   };
-  return { tools: new Set(subqueries.map((subquery) => subquery.tool)), depth: Math.max(0, ...subqueries.map((_, index) => depthOf(index, new Set()))) };
+  const calls = new Map<string, number>();
+  for (const subquery of subqueries) calls.set(subquery.tool, (calls.get(subquery.tool) ?? 0) + 1);
+  return { tools: new Set(calls.keys()), calls, total: subqueries.length, depth: Math.max(0, ...subqueries.map((_, index) => depthOf(index, new Set()))) };
+}
+
+/** The calls of each tool the task's reference makes, read from its trajectory (nothing is run). */
+function referenceCalls(task: Task): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const step of task.reference.trajectory) {
+    if (!('toolCalls' in step)) continue;
+    for (const call of step.toolCalls) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
+  }
+  return counts;
+}
+
+/** Every ordered pair (x before y) the ordering chains imply, through several chains too (a → b and b → c give a → c). */
+function precedence(chains: readonly string[][]): Map<string, Set<string>> {
+  const after = new Map<string, Set<string>>();
+  const edge = (from: string, to: string) => {
+    if (!after.has(from)) after.set(from, new Set());
+    after.get(from)!.add(to);
+  };
+  for (const chain of chains) chain.forEach((tool, index) => chain.slice(index + 1).forEach((later) => edge(tool, later)));
+  // Transitive closure (chains are short; a few dozen tools at most).
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const tos of after.values()) {
+      for (const to of [...tos]) {
+        for (const further of after.get(to) ?? []) {
+          if (!tos.has(further)) {
+            tos.add(further);
+            changed = true;
+          }
+        }
+      }
+    }
+  }
+  return after;
 }
 
 /**
@@ -68,15 +109,24 @@ export function lintTask(task: Task): LintIssue[] {
     }
   }
 
-  // Calls the answer needs: at least one per tool its subqueries name.
+  // Calls the answer needs: one per subquery (one output solves one subquery), and the calls the reference makes.
+  const byReference = referenceCalls(task);
+  const referenceTotal = [...byReference.values()].reduce((sum, count) => sum + count, 0);
   for (const constraint of ofCategory(task, 'resource.tool_call_count')) {
-    if (constraint.params.max !== undefined && constraint.params.max < needed.tools.size) {
-      report('infeasible', [constraint], `at most ${constraint.params.max} tool calls, but the subqueries need at least ${needed.tools.size} (one call each of ${[...needed.tools].join(', ')})`);
+    const { max } = constraint.params;
+    if (max !== undefined && max < needed.total) {
+      const per = [...needed.calls].map(([tool, count]) => `${count} of ${tool}`).join(', ');
+      report('infeasible', [constraint], `at most ${max} tool calls, but the subqueries need at least ${needed.total} (one tool output solves one subquery: ${per})`);
+    } else if (max !== undefined && max < referenceTotal) {
+      report('infeasible', [constraint], `at most ${max} tool calls, but the reference makes ${referenceTotal}`);
     }
   }
   for (const constraint of ofCategory(task, 'resource.specific_tool_call_count')) {
     for (const [tool, max] of Object.entries(constraint.params.limits)) {
-      if (max === 0 && needed.tools.has(tool)) report('infeasible', [constraint], `${tool} may be called 0 times, but a subquery must be answered by it`);
+      const need = needed.calls.get(tool) ?? 0;
+      const made = byReference.get(tool) ?? 0;
+      if (max < need) report('infeasible', [constraint], `${tool} may be called ${max} time${max === 1 ? '' : 's'}, but ${need} subquer${need === 1 ? 'y needs' : 'ies need'} an output of it each`);
+      else if (max < made) report('infeasible', [constraint], `${tool} may be called ${max} time${max === 1 ? '' : 's'}, but the reference calls it ${made} times`);
     }
   }
 
@@ -92,6 +142,9 @@ export function lintTask(task: Task): LintIssue[] {
   for (const constraint of ofCategory(task, 'resource.interaction_rounds')) {
     if (constraint.params.max !== undefined && steps > 0 && constraint.params.max < steps + 1) {
       report('infeasible', [constraint], `at most ${constraint.params.max} interaction rounds, but the answer needs ${steps} step${steps === 1 ? '' : 's'} of tool calls and a final answer (${steps + 1} rounds)`);
+    }
+    if (constraint.params.max > task.limits.maxRounds) {
+      report('conflict', [constraint], `up to ${constraint.params.max} interaction rounds, but the task's hard limit ends the episode after ${task.limits.maxRounds}`);
     }
     if (constraint.params.min > task.limits.maxRounds) {
       report('infeasible', [constraint], `at least ${constraint.params.min} interaction rounds, above the task's hard limit of ${task.limits.maxRounds} rounds`);
@@ -113,13 +166,20 @@ export function lintTask(task: Task): LintIssue[] {
           report('conflict', [groupConstraint, countConstraint], `the group [${group.join(', ')}] must be called in one step (${size} ${countConstraint.params.unit === 'type' ? 'tools' : 'calls'}), but at most ${countConstraint.params.max} are allowed per step`);
         }
       }
-      for (const chainConstraint of ofCategory(task, 'behavior.sequential_dependencies')) {
-        for (const chain of chainConstraint.params.chains) {
-          const ordered = chain.filter((tool) => group.includes(tool));
-          if (new Set(ordered).size >= 2) {
-            report('conflict', [groupConstraint, chainConstraint], `${ordered.join(' and ')} must be called in the same step (parallel group) and in different steps (ordering chain ${chain.join(' -> ')})`);
-          }
-        }
+    }
+  }
+  // A group's tools must share a step, so no ordering (through any number of chains) may put one before another.
+  const chainConstraints = ofCategory(task, 'behavior.sequential_dependencies');
+  const order = precedence(chainConstraints.flatMap((constraint) => constraint.params.chains));
+  for (const [tool, later] of order) {
+    if (later.has(tool)) report('conflict', chainConstraints, `the ordering chains put ${tool} before itself (a cycle), so it can never be called`);
+  }
+  for (const groupConstraint of ofCategory(task, 'behavior.parallel_dependencies')) {
+    for (const group of groupConstraint.params.groups) {
+      const clash = group.flatMap((first) => group.filter((second) => first !== second && order.get(first)?.has(second)).map((second) => [first, second] as const));
+      if (clash.length > 0) {
+        const [first, second] = clash[0]!;
+        report('conflict', [groupConstraint, ...chainConstraints], `${first} and ${second} must be called in the same step (parallel group [${group.join(', ')}]) and ${first} in an earlier step than ${second} (ordering chains ${chainConstraints.flatMap((constraint) => constraint.params.chains).map((chain) => chain.join(' -> ')).join('; ')})`);
       }
     }
   }

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { JsonSchemaSchema } from './tool-spec.ts';
 import { referenceBaseShape, taskBaseShape } from './task-base.ts';
+import { CCTU_DEFAULT_MAX_ROUNDS } from './constraint.ts';
+import { LimitsSchema } from './limits.ts';
+
+/**
+ * A CCTU episode's hard limits. The round limit is CCTU's default of 20 when the task sets none; an
+ * `resource.interaction_rounds` constraint's `max` (also 20 by default) ends the episode earlier.
+ */
+export const CctuLimitsSchema = LimitsSchema.extend({ maxRounds: z.number().int().positive().default(CCTU_DEFAULT_MAX_ROUNDS) });
 
 /** A mock tool a CCTU task declares: its schema, and JavaScript run in isolated-vm over the task's world. */
 export const MockToolSchema = z.object({
@@ -28,6 +36,7 @@ export const SubquerySchema = z.object({
 export const CctuTaskSchema = z.object({
   ...taskBaseShape,
   style: z.literal('cctu'),
+  limits: CctuLimitsSchema.default(CctuLimitsSchema.parse({})),
   tools: z.array(MockToolSchema).min(1),
   reference: z.object({ ...referenceBaseShape }),
   grading: z.object({

@@ -6,6 +6,23 @@ const maxCount = count.optional();
 
 const base = { id: z.string().min(1), description: z.string().optional() };
 
+/** CCTU's round limit when a task sets none (its runner's default). */
+export const CCTU_DEFAULT_MAX_ROUNDS = 20;
+
+/**
+ * A custom constraint's source must compile as the body the isolate compiles (constraints/custom-runtime.js),
+ * so a task with one that does not is refused when it loads, naming the constraint, before anything runs.
+ * Constructing the function only parses the text; nothing of it runs here.
+ */
+function compileError(source: string): string | null {
+  try {
+    new Function('lib', `'use strict';\n${source}\n;`);
+    return null;
+  } catch (error) {
+    return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  }
+}
+
 /** min/max params; the refinement keeps max, when given, not below min (the error names `params.max`). */
 const minMax = { min: count.default(0), max: maxCount };
 const maxNotBelowMin = (params: { min: number; max?: number | undefined }) => params.max === undefined || params.min <= params.max;
@@ -16,7 +33,12 @@ const maxNotBelowMinError = { message: 'max must be at least min', path: ['max']
  * validator in isolated-vm. Params are validated here, when the task loads, so a bad shape names its field.
  */
 export const ConstraintSchema = z.discriminatedUnion('category', [
-  z.object({ ...base, category: z.literal('resource.interaction_rounds'), params: z.object(minMax).refine(maxNotBelowMin, maxNotBelowMinError) }),
+  z.object({
+    ...base,
+    category: z.literal('resource.interaction_rounds'),
+    /** `max` is the episode's round limit: CCTU's default of 20 when the task sets none. */
+    params: z.object({ min: count.default(0), max: count.default(CCTU_DEFAULT_MAX_ROUNDS) }).refine(maxNotBelowMin, maxNotBelowMinError),
+  }),
   z.object({ ...base, category: z.literal('resource.tool_call_count'), params: z.object(minMax).refine(maxNotBelowMin, maxNotBelowMinError) }),
   z.object({ ...base, category: z.literal('resource.specific_tool_call_count'), params: z.object({ limits: z.record(z.string(), count) }) }),
   z.object({ ...base, category: z.literal('behavior.sequential_dependencies'), params: z.object({ chains: z.array(z.array(z.string()).min(2)).min(1) }) }),
@@ -39,6 +61,8 @@ export const ConstraintSchema = z.discriminatedUnion('category', [
     category: z.literal('response.format'),
     params: z.object({
       format: z.enum(['json', 'markdown', 'table', 'plain']),
+      /** json only: `strict` (the default) = the answer is exactly one JSON object (a ```json fence allowed); `lenient` = it contains one. */
+      strictness: z.enum(['strict', 'lenient']).optional(),
       /** json: keys the object must have (with optional JSON type); table: minimum columns. */
       requiredKeys: z.array(z.string()).optional(),
       keyTypes: z.record(z.string(), z.enum(['string', 'number', 'integer', 'boolean', 'array', 'object'])).optional(),
@@ -69,6 +93,9 @@ export const ConstraintSchema = z.discriminatedUnion('category', [
       source: z.string().min(1),
       args: z.record(z.string(), z.unknown()).default({}),
     }),
+  }).superRefine((constraint, context) => {
+    const error = compileError(constraint.params.source);
+    if (error !== null) context.addIssue({ code: 'custom', path: ['params', 'source'], message: `custom constraint "${constraint.id}" does not compile: ${error}` });
   }),
 ]);
 export type Constraint = z.infer<typeof ConstraintSchema>;

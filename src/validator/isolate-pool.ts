@@ -1,7 +1,7 @@
 import ivm from 'isolated-vm';
-import { isolateSource } from './isolate-source.ts';
+import { customSource, runtimeSource } from './isolate-source.ts';
 
-/** A shared isolate and the validator script compiled in it; `generation` changes when it is recreated. */
+/** A shared isolate for built-in validators and the runtime script compiled in it; `generation` changes when it is recreated. */
 export interface PooledIsolate {
   isolate: ivm.Isolate;
   script: ivm.Script;
@@ -12,18 +12,23 @@ export interface PooledIsolate {
   spares: ValidatorContext[];
 }
 
-/** One context running the validator script: its entry points and the counter saying which constraint runs. */
+/** The entry function a validator program evaluates to, held by reference (never on a global object). */
+export type Entry = ivm.Reference<(operation: string, ...args: unknown[]) => string>;
+
+/** One context running the built-in runtime: its entry point and the counter saying which constraint runs. */
 export interface ValidatorContext {
   pooled: PooledIsolate;
   context: ivm.Context;
-  init: ivm.Reference<(configJson: string) => string>;
-  check: ivm.Reference<(stepJson: string) => string>;
-  /** The careful mode's entry points: one constraint per call. */
-  configure: ivm.Reference<(configJson: string) => void>;
-  initOne: ivm.Reference<(index: number) => string>;
-  checkOne: ivm.Reference<(stepJson: string, index: number) => string>;
+  entry: Entry;
   /** progress[0]: index of the constraint running now, -1 for none; shared memory, readable after a failed call. */
   progress: Int32Array;
+}
+
+/** A custom constraint's own isolate: nothing else runs in it. */
+export interface CustomIsolate {
+  isolate: ivm.Isolate;
+  context: ivm.Context;
+  entry: Entry;
 }
 
 const MAX_SPARES = 16;
@@ -31,16 +36,16 @@ const pool = new Map<number, PooledIsolate>();
 let generations = 0;
 
 /**
- * The isolate for validators with this memory limit, created (and the script compiled) on first use
- * and again after a memory-limit breach disposed it. Episodes share it, each in its own context:
- * a context costs well under a millisecond, an isolate several. A breach disposes every context in it;
- * the episodes rebuild theirs by replaying their steps (validators are deterministic reducers).
+ * The isolate for built-in validators with this memory limit, created (and the script compiled) on first
+ * use and again after a memory-limit breach disposed it. Episodes share it, each in its own context: a
+ * context costs well under a millisecond, an isolate several. Only trusted code (the runtime and the
+ * built-in validators) runs in it; custom constraints get isolates of their own (openCustomIsolate).
  */
 export function acquireIsolate(memoryLimitMb: number): PooledIsolate {
   const existing = pool.get(memoryLimitMb);
   if (existing !== undefined && !existing.dead) return existing;
   const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
-  const script = isolate.compileScriptSync(isolateSource(), { filename: 'constraint-validators.js' });
+  const script = isolate.compileScriptSync(runtimeSource(), { filename: 'constraint-validators.js' });
   generations += 1;
   const created = { isolate, script, generation: generations, dead: false, spares: [] };
   pool.set(memoryLimitMb, created);
@@ -48,9 +53,8 @@ export function acquireIsolate(memoryLimitMb: number): PooledIsolate {
 }
 
 /**
- * A context with the validator script run in it: a spare one when there is one, else a new one.
- * Reusing a context is safe because the script freezes every intrinsic and the global object before any
- * validator runs, and `__init` builds every validator afresh (new closures, new state, new caches).
+ * A context with the runtime script run in it: a spare one when there is one, else a new one. Reusing a
+ * context is safe: only trusted code ever ran in it, and `init` builds every validator afresh.
  * Throws what the isolate throws (the caller attributes it).
  */
 export function openContext(pooled: PooledIsolate, timeoutMs: number): ValidatorContext {
@@ -60,19 +64,8 @@ export function openContext(pooled: PooledIsolate, timeoutMs: number): Validator
   const progress = new Int32Array(new SharedArrayBuffer(4));
   progress[0] = -1;
   try {
-    context.global.setSync('__progress', new ivm.ExternalCopy(progress.buffer).copyInto({ release: true }));
-    pooled.script.runSync(context, { timeout: timeoutMs });
-    const entry = <T>(name: string) => context.global.getSync(name, { reference: true }) as ivm.Reference<T>;
-    return {
-      pooled,
-      context,
-      progress,
-      init: entry('__init'),
-      check: entry('__check'),
-      configure: entry('__configure'),
-      initOne: entry('__initOne'),
-      checkOne: entry('__checkOne'),
-    };
+    const entry = pooled.script.runSync(context, { timeout: timeoutMs, reference: true }) as Entry;
+    return { pooled, context, entry, progress };
   } catch (error) {
     if (!pooled.isolate.isDisposed) context.release();
     throw error;
@@ -82,7 +75,7 @@ export function openContext(pooled: PooledIsolate, timeoutMs: number): Validator
 /** Gives back the context of an episode whose calls all returned normally. */
 export function recycleContext(validatorContext: ValidatorContext): void {
   const { pooled } = validatorContext;
-  if (!pooled.isolate.isDisposed && pool.get(memoryLimitOf(pooled)) === pooled && pooled.spares.length < MAX_SPARES) {
+  if (!pooled.isolate.isDisposed && !pooled.dead && pooled.spares.length < MAX_SPARES) {
     pooled.spares.push(validatorContext);
   } else {
     releaseContext(validatorContext);
@@ -90,15 +83,45 @@ export function recycleContext(validatorContext: ValidatorContext): void {
 }
 
 /** Drops a context (after a failed call, its state is unknown). */
+/** The progress counter's memory as the runtime receives it on `init` (a copy shares a SharedArrayBuffer's memory). */
+export function progressTransfer(validatorContext: ValidatorContext): ivm.Copy<SharedArrayBuffer> {
+  return new ivm.ExternalCopy(validatorContext.progress.buffer as SharedArrayBuffer).copyInto({ release: true });
+}
+
 export function releaseContext(validatorContext: ValidatorContext): void {
   if (validatorContext.pooled.isolate.isDisposed) return;
-  for (const reference of [validatorContext.init, validatorContext.check, validatorContext.configure, validatorContext.initOne, validatorContext.checkOne]) reference.release();
+  validatorContext.entry.release();
   validatorContext.context.release();
 }
 
-function memoryLimitOf(pooled: PooledIsolate): number {
-  for (const [limit, entry] of pool) if (entry === pooled) return limit;
-  return -1;
+let customCachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
+
+/**
+ * A new isolate for one custom constraint of one episode, with the custom runtime run in it: its own heap
+ * (a memory bomb disposes only it), its own intrinsics and global object, its own copy of `lib`. The
+ * compiled code is cached across isolates, so one costs a few milliseconds. Throws what the isolate throws.
+ */
+export function openCustomIsolate(memoryLimitMb: number, timeoutMs: number): CustomIsolate {
+  const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
+  try {
+    const script = isolate.compileScriptSync(customSource(), {
+      filename: 'custom-constraint.js',
+      ...(customCachedData ? { cachedData: customCachedData } : { produceCachedData: true }),
+    }) as ivm.Script & { cachedData?: ivm.ExternalCopy<ArrayBuffer> };
+    if (customCachedData === undefined && script.cachedData !== undefined) customCachedData = script.cachedData;
+    const context = isolate.createContextSync();
+    const entry = script.runSync(context, { timeout: timeoutMs, reference: true }) as Entry;
+    script.release();
+    return { isolate, context, entry };
+  } catch (error) {
+    if (!isolate.isDisposed) isolate.dispose();
+    throw error;
+  }
+}
+
+/** Disposes a custom constraint's isolate (the episode ended, or its state is unknown after a failed call). */
+export function disposeCustomIsolate(custom: CustomIsolate): void {
+  if (!custom.isolate.isDisposed) custom.isolate.dispose();
 }
 
 /** After a failed call: marks isolates a memory-limit breach disposed, so the next acquireIsolate makes a new one. */

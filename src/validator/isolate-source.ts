@@ -1,18 +1,24 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildSync } from 'esbuild';
 import { CONSTRAINT_CATEGORIES } from '../schemas/constraint.ts';
 import { SandboxError } from '../sandbox-error.ts';
 
-const constraintsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../constraints');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const constraintsDir = path.join(root, 'constraints');
 
 /** Built-in categories: every category but `custom` has a validator file `constraints/<category>.js`. */
 export const BUILTIN_CATEGORIES = CONSTRAINT_CATEGORIES.filter((category) => category !== 'custom');
 
-/** Shared helpers the validators reach as `lib`, the names each file contributes, and hooks only the runtime calls. */
-const SHARED = [{ file: 'shared/json-schema.js', exports: ['parseArguments', 'schemaIssues', 'callArguments', 'callIssues'], hooks: ['useTools'] }];
-
-let cached: string | undefined;
+/** Shared helpers the validators reach as `lib`, the names each file contributes, and hooks only the runtimes call. */
+const LIBRARIES = [
+  { file: 'shared/json-schema.js', exports: ['parseArguments', 'schemaIssues', 'callArguments', 'callIssues'], hooks: ['useTools'] },
+  { file: 'shared/markdown.js', exports: ['markdownElements', 'markdownTables'], hooks: [] },
+  { file: 'shared/answer-text.js', exports: ['answerText'], hooks: [] },
+];
+/** Helpers only the runtimes use (not on `lib`). */
+const RUNTIME_HELPERS = ['shared/verdicts.js', 'shared/lockdown.js'];
 
 function read(file: string): string {
   try {
@@ -23,31 +29,110 @@ function read(file: string): string {
 }
 
 /**
- * The one script every validator isolate runs: the shared helpers, a factory per built-in validator and
- * the runtime, all inside one closure (nothing but `__init` / `__check` on the global object). It is the
- * same for every task, so an isolate compiles it once; a task's own code (custom constraints) comes in
- * through `__init` as data.
+ * cfworker's `integer` test sees the parsed number, where `2.0` is 2. CCTU parses arguments with Python's
+ * json, where `2.0` and `2e0` are floats, so a type error for an `integer` parameter. The only change made to
+ * the library's bundled code: its two integer tests also ask `floatLiteralAt(instanceLocation)`, which the
+ * shared json-schema.js answers from the raw argument text (through `setFloatLiteralTest`). Bundling fails
+ * if the pinned version's code differs.
  */
-export function isolateSource(): string {
-  if (cached !== undefined) return cached;
-  const shared = SHARED.map(
+const INTEGER_TESTS: Array<[string, string]> = [
+  ['instance % 1 === 0 &&', 'instance % 1 === 0 && !floatLiteralAt(instanceLocation) &&'],
+  ["if (instanceType !== \"number\" || instance % 1 || instance !== instance) {", "if (instanceType !== \"number\" || instance % 1 || instance !== instance || floatLiteralAt(instanceLocation)) {"],
+];
+const FLOAT_LITERAL_HOOK = 'let floatLiteralAt = function () { return false; };\nfunction setFloatLiteralTest(test) { floatLiteralAt = test; }';
+
+function patchIntegerTests(bundle: string): string {
+  let patched = bundle;
+  for (const [original, replacement] of INTEGER_TESTS) {
+    if (patched.split(original).length !== 2) throw new SandboxError('internal', '@cfworker/json-schema: the integer test to patch was not found (is the pinned version 4.1.6 installed?)');
+    patched = patched.replace(original, replacement);
+  }
+  return patched;
+}
+
+/** `URL` is not in a bare isolate; cfworker only resolves `$id`/`$ref` against its base with it (declared in the closure, not on the global). */
+const URL_SHIM = `
+class URL {
+  constructor(reference, base) {
+    const text = String(reference);
+    let href;
+    if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(text)) href = text;
+    else {
+      const baseText = base === undefined ? '' : String(base).split('#')[0];
+      if (text.startsWith('#')) href = baseText + text;
+      else if (text === '') href = baseText;
+      else href = baseText.slice(0, baseText.lastIndexOf('/') + 1) + text;
+    }
+    const cut = href.indexOf('#');
+    this.base = cut < 0 ? href : href.slice(0, cut);
+    this.fragment = cut < 0 ? '' : href.slice(cut + 1);
+  }
+  get hash() { return this.fragment === '' ? '' : '#' + this.fragment; }
+  set hash(value) { const text = String(value); this.fragment = text.startsWith('#') ? text.slice(1) : text; }
+  get href() { return this.base + this.hash; }
+  toString() { return this.href; }
+}`;
+
+let vendorCache: string | undefined;
+
+/**
+ * The third-party code validators use, bundled at first use into one expression `var vendor = …;`:
+ * @cfworker/json-schema (an interpreter: no code generation, so no `eval` needed in the isolate) and
+ * marked's lexer (a real Markdown tokenizer). Both are pinned in package.json.
+ */
+function vendorSource(): string {
+  if (vendorCache !== undefined) return vendorCache;
+  const result = buildSync({
+    stdin: {
+      contents: "export { Validator } from '@cfworker/json-schema';\nexport { Lexer } from 'marked';\n",
+      resolveDir: root,
+      loader: 'js',
+    },
+    bundle: true,
+    write: false,
+    format: 'iife',
+    globalName: 'vendor',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    target: 'es2022',
+    logLevel: 'silent',
+  });
+  vendorCache = patchIntegerTests(result.outputFiles[0]!.text);
+  return vendorCache;
+}
+
+/** The helpers every isolate program starts with: vendor code, `lib` (frozen later by lockDown), the runtime helpers. */
+function prelude(): string[] {
+  const libraries = LIBRARIES.map(
     ({ file, exports, hooks }) =>
       `Object.assign(lib, (function () {\n${read(file)}\n;${hooks.map((hook) => `libHooks.${hook} = ${hook};`).join(' ')}\nreturn { ${exports.join(', ')} };\n})());`,
-  ).join('\n');
+  );
+  return [`'use strict';`, URL_SHIM, FLOAT_LITERAL_HOOK, vendorSource(), `const lib = {};`, `const libHooks = {};`, ...libraries, ...RUNTIME_HELPERS.map(read)];
+}
+
+let runtimeCache: string | undefined;
+let customCache: string | undefined;
+
+/**
+ * The program of the shared validator isolate: the helpers, a factory per built-in validator and the
+ * runtime, all inside one closure whose value is the runtime's entry function (nothing is put on the
+ * global object). It is the same for every task, so an isolate compiles it once.
+ */
+export function runtimeSource(): string {
+  if (runtimeCache !== undefined) return runtimeCache;
   const factories = BUILTIN_CATEGORIES.map(
-    (category) =>
-      `${JSON.stringify(category)}: function (lib) {\n${read(`${category}.js`)}\n;return { name: NAME, init: init, check: check };\n}`,
+    (category) => `${JSON.stringify(category)}: function (lib) {\n${read(`${category}.js`)}\n;return { name: NAME, init: init, check: check };\n}`,
   ).join(',\n');
-  cached = [
-    `(function (progressBuffer) {`,
-    `'use strict';`,
-    `const lib = {};`,
-    `const libHooks = {};`,
-    shared,
-    `Object.freeze(lib);`,
-    `const builtinFactories = Object.freeze({\n${factories}\n});`,
-    read('runtime.js'),
-    `})((function () { const buffer = globalThis.__progress; delete globalThis.__progress; return buffer; })());`,
-  ].join('\n');
-  return cached;
+  runtimeCache = ['(function () {', ...prelude(), `const builtinFactories = Object.freeze({\n${factories}\n});`, read('runtime.js'), '})();'].join('\n');
+  return runtimeCache;
+}
+
+/**
+ * The program of a custom constraint's own isolate: the helpers and custom-runtime.js, whose entry function
+ * is the closure's value. The constraint's source comes in through that entry as data.
+ */
+export function customSource(): string {
+  if (customCache !== undefined) return customCache;
+  customCache = ['(function () {', ...prelude(), read('custom-runtime.js'), '})();'].join('\n');
+  return customCache;
 }

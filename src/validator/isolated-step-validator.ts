@@ -2,49 +2,74 @@ import type { Constraint } from '../schemas/constraint.ts';
 import type { Step, Verdict } from '../schemas/step.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { SandboxError } from '../sandbox-error.ts';
-import { acquireIsolate, noteDisposedIsolates, openContext, recycleContext, releaseContext, type ValidatorContext } from './isolate-pool.ts';
+import {
+  acquireIsolate,
+  disposeCustomIsolate,
+  noteDisposedIsolates,
+  openContext,
+  openCustomIsolate,
+  progressTransfer,
+  recycleContext,
+  releaseContext,
+  type CustomIsolate,
+  type ValidatorContext,
+} from './isolate-pool.ts';
 import type { StepValidator } from './step-validator.ts';
 import { customConstraintName } from './custom-constraint-name.ts';
+import { firstBlockPerCall, type CallFeedback } from './call-feedback.ts';
+import { roundLimitVerdicts } from './round-limit.ts';
 
-/** Limits of the validator isolate. */
+/** Limits of the validator isolates. */
 export interface ValidatorOptions {
-  /** Heap limit of the isolate in MB; a breach disposes it (default 32). */
+  /** Heap limit of an isolate in MB; a breach disposes it (default 32). */
   memoryLimitMb?: number;
-  /** Wall time one call into the isolate (one step, all constraints) may take (default 100 ms). */
+  /** Wall time one call into an isolate (one step: all built-ins, or one custom constraint) may take (default 100 ms). */
   timeoutMs?: number;
+  /** Feedback of a call several constraints block: only the first (CCTU's, the default) or all. */
+  callFeedback?: CallFeedback;
 }
 
 export const DEFAULT_MEMORY_LIMIT_MB = 32;
 export const DEFAULT_TIMEOUT_MS = 100;
 const TIMEOUT_RETRY_FACTOR = 10;
+const PREFIX = 'INSTRUCTION FOLLOWING ERROR: ';
+const EFFECTS: ReadonlyArray<Verdict['effect']> = ['block-call', 'reject-answer', 'end-episode', 'error'];
 
 type Encoded = [index: number, effect: Verdict['effect'], callId: string | null, message: string];
 
+interface CustomSlot {
+  index: number;
+  name: string;
+  source: string;
+  argsJson: string;
+  live: CustomIsolate | undefined;
+}
+
 /**
- * One episode's validators in their own context of a shared isolate. The state lives in the isolate;
- * each step crosses once as a JSON string and verdicts come back as one ('' when there are none).
+ * One episode's validators. Built-in validators run together in a context of a shared isolate (trusted
+ * code only): each step crosses once as a JSON string and their verdicts come back as one. Each custom
+ * constraint runs alone in an isolate of its own, called once per step; it shares no heap, intrinsic,
+ * global or reference with the runtime or any other constraint, and only a string comes back, which is
+ * checked here before it becomes a verdict. The state of every validator stays in its isolate.
  *
- * When constraint code fails, that constraint gets one `error` verdict and is left out from then on:
- * an exception is caught inside the isolate; a timeout or a memory-limit breach stops the whole call,
- * so the host reads which constraint was running (a shared counter), builds a fresh context (and
- * isolate, after a breach), and replays the episode's earlier steps without it — validators are
- * deterministic reducers, so the others end up in exactly the state they had.
+ * When constraint code fails, that constraint gets one `error` verdict and is left out from then on. A
+ * timeout is retried once with ten times the time first (a loaded machine stalls calls that do not loop).
+ * A failed call leaves its isolate's state unknown, so the failed part is rebuilt by replaying the
+ * episode's earlier steps — validators are deterministic reducers, so the others end up in exactly the
+ * state they had. In the shared isolate a counter in shared memory says which built-in was running.
  */
 export class IsolatedStepValidator implements StepValidator {
   private readonly memoryLimitMb: number;
   private readonly timeoutMs: number;
-  private readonly entries: Array<{ category: string; params: unknown; source?: string; name?: string }>;
+  private readonly callFeedback: CallFeedback;
+  private readonly builtins: Array<{ index: number; category: string; params: unknown }> = [];
+  private readonly customs: CustomSlot[] = [];
+  private readonly toolsJson: string;
   private readonly broken = new Set<number>();
   private readonly history: string[] = [];
   private pending: Verdict[] = [];
-  private live: ValidatorContext | undefined;
+  private runtime: ValidatorContext | undefined;
   private disposed = false;
-  /** Set after a failure no constraint could be blamed for (deferred work: a promise job ran after the call). */
-  private careful = false;
-  /** In the careful mode, the constraint being called. */
-  private running = -1;
-  /** After a timeout the step is retried once with a longer one: a stalled machine is not a broken constraint. */
-  private extended = false;
 
   constructor(
     private readonly constraints: readonly Constraint[],
@@ -53,15 +78,19 @@ export class IsolatedStepValidator implements StepValidator {
   ) {
     this.memoryLimitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.entries = constraints.map((constraint) =>
-      constraint.category === 'custom'
-        ? { category: 'custom', params: constraint.params.args, source: constraint.params.source, name: customConstraintName(constraint.params.name) }
-        : { category: constraint.category, params: constraint.params },
-    );
-    this.instantiate();
+    this.callFeedback = options.callFeedback ?? 'first';
+    this.toolsJson = JSON.stringify(tools);
+    constraints.forEach((constraint, index) => {
+      if (constraint.category === 'custom') {
+        const { name, source, args } = constraint.params;
+        this.customs.push({ index, name: customConstraintName(name), source, argsJson: JSON.stringify(args), live: undefined });
+      } else {
+        this.builtins.push({ index, category: constraint.category, params: constraint.params });
+      }
+    });
   }
 
-  /** The StepValidator contract; the work is synchronous (an async call into the isolate costs ~40 µs, a sync one ~5). */
+  /** The StepValidator contract; the work is synchronous (an async call into an isolate costs ~40 µs, a sync one ~5). */
   check(step: Step): Promise<Verdict[]> {
     try {
       return Promise.resolve(this.checkSync(step));
@@ -74,58 +103,178 @@ export class IsolatedStepValidator implements StepValidator {
   checkSync(step: Step): Verdict[] {
     if (this.disposed) throw new SandboxError('internal', 'a disposed step validator was asked to check a step');
     const stepJson = JSON.stringify(step);
-    for (;;) {
-      if (this.live === undefined || this.live.pooled !== acquireIsolate(this.memoryLimitMb)) this.instantiate();
-      const live = this.live!;
-      try {
-        const found = this.careful ? this.checkEach(live, stepJson) : this.decode(live.check.applySync(undefined, [stepJson], { timeout: this.timeout() }));
-        this.history.push(stepJson);
-        this.extended = false;
-        if (this.pending.length === 0) return found;
-        const verdicts = this.pending.concat(found);
-        this.pending = [];
-        return verdicts;
-      } catch (error) {
-        this.recordFailure(error, live);
-      }
-    }
-  }
-
-  /** The careful mode: one call per constraint, so whatever fails (even deferred work) is the running one's. */
-  private checkEach(live: ValidatorContext, stepJson: string): Verdict[] {
-    const found: Verdict[] = [];
-    for (let index = 0; index < this.constraints.length; index++) {
-      if (this.broken.has(index)) continue;
-      this.running = index;
-      found.push(...this.decode(live.checkOne.applySync(undefined, [stepJson, index], { timeout: this.timeout() })));
-    }
-    this.running = -1;
-    return found;
+    const found = this.checkBuiltins(stepJson);
+    for (const slot of this.customs) if (!this.broken.has(slot.index)) found.push(...this.checkCustom(slot, stepJson, step));
+    this.history.push(stepJson);
+    // In constraint order, as one call for all would give them (the sort is stable).
+    if (this.customs.length > 0) found.sort((a, b) => a[0] - b[0]);
+    let verdicts = found.map((encoded) => this.toVerdict(encoded));
+    if (verdicts.length > 1 && this.callFeedback === 'first') verdicts = firstBlockPerCall(verdicts);
+    if (verdicts.length > 0 && step.kind === 'final-answer') verdicts = verdicts.concat(roundLimitVerdicts(this.constraints, step, verdicts, this.broken));
+    if (this.pending.length === 0) return verdicts;
+    const all = this.pending.concat(verdicts);
+    this.pending = [];
+    return all;
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    if (this.live !== undefined) recycleContext(this.live);
-    this.live = undefined;
+    if (this.runtime !== undefined) recycleContext(this.runtime);
+    this.runtime = undefined;
+    for (const slot of this.customs) if (slot.live !== undefined) disposeCustomIsolate(slot.live);
   }
 
-  private decode(out: string): Verdict[] {
-    if (out === '') return [];
-    return (JSON.parse(out) as Encoded[]).map(([index, effect, callId, message]) => {
-      const constraint = this.constraints[index]!;
-      if (effect === 'error') {
-        this.broken.add(index);
-        return this.errorVerdict(index, message);
+  // ── built-in validators: one call per step into the shared isolate ──
+
+  private checkBuiltins(stepJson: string): Encoded[] {
+    let extended = false;
+    for (;;) {
+      if (this.builtins.every((entry) => this.broken.has(entry.index))) return [];
+      try {
+        const live = this.liveRuntime(this.timeout(extended));
+        return this.decodeBuiltins(live.entry.applySync(undefined, ['check', stepJson], { timeout: this.timeout(extended) }));
+      } catch (error) {
+        extended = this.runtimeFailed(error, extended);
       }
-      return callId === null
-        ? { constraintId: constraint.id, category: constraint.category, effect, message }
-        : { constraintId: constraint.id, category: constraint.category, effect, callId, message };
-    });
+    }
   }
 
-  private timeout(): number {
-    return this.extended ? this.timeoutMs * TIMEOUT_RETRY_FACTOR : this.timeoutMs;
+  /** The runtime context, opened (a spare or new), initialised and brought to the current state when needed. */
+  private liveRuntime(timeout: number): ValidatorContext {
+    if (this.runtime !== undefined && this.runtime.pooled === acquireIsolate(this.memoryLimitMb)) return this.runtime;
+    this.runtime = undefined;
+    const live = openContext(acquireIsolate(this.memoryLimitMb), timeout);
+    this.runtime = live;
+    live.progress[0] = -1;
+    const config = JSON.stringify({ constraints: this.builtins.filter((entry) => !this.broken.has(entry.index)), tools: this.tools });
+    const failures = live.entry.applySync(undefined, ['init', config, progressTransfer(live)], { timeout });
+    if (failures !== '') {
+      for (const [index, message] of JSON.parse(failures) as Array<[number, string]>) {
+        this.broken.add(index);
+        this.pending.push(this.errorVerdict(index, message));
+      }
+    }
+    // Verdicts of past steps were returned when they happened; only the state is rebuilt here.
+    for (const past of this.history) live.entry.applySync(undefined, ['check', past], { timeout });
+    return live;
+  }
+
+  /** A call into the shared isolate did not return: retry a first timeout, else blame the built-in that was running. Returns `extended`. */
+  private runtimeFailed(error: unknown, extended: boolean): boolean {
+    noteDisposedIsolates();
+    const failed = this.runtime;
+    this.runtime = undefined;
+    const disposedIsolate = failed?.pooled.isolate.isDisposed === true;
+    const detail = this.describeFailure(error, disposedIsolate);
+    const culprit = failed === undefined ? -1 : failed.progress[0]!;
+    if (failed !== undefined) releaseContext(failed);
+    if (!disposedIsolate && isTimeout(error) && !extended) return true;
+    const remaining = this.builtins.map((entry) => entry.index).filter((index) => !this.broken.has(index));
+    const blamed = remaining.includes(culprit) ? [culprit] : remaining;
+    if (blamed.length === 0) throw new SandboxError('validator-error', `the validator runtime failed with no constraint left to blame: ${detail}`, { cause: error });
+    for (const index of blamed) {
+      this.broken.add(index);
+      this.pending.push(this.errorVerdict(index, culprit === index ? detail : `the validator runtime ${detail}`));
+    }
+    return false;
+  }
+
+  private decodeBuiltins(out: string): Encoded[] {
+    if (out === '') return [];
+    const found = JSON.parse(out) as Encoded[];
+    for (const [index, effect] of found) if (effect === 'error') this.broken.add(index);
+    return found;
+  }
+
+  // ── custom constraints: each alone in its own isolate, one call per step ──
+
+  private checkCustom(slot: CustomSlot, stepJson: string, step: Step): Encoded[] {
+    let extended = false;
+    for (;;) {
+      try {
+        const timeout = this.timeout(extended);
+        if (slot.live === undefined) {
+          const failure = this.openCustom(slot, timeout);
+          if (failure !== null) return this.breakCustom(slot, failure);
+        }
+        return this.decodeCustom(slot, slot.live!.entry.applySync(undefined, ['check', stepJson], { timeout }), step);
+      } catch (error) {
+        const disposedIsolate = slot.live?.isolate.isDisposed === true;
+        if (slot.live !== undefined) disposeCustomIsolate(slot.live);
+        slot.live = undefined;
+        if (!disposedIsolate && isTimeout(error) && !extended) {
+          extended = true;
+          continue;
+        }
+        return this.breakCustom(slot, this.describeFailure(error, disposedIsolate));
+      }
+    }
+  }
+
+  /** A fresh isolate for the constraint, initialised and brought to the current state; null, or why init failed. */
+  private openCustom(slot: CustomSlot, timeout: number): string | null {
+    const live = openCustomIsolate(this.memoryLimitMb, timeout);
+    slot.live = live;
+    const failure = live.entry.applySync(undefined, ['init', slot.name, slot.source, slot.argsJson, this.toolsJson], { timeout });
+    if (typeof failure !== 'string') return 'init failed: the constraint runtime returned no status';
+    if (failure !== '') return failure;
+    for (const past of this.history) live.entry.applySync(undefined, ['check', past], { timeout });
+    return null;
+  }
+
+  private breakCustom(slot: CustomSlot, detail: string): Encoded[] {
+    this.broken.add(slot.index);
+    if (slot.live !== undefined) disposeCustomIsolate(slot.live);
+    slot.live = undefined;
+    return [[slot.index, 'error', null, detail]];
+  }
+
+  /**
+   * What a custom constraint's isolate returned: '' or JSON [[effect, callId, message]]. Only a string
+   * crosses (isolated-vm copies it), and nothing in it is believed before it is checked here.
+   */
+  private decodeCustom(slot: CustomSlot, out: unknown, step: Step): Encoded[] {
+    if (out === '') return [];
+    const callIds = step.kind === 'tool-calls' ? new Set(step.calls.map((call) => call.id)) : new Set<string>();
+    let found: unknown;
+    try {
+      found = typeof out === 'string' ? JSON.parse(out) : undefined;
+    } catch {
+      found = undefined;
+    }
+    if (!Array.isArray(found) || found.length === 0) return this.breakCustom(slot, 'returned malformed verdicts');
+    const encoded: Encoded[] = [];
+    for (const item of found) {
+      if (!Array.isArray(item) || item.length !== 3) return this.breakCustom(slot, 'returned malformed verdicts');
+      const [effect, callId, message] = item as unknown[];
+      if (typeof message !== 'string' || !EFFECTS.includes(effect as Verdict['effect'])) return this.breakCustom(slot, 'returned malformed verdicts');
+      if (effect === 'error') return this.breakCustom(slot, message);
+      const callOk = effect === 'block-call' ? typeof callId === 'string' && callIds.has(callId) : callId === null;
+      if (!callOk || !message.startsWith(PREFIX)) return this.breakCustom(slot, 'returned malformed verdicts');
+      encoded.push([slot.index, effect as Verdict['effect'], callId as string | null, message]);
+    }
+    return encoded;
+  }
+
+  // ── shared ──
+
+  private toVerdict([index, effect, callId, message]: Encoded): Verdict {
+    const constraint = this.constraints[index]!;
+    if (effect === 'error') return this.errorVerdict(index, message);
+    return callId === null
+      ? { constraintId: constraint.id, category: constraint.category, effect, message }
+      : { constraintId: constraint.id, category: constraint.category, effect, callId, message };
+  }
+
+  private timeout(extended: boolean): number {
+    return extended ? this.timeoutMs * TIMEOUT_RETRY_FACTOR : this.timeoutMs;
+  }
+
+  private describeFailure(error: unknown, disposedIsolate: boolean): string {
+    if (disposedIsolate) return `exceeded the ${this.memoryLimitMb} MB memory limit (the isolate was disposed)`;
+    if (isTimeout(error)) return `timed out (after ${this.timeoutMs} ms, then ${this.timeoutMs * TIMEOUT_RETRY_FACTOR} ms)`;
+    return `failed: ${error instanceof Error ? error.message : String(error)}`;
   }
 
   private errorVerdict(index: number, detail: string): Verdict {
@@ -137,80 +286,8 @@ export class IsolatedStepValidator implements StepValidator {
       message: `validator error in constraint "${constraint.id}" (${constraint.category}): ${detail}; it is not checked from here on`,
     };
   }
+}
 
-  /** A call into the isolate did not return: blame the constraint that was running and leave it out. */
-  private recordFailure(error: unknown, failed: ValidatorContext | undefined): void {
-    noteDisposedIsolates();
-    const disposedIsolate = failed?.pooled.isolate.isDisposed === true;
-    const text = error instanceof Error ? error.message : String(error);
-    const detail = disposedIsolate
-      ? `exceeded the ${this.memoryLimitMb} MB memory limit (the isolate was disposed)`
-      : /timed out/i.test(text)
-        ? `timed out (after ${this.timeoutMs} ms, then ${this.timeoutMs * TIMEOUT_RETRY_FACTOR} ms)`
-        : `failed: ${text}`;
-    const culprit = this.careful ? this.running : failed === undefined ? -1 : failed.progress[0]!;
-    this.running = -1;
-    if (failed !== undefined) releaseContext(failed);
-    if (this.live === failed) this.live = undefined;
-    if (!disposedIsolate && /timed out/i.test(text) && !this.extended) {
-      // Wall-clock timeouts also fire when a loaded machine stalls the call: retry this step (in a fresh
-      // context, replaying the earlier steps) with ten times the time before blaming anyone.
-      this.extended = true;
-      return;
-    }
-    if (culprit < 0 && !this.careful) {
-      // Failed outside any constraint's turn: work one of them deferred (a promise job runs after the
-      // whole call). Go careful — one call per constraint — and the retry will find whose it was.
-      this.careful = true;
-      return;
-    }
-    const blamed = culprit >= 0 && culprit < this.constraints.length && !this.broken.has(culprit) ? [culprit] : this.constraints.map((_, index) => index).filter((index) => !this.broken.has(index));
-    if (blamed.length === 0) throw new SandboxError('validator-error', `the validator runtime failed with no constraint left to blame: ${detail}`, { cause: error });
-    for (const index of blamed) {
-      this.broken.add(index);
-      this.pending.push(this.errorVerdict(index, culprit === index ? detail : `the validator runtime ${detail}`));
-    }
-  }
-
-  /** A context (spare or new): init the validators (minus broken ones), replay earlier steps. */
-  private instantiate(): void {
-    for (;;) {
-      this.live = undefined;
-      let live: ValidatorContext | undefined;
-      try {
-        live = openContext(acquireIsolate(this.memoryLimitMb), this.timeoutMs);
-        live.progress[0] = -1;
-        const config = JSON.stringify({ constraints: this.entries, tools: this.tools, broken: [...this.broken] });
-        if (this.careful) this.initEach(live, config);
-        else this.recordInitFailures(live.init.applySync(undefined, [config], { timeout: this.timeout() }));
-        // Verdicts of past steps were returned when they happened; only the state is rebuilt here.
-        for (const past of this.history) {
-          if (this.careful) this.checkEach(live, past);
-          else live.check.applySync(undefined, [past], { timeout: this.timeout() });
-        }
-        this.live = live;
-        return;
-      } catch (error) {
-        this.recordFailure(error, live);
-      }
-    }
-  }
-
-  private initEach(live: ValidatorContext, config: string): void {
-    live.configure.applySync(undefined, [config], { timeout: this.timeout() });
-    for (let index = 0; index < this.constraints.length; index++) {
-      if (this.broken.has(index)) continue;
-      this.running = index;
-      this.recordInitFailures(live.initOne.applySync(undefined, [index], { timeout: this.timeout() }));
-    }
-    this.running = -1;
-  }
-
-  private recordInitFailures(failures: string): void {
-    if (failures === '') return;
-    for (const [index, message] of JSON.parse(failures) as Array<[number, string]>) {
-      this.broken.add(index);
-      this.pending.push(this.errorVerdict(index, message));
-    }
-  }
+function isTimeout(error: unknown): boolean {
+  return /timed out/i.test(error instanceof Error ? error.message : String(error));
 }

@@ -1,25 +1,50 @@
 // `npm run bench -- validator`: the constraint validator's cost per step, sandboxed and not.
-// Shape of CCTU's reference measurement: 40-step trajectories of 1–3 calls each, 9 tools, 7 constraints.
+// CCTU-shaped: 40-step trajectories of 1–3 calls each and a final answer, 9 tools, tasks of 7 constraints
+// (response ones included); the three task shapes together use all 12 built-in categories.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ConstraintSchema, type Constraint } from '../../src/schemas/constraint.ts';
 import type { Step } from '../../src/schemas/step.ts';
 import { IsolatedStepValidator, disposeIsolatePool, revalidate } from '../../src/validator/index.ts';
-import { isolateSource } from '../../src/validator/isolate-source.ts';
+import { runtimeSource } from '../../src/validator/isolate-source.ts';
 import { TOOLS } from '../unit/validator/fixtures.ts';
 
 const TRAJECTORIES = 300;
 const STEPS = 40;
 
-const CONSTRAINTS: Constraint[] = [
-  { id: 'rounds', category: 'resource.interaction_rounds', params: { min: 2, max: 60 } },
-  { id: 'calls', category: 'resource.tool_call_count', params: { max: 80 } },
-  { id: 'per-tool', category: 'resource.specific_tool_call_count', params: { limits: { urban_forest_locator: 8, award_winner_retriever: 10 } } },
-  { id: 'order', category: 'behavior.sequential_dependencies', params: { chains: [['literary_author_identifier', 'author_book_finder']] } },
-  { id: 'together', category: 'behavior.parallel_dependencies', params: { groups: [['historical_event_retriever', 'award_winner_retriever']] } },
-  { id: 'parallel', category: 'behavior.parallel_calls_count', params: { min: 2, max: 3, unit: 'type' } },
-  { id: 'tools', category: 'toolset.available_tools', params: {} },
-].map((constraint) => ConstraintSchema.parse(constraint));
+const parse = (list: unknown[]): Constraint[] => list.map((constraint) => ConstraintSchema.parse(constraint));
+/** Three task shapes of 7 constraints each, as CCTU's tasks mix them; together every built-in category. */
+const TASKS: Constraint[][] = [
+  parse([
+    { id: 'rounds', category: 'resource.interaction_rounds', params: { min: 2, max: 60 } },
+    { id: 'calls', category: 'resource.tool_call_count', params: { max: 80 } },
+    { id: 'per-tool', category: 'resource.specific_tool_call_count', params: { limits: { urban_forest_locator: 8, award_winner_retriever: 10 } } },
+    { id: 'order', category: 'behavior.sequential_dependencies', params: { chains: [['literary_author_identifier', 'author_book_finder']] } },
+    { id: 'tools', category: 'toolset.available_tools', params: {} },
+    { id: 'length', category: 'response.length', params: { max: 50, unit: 'words' } },
+    { id: 'json', category: 'response.format', params: { format: 'json', requiredKeys: ['answer'] } },
+  ]),
+  parse([
+    { id: 'rounds', category: 'resource.interaction_rounds', params: { max: 60 } },
+    { id: 'together', category: 'behavior.parallel_dependencies', params: { groups: [['historical_event_retriever', 'award_winner_retriever']] } },
+    { id: 'parallel', category: 'behavior.parallel_calls_count', params: { min: 2, max: 3, unit: 'type' } },
+    { id: 'required', category: 'toolset.required_parameters', params: {} },
+    { id: 'types', category: 'toolset.parameter_types', params: {} },
+    { id: 'content', category: 'response.content', params: { identifiers: ['double-brackets'], endingPunctuation: '.' } },
+    { id: 'markdown', category: 'response.format', params: { format: 'markdown' } },
+  ]),
+  parse([
+    { id: 'rounds', category: 'resource.interaction_rounds', params: { max: 60 } },
+    { id: 'calls', category: 'resource.tool_call_count', params: { min: 1, max: 80 } },
+    { id: 'together', category: 'behavior.parallel_dependencies', params: { groups: [['historical_event_retriever', 'award_winner_retriever']] } },
+    { id: 'tools', category: 'toolset.available_tools', params: {} },
+    { id: 'required', category: 'toolset.required_parameters', params: {} },
+    { id: 'types', category: 'toolset.parameter_types', params: {} },
+    { id: 'content', category: 'response.content', params: { startsWith: 'ANSWER:', keywords: ['Oslo'] } },
+  ]),
+];
+const constraintsOf = (trajectory: number): Constraint[] => TASKS[trajectory % TASKS.length]!;
+const ANSWERS = ['The answer is [[Oslo]].', '{"answer": "Oslo"}', '## Answer\n- **Oslo**, with `3` forests.', 'ANSWER: Oslo has three urban forests; see the table.\n\n| city | forests |\n|---|---|\n| Oslo | 3 |'];
 
 const ARGUMENTS: Record<string, string[]> = {
   historical_event_retriever: ['{"year":1990,"region":"europe"}', '{"year":1990,"region":"africa"}'],
@@ -51,7 +76,7 @@ function trajectories(count: number): Step[][] {
       });
       steps.push({ kind: 'tool-calls', round, calls });
     }
-    steps.push({ kind: 'final-answer', round: STEPS, content: 'The answer is Oslo.' });
+    steps.push({ kind: 'final-answer', round: STEPS, content: ANSWERS[trajectory % ANSWERS.length]! });
     return steps;
   });
 }
@@ -66,25 +91,24 @@ function percentile(sorted: number[], fraction: number): number {
 const PLAIN_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const vm = require('node:vm');
-globalThis.__progress = new SharedArrayBuffer(4);
-vm.runInThisContext(workerData.source);
-const init = globalThis.__init;
-const check = globalThis.__check;
+const progress = new SharedArrayBuffer(4);
+const now = performance.now.bind(performance);
+const entry = vm.runInThisContext(workerData.source);
 const run = () => {
   let elapsed = 0;
   let verdicts = 0;
   const samples = [];
-  for (const trajectory of workerData.trajectories) {
-    init(workerData.config);
+  workerData.trajectories.forEach((trajectory, index) => {
+    entry('init', workerData.configs[index % workerData.configs.length], progress);
     for (const step of trajectory) {
-      const started = performance.now();
-      const out = check(JSON.stringify(step));
+      const started = now();
+      const out = entry('check', JSON.stringify(step));
       if (out !== '') verdicts += JSON.parse(out).length;
-      const took = performance.now() - started;
+      const took = now() - started;
       samples.push(took);
       elapsed += took;
     }
-  }
+  });
   samples.sort((a, b) => a - b);
   return { perStepMs: elapsed / samples.length, p50Ms: samples[Math.floor(samples.length / 2)], verdicts };
 };
@@ -93,8 +117,8 @@ parentPort.postMessage(run());
 `;
 
 function plainV8Fold(steps: Step[][]): Promise<{ perStepMs: number; p50Ms: number; verdicts: number }> {
-  const config = JSON.stringify({ constraints: CONSTRAINTS.map((constraint) => ({ category: constraint.category, params: constraint.params })), tools: TOOLS, broken: [] });
-  const worker = new Worker(PLAIN_WORKER, { eval: true, workerData: { source: isolateSource(), trajectories: steps, config, steps: STEPS } });
+  const configs = TASKS.map((constraints) => JSON.stringify({ constraints: constraints.map((constraint, index) => ({ index, category: constraint.category, params: constraint.params })), tools: TOOLS }));
+  const worker = new Worker(PLAIN_WORKER, { eval: true, workerData: { source: runtimeSource(), trajectories: steps, configs } });
   return new Promise((resolve, reject) => {
     worker.once('message', (message: { perStepMs: number; p50Ms: number; verdicts: number }) => {
       void worker.terminate();
@@ -109,8 +133,8 @@ export async function run(): Promise<Record<string, number>> {
   const warm = trajectories(40);
 
   // Per step as the gate calls it (awaiting check), one validator per episode.
-  for (const trajectory of warm) {
-    const validator = new IsolatedStepValidator(CONSTRAINTS, TOOLS);
+  for (const [index, trajectory] of warm.entries()) {
+    const validator = new IsolatedStepValidator(constraintsOf(index), TOOLS);
     for (const step of trajectory) await validator.check(step);
     validator.dispose();
   }
@@ -119,8 +143,8 @@ export async function run(): Promise<Record<string, number>> {
   let sandboxedElapsed = 0;
   let sandboxedVerdicts = 0;
   let errorVerdicts = 0;
-  for (const trajectory of data) {
-    const validator = new IsolatedStepValidator(CONSTRAINTS, TOOLS);
+  for (const [index, trajectory] of data.entries()) {
+    const validator = new IsolatedStepValidator(constraintsOf(index), TOOLS);
     for (const step of trajectory) {
       const cpuStarted = process.cpuUsage();
       const started = performance.now();
@@ -141,9 +165,9 @@ export async function run(): Promise<Record<string, number>> {
   const plain = await plainV8Fold(data);
 
   // The fold over saved trajectories, a fresh context each (what `sandbox validate` does).
-  for (const trajectory of warm) revalidate(CONSTRAINTS, TOOLS, trajectory);
+  for (const [index, trajectory] of warm.entries()) revalidate(constraintsOf(index), TOOLS, trajectory);
   const started = performance.now();
-  for (const trajectory of data) revalidate(CONSTRAINTS, TOOLS, trajectory);
+  for (const [index, trajectory] of data.entries()) revalidate(constraintsOf(index), TOOLS, trajectory);
   const revalidateSeconds = (performance.now() - started) / 1000;
   disposeIsolatePool();
 
@@ -162,6 +186,7 @@ export async function run(): Promise<Record<string, number>> {
     sandbox_overhead_ratio_mean: sandboxedElapsed / samples.length / plain.perStepMs,
     revalidate_steps_per_s: (TRAJECTORIES * STEPS) / revalidateSeconds,
     verdicts_per_step: sandboxedVerdicts / samples.length,
+    categories: new Set(TASKS.flat().map((constraint) => constraint.category)).size,
     // Should be 0: a timeout blamed on a constraint because the machine stalled the call.
     error_verdicts: errorVerdicts,
   };

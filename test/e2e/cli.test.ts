@@ -1,21 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../src/cli/exit-codes.ts';
 import { REPO_ROOT } from '../../src/data-dir.ts';
-
-/** Runs the real `sandbox` command as a user would (bin/sandbox.js, colours off). */
-function sandbox(...args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/sandbox.js'), ...args], {
-    cwd: REPO_ROOT,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-    timeout: 240_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
+import { sandbox } from '../support/sandbox-cli.ts';
 
 // Each test starts the real CLI a few times; a start loads LangGraph, LangChain and isolated-vm (seconds on a busy machine).
 describe('sandbox, as a user on a fresh clone', { timeout: 300_000 }, () => {

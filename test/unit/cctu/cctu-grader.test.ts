@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { subqueryMatches, summarizeCctu } from '../../../src/graders/cctu.ts';
+import { solveSubqueries, subqueryMatches, summarizeCctu } from '../../../src/graders/cctu.ts';
 import type { EpisodeScore } from '../../../src/schemas/score.ts';
 
 describe('subqueryMatches (CCTU rule)', () => {
@@ -9,6 +9,34 @@ describe('subqueryMatches (CCTU rule)', () => {
     expect(subqueryMatches('Paris, Nice', '{"cities":["Lyon","Paris"]}')).toBe(false);
     expect(subqueryMatches('1,200', '{"population":1200}')).toBe(true);
     expect(subqueryMatches('12000', '{"population":"12,000"}')).toBe(true);
+  });
+});
+
+// Rule 8 (constraints/README.md): CCTU consumes one golden answer per tool message, so one output solves at most one subquery.
+describe('solveSubqueries (rule 8: one tool output solves at most one subquery)', () => {
+  const twoOfOneTool = [
+    { tool: 'registry', answer: 'confirmed' },
+    { tool: 'registry', answer: 'confirmed' },
+  ];
+
+  it('one "confirmed" output solves the first of two same-tool subqueries, not both', () => {
+    expect(solveSubqueries(twoOfOneTool, [{ tool: 'registry', text: '{"status":"confirmed"}' }])).toEqual([true, false]);
+  });
+
+  it('two outputs solve both; an output of another tool solves neither', () => {
+    expect(solveSubqueries(twoOfOneTool, [{ tool: 'registry', text: 'confirmed' }, { tool: 'registry', text: 'confirmed again' }])).toEqual([true, true]);
+    expect(solveSubqueries(twoOfOneTool, [{ tool: 'other', text: 'confirmed' }, { tool: 'registry', text: 'confirmed' }])).toEqual([true, false]);
+  });
+
+  it('an output goes to the first unsolved subquery it matches, in order', () => {
+    const subqueries = [
+      { tool: 't', answer: 'Oslo' },
+      { tool: 't', answer: 'Bergen' },
+      { tool: 't', answer: 'Oslo' },
+    ];
+    // "Oslo and Bergen" solves subquery 1 (the first it matches), "Bergen" then solves 2, "Oslo" 3.
+    expect(solveSubqueries(subqueries, [{ tool: 't', text: 'Oslo and Bergen' }, { tool: 't', text: 'Bergen' }])).toEqual([true, true, false]);
+    expect(solveSubqueries(subqueries, [{ tool: 't', text: 'Oslo and Bergen' }, { tool: 't', text: 'Bergen' }, { tool: 't', text: 'Oslo' }])).toEqual([true, true, true]);
   });
 });
 

@@ -23,7 +23,7 @@ describe('lintTask', () => {
 
   it('reports a tool-call max below the calls the subqueries need', () => {
     const issues = lintTask(withConstraints(multiHop, [{ id: 'calls', category: 'resource.tool_call_count', params: { min: 0, max: 1 } }]));
-    expect(issues).toEqual([expect.objectContaining({ kind: 'infeasible', constraints: ['calls'], message: expect.stringMatching(/at most 1 tool calls, but the subqueries need at least [23] \(one call each of /) })]);
+    expect(issues).toEqual([expect.objectContaining({ kind: 'infeasible', constraints: ['calls'], message: expect.stringMatching(/at most 1 tool calls, but the subqueries need at least [23] \(one tool output solves one subquery: /) })]);
   });
 
   it('reports a round max below the dependent steps plus the answer; a min above its max never loads', () => {
@@ -73,10 +73,87 @@ describe('lintTask', () => {
     expect(await main(['lint', path.join(folder, 'bad.json')])).toBe(1);
   });
 
-  it('plays the reference through the validators and reports what it breaks', () => {
-    expect(suite.flatMap((task) => referenceIssues(task))).toEqual([]);
+  // Issue 12, section 3: the two infeasible shapes hand-written tasks slipped past, caught statically.
+  it('a tool the subqueries need 3 times with at most 2 calls in all, or a per-tool cap below the reference, is infeasible without running anything', () => {
+    const tool = multiHop.grading.subqueries[0]!.tool;
+    const threeOfOne: CctuTask = {
+      ...multiHop,
+      grading: { ...multiHop.grading, subqueries: [0, 1, 2].map((index) => ({ query: `q${index}`, tool, answer: 'x' })) },
+      constraints: [{ id: 'calls', category: 'resource.tool_call_count', params: { min: 0, max: 2 } }],
+    };
+    expect(lintTask(threeOfOne)).toEqual([
+      expect.objectContaining({ kind: 'infeasible', constraints: ['calls'], message: `at most 2 tool calls, but the subqueries need at least 3 (one tool output solves one subquery: 3 of ${tool})` }),
+    ]);
+    const perTool = withConstraints(threeOfOne, [{ id: 'per-tool', category: 'resource.specific_tool_call_count', params: { limits: { [tool]: 2 } } }]);
+    expect(lintTask(perTool)).toEqual([expect.objectContaining({ kind: 'infeasible', constraints: ['per-tool'], message: `${tool} may be called 2 times, but 3 subqueries need an output of it each` })]);
+    // The reference calls each tool of its steps; a cap of 0 below that is caught from the trajectory alone.
+    const called = multiHop.reference.trajectory.flatMap((step) => ('toolCalls' in step ? step.toolCalls.map((call) => call.name) : []));
+    const needed = multiHop.grading.subqueries.filter((subquery) => subquery.tool === called[0]).length;
+    const made = called.filter((name) => name === called[0]).length;
+    expect(made).toBeGreaterThanOrEqual(needed);
+    const cap = made > needed ? needed : made - 1;
+    expect(lintTask(withConstraints(multiHop, [{ id: 'cap', category: 'resource.specific_tool_call_count', params: { limits: { [called[0]!]: cap } } }]))).toEqual([
+      expect.objectContaining({
+        kind: 'infeasible',
+        constraints: ['cap'],
+        message: cap < needed ? `${called[0]} may be called ${cap} time${cap === 1 ? '' : 's'}, but ${needed} subquer${needed === 1 ? 'y needs' : 'ies need'} an output of it each` : `${called[0]} may be called ${cap} time${cap === 1 ? '' : 's'}, but the reference calls it ${made} times`,
+      }),
+    ]);
+  });
+
+  it('chains a -> b and b -> c with a parallel group [a, c] is a conflict (transitive, across chains)', () => {
+    const [a, b, c] = multiHop.tools.map((tool) => tool.name) as [string, string, string];
+    const issues = lintTask(
+      withConstraints(multiHop, [
+        { id: 'order', category: 'behavior.sequential_dependencies', params: { chains: [[a, b], [b, c]] } },
+        { id: 'together', category: 'behavior.parallel_dependencies', params: { groups: [[a, c]] } },
+      ]),
+    );
+    expect(issues).toEqual([
+      expect.objectContaining({ kind: 'conflict', constraints: ['together', 'order'], message: `${a} and ${c} must be called in the same step (parallel group [${a}, ${c}]) and ${a} in an earlier step than ${c} (ordering chains ${a} -> ${b}; ${b} -> ${c})` }),
+    ]);
+  });
+
+  it('`sandbox lint --no-reference` exits 1 on both infeasible shapes', async () => {
+    const folder = await mkdtemp(path.join(os.tmpdir(), 'cctu-lint-shapes-'));
+    const tool = multiHop.grading.subqueries[0]!.tool;
+    const [a, b, c] = multiHop.tools.map((spec) => spec.name) as [string, string, string];
+    const shapes: CctuTask[] = [
+      {
+        ...multiHop,
+        grading: { ...multiHop.grading, subqueries: [0, 1, 2].map((index) => ({ query: `q${index}`, tool, answer: 'x' })) },
+        constraints: [{ id: 'calls', category: 'resource.tool_call_count', params: { min: 0, max: 2 } }],
+      },
+      withConstraints(multiHop, [
+        { id: 'order', category: 'behavior.sequential_dependencies', params: { chains: [[a, b], [b, c]] } },
+        { id: 'together', category: 'behavior.parallel_dependencies', params: { groups: [[a, c]] } },
+      ]),
+    ];
+    for (const [index, shape] of shapes.entries()) {
+      const file = path.join(folder, `shape-${index}.json`);
+      await writeFile(file, JSON.stringify(shape));
+      expect(await main(['lint', file, '--no-reference'])).toBe(1);
+    }
+  });
+
+  it('checks that the reference solves every subquery, one output each', async () => {
+    const callsOf = (tool: string) => multiHop.reference.trajectory.flatMap((step) => ('toolCalls' in step ? step.toolCalls.filter((call) => call.name === tool) : [])).length;
+    const needOf = (tool: string) => multiHop.grading.subqueries.filter((entry) => entry.tool === tool).length;
+    // A subquery whose tool the reference calls exactly as often as subqueries need it: one more is one output short.
+    const subquery = multiHop.grading.subqueries.find((entry) => callsOf(entry.tool) === needOf(entry.tool))!;
+    expect(subquery).toBeDefined();
+    const unsolvable: CctuTask = { ...multiHop, grading: { ...multiHop.grading, subqueries: [...multiHop.grading.subqueries, { ...subquery, query: 'the same again' }] } };
+    expect(await referenceIssues(unsolvable)).toEqual([
+      expect.objectContaining({ kind: 'reference', constraints: [], message: `the reference does not solve subquery ${unsolvable.grading.subqueries.length} ("the same again"): no output of ${subquery.tool} left to contain "${subquery.answer}" (one output solves one subquery)` }),
+    ]);
+    const wrong: CctuTask = { ...multiHop, grading: { ...multiHop.grading, subqueries: [{ ...subquery, answer: 'an answer no tool gives' }] } };
+    expect((await referenceIssues(wrong)).map((issue) => issue.message)).toEqual([expect.stringMatching(/^the reference does not solve subquery 1 /)]);
+  });
+
+  it('plays the reference through the validators and reports what it breaks', async () => {
+    for (const task of suite) expect(await referenceIssues(task)).toEqual([]);
     const broken = withConstraints(multiHop, [{ id: 'period', category: 'response.content', params: { endingPunctuation: '!' } }]);
-    expect(referenceIssues(broken)).toEqual([
+    expect(await referenceIssues(broken)).toEqual([
       expect.objectContaining({ kind: 'reference', constraints: ['period'], message: expect.stringMatching(/^the reference breaks it in round \d: .*must end with "!"/) }),
     ]);
   });

@@ -166,7 +166,8 @@ const cases: Case[] = [
     comply: [answer(1, 'one two three four five six'), answer(2, 'one two')],
   },
   {
-    constraint: constraint('json', 'response.format', { format: 'json', requiredKeys: ['answer'], keyTypes: { answer: 'string' } }),
+    // lenient: the answer contains the object (rule 5; strict is tested in cctu-rules.test.ts).
+    constraint: constraint('json', 'response.format', { format: 'json', strictness: 'lenient', requiredKeys: ['answer'], keyTypes: { answer: 'string' } }),
     pass: [answer(1, 'Here it is: {"answer": "Oslo"}.'), answer(2, '```json\n{"answer": "Oslo"}\n```')],
     violate: [answer(1, '{"answer": 3}')],
     expected: [
