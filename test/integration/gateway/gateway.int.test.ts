@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type GatewayCatalog } from '../../../mcp-servers/gateway/index.ts';
-import { openGatewaySession } from '../../../src/engine/gateway-session.ts';
+import { openGatewayEpisode } from '../../../src/engine/gateway-episode.ts';
 import { loadTask } from '../../../src/engine/load-task.ts';
 import { readTrajectory } from '../../../src/engine/read-trajectory.ts';
 import { gradeEpisode } from '../../../src/graders/index.ts';
@@ -23,9 +23,12 @@ async function demoCatalog(files: string[]): Promise<GatewayCatalog> {
   return {
     tasks: [{ id: demo.task.id, title: demo.task.title, style: demo.task.style, domain: demo.task.domain }],
     async open(_taskId, client) {
-      const file = path.join(out, `demo.${files.length}.jsonl`);
-      files.push(file);
-      return openGatewaySession({ task: demo.task, taskPath: demo.path, trajectoryPath: file, player: `mcp-client:${client.name}`, batchMs: 5 });
+      const trajectoryPath = () => {
+        const file = path.join(out, `demo.${files.length}.jsonl`);
+        files.push(file);
+        return file;
+      };
+      return openGatewayEpisode({ task: demo.task, taskPath: demo.path, trajectoryPath, player: `mcp-client:${client.name}`, batchMs: 5 });
     },
   };
 }
@@ -92,8 +95,8 @@ describe('gateway', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const trajectory = await readTrajectory(files[0]!);
     const end = trajectory.events.at(-1)!;
-    expect(end).toMatchObject({ type: 'episode-end', status: 'error' });
-    expect(end.type === 'episode-end' && end.reason).toMatch(/^incomplete: the client disconnected/);
+    expect(end).toMatchObject({ type: 'episode-end', status: 'incomplete' });
+    expect(end.type === 'episode-end' && end.reason).toMatch(/^the client disconnected/);
   });
 
   it('gives two clients separate sessions and separate trajectories', async () => {
@@ -129,7 +132,7 @@ describe('gateway', () => {
   it('plays a DDR task by DDR rules: one call per turn, the answer recorded as the FINISH message', async () => {
     const ddr = await loadTask('ddr-clinical-p-0002');
     const file = path.join(out, 'ddr.0.jsonl');
-    const session = await openGatewaySession({ task: ddr.task, taskPath: ddr.path, trajectoryPath: file, player: 'mcp-client:test', batchMs: 20 });
+    const session = await openGatewayEpisode({ task: ddr.task, taskPath: ddr.path, trajectoryPath: () => file, player: 'mcp-client:test', batchMs: 20 });
     const [first, second] = await Promise.all([
       session.callTool('execute_query', JSON.stringify({ sql: "SELECT count(*) FROM admissions WHERE patient_id = 'P-0002'" })),
       session.callTool('list_tables', '{}'),
