@@ -163,6 +163,11 @@ export function createServer(options: GatewayServerOptions): McpServer {
     const active = await current();
     if (!active) return resultOf({ content: `No task is running. Call ${START_TASK} first.`, isError: true });
     const wasStarted = active.started;
+    // A name that is no tool of the task does not start an episode (conformance and inspection probes); once
+    // the episode runs, it is an attempted call like any other, and the constraints judge it.
+    if (!wasStarted && name !== SUBMIT_ANSWER && !active.tools.some((tool) => tool.name === name)) {
+      return resultOf({ content: `Unknown tool "${name}". Available tools: ${[...active.tools.map((tool) => tool.name), SUBMIT_ANSWER].join(', ')}.`, isError: true });
+    }
     let outcome: GatewayOutcome;
     if (name === SUBMIT_ANSWER) {
       const problem = checker!.check(SUBMIT_ANSWER, args);
