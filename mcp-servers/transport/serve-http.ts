@@ -18,7 +18,7 @@ export interface ServeHttpOptions {
   maxBodyBytes?: number;
   /** Serve `/mcp/<route>` too, with the server the factory makes for the route (default: only `/mcp`). */
   routes?: boolean;
-  /** A session with no request open for this long is closed (default 10 min; 0 = never). */
+  /** A session with no request (POST, DELETE) open for this long is closed (default 10 min; 0 = never). */
   idleTimeoutMs?: number;
   /**
    * Called before a session's server is closed by the transport (idle expiry, `close()`), with the reason, and
@@ -45,7 +45,7 @@ interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   route: string;
-  /** Requests of this session still open (a GET stream counts), and when the last one ended. */
+  /** Requests of this session still open (POST and DELETE; not the GET stream), and when the last one ended. */
   open: number;
   lastSeen: number;
 }
@@ -118,14 +118,15 @@ export async function serveHttp(createServer: ServerFactory, options: ServeHttpO
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
     if (existing && existing.route !== route) return reply(response, 404, 'Session not found at this endpoint');
-    if (existing) track(existing, response);
+    // Idle means no request: a GET stream left open by a client that is still there but silent does not count.
+    if (existing && request.method !== 'GET') track(existing, response);
     if (request.method === 'POST') {
       const declared = Number(request.headers['content-length']);
-      if (declared > maxBodyBytes) return tooLarge(response, maxBodyBytes);
+      if (declared > maxBodyBytes) return tooLarge(request, response, maxBodyBytes);
       let body: unknown;
       try {
         const text = await readBody(request, maxBodyBytes);
-        if (text === null) return tooLarge(response, maxBodyBytes);
+        if (text === null) return tooLarge(request, response, maxBodyBytes);
         body = JSON.parse(text);
       } catch (error) {
         return reply(response, 400, `Parse error: ${(error as Error).message}`);
@@ -207,10 +208,27 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-/** Answers 413 and closes the connection once the answer is out (the rest of the body is not read). */
-function tooLarge(response: ServerResponse, maxBytes: number): void {
-  response.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Request body too large: over ${maxBytes} bytes` }, id: null }), () => response.socket?.destroy());
+/**
+ * Answers 413. The rest of the body is read and dropped first (up to 16 times the cap), so the client, still
+ * sending, gets the answer rather than a reset connection; beyond that the connection is closed after answering.
+ */
+function tooLarge(request: IncomingMessage, response: ServerResponse, maxBytes: number): void {
+  const answer = () => {
+    if (response.headersSent) return;
+    response.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+    response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Request body too large: over ${maxBytes} bytes` }, id: null }));
+  };
+  if (request.readableEnded) return answer();
+  let dropped = 0;
+  request.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > 16 * maxBytes) {
+      answer();
+      request.destroy();
+    }
+  });
+  request.once('end', answer);
+  request.resume();
 }
 
 /** The body as text, or null as soon as it grows over `maxBytes` (reading stops there). */
@@ -222,7 +240,6 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<string | 
       size += chunk.length;
       if (size > maxBytes) {
         request.off('data', onData);
-        request.pause();
         resolve(null);
       } else chunks.push(chunk);
     };

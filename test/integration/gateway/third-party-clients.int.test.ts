@@ -100,8 +100,8 @@ describe('a stdio client, as Claude Desktop connects', () => {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const out = mkdtempSync(path.join(os.tmpdir(), 'gateway-stdio-'));
-    const { stdout } = await run(process.execPath, [SANDBOX, 'mcp-config', '--task', 'demo'], { timeout: 60_000 });
-    const config = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.indexOf('\n}\n') + 2)) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    const { stdout } = await run(process.execPath, [SANDBOX, 'mcp-config', '--task', 'demo', '--json'], { timeout: 60_000 });
+    const config = JSON.parse(stdout) as { mcpServers: Record<string, { command: string; args: string[] }> };
     const entry = config.mcpServers['agent-sandbox-demo']!;
     const client = new Client({ name: 'claude-ai', version: '0.0.0' });
     await client.connect(new StdioClientTransport({ command: entry.command, args: [...entry.args, '--out', out], stderr: 'ignore' }));
