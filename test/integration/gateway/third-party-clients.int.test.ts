@@ -89,9 +89,13 @@ describe('the conformance suite against the gateway over HTTP', () => {
       expect(stdout).toMatch(/✓ prompts-list/);
       expect(stdout).toMatch(/✓ resources-list/);
       expect(stdout).toMatch(/✓ dns-rebinding-protection/);
+      expect(stdout).toMatch(/✓ logging-set-level/);
+      expect(stdout).toMatch(/✓ completion-complete/);
     } finally {
       await stop(gateway.child);
     }
+    // Probes are not episodes: the whole conformance run leaves no trajectory.
+    expect(readdirSync(out).filter((name) => name.endsWith('.jsonl'))).toEqual([]);
   });
 });
 
