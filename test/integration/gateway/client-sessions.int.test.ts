@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
+import { SANDBOX, startGateway, stop } from './serve-process.ts';
 import { readTrajectory } from '../../../src/engine/read-trajectory.ts';
 
 /**
@@ -16,7 +17,6 @@ import { readTrajectory } from '../../../src/engine/read-trajectory.ts';
  * connects, lists and leaves; HTTP clients never send DELETE; the Inspector CLI connects once per call.
  */
 const run = promisify(execFile);
-const SANDBOX = path.join(REPO_ROOT, 'bin/sandbox.js');
 const INSPECTOR = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/index.js');
 const SHORT_WALL_MS = 3000;
 const ANSWER = 'It hangs in [[Lisbon]]; tomorrow brings light rain with a high of 17 °C.';
@@ -28,28 +28,6 @@ function writeSuite(): string {
   writeFileSync(path.join(dir, 'demo.json'), JSON.stringify(demo));
   writeFileSync(path.join(dir, 'demo-short.json'), JSON.stringify({ ...demo, id: 'demo-short', limits: { ...demo.limits, wallTimeMs: SHORT_WALL_MS } }));
   return dir;
-}
-
-async function startGateway(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [SANDBOX, 'serve', ...args, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let log = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const match = /(http:\/\/\S+\/mcp)/.exec(log);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${log}`)));
-  });
-  return { child, url };
-}
-
-function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
 }
 
 async function waitForExit(pid: number): Promise<void> {

@@ -1,37 +1,15 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
+import { SANDBOX, startGateway, stop } from './serve-process.ts';
 
 const run = promisify(execFile);
-const SANDBOX = path.join(REPO_ROOT, 'bin/sandbox.js');
 const INSPECTOR = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/index.js');
 const CONFORMANCE = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-
-/** Starts `sandbox serve … --http 127.0.0.1:0` and resolves with the process and its MCP URL. */
-async function startGateway(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [SANDBOX, 'serve', ...args, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let log = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const match = /(http:\/\/\S+\/mcp)/.exec(log);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${log}`)));
-  });
-  return { child, url };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 describe('the MCP Inspector CLI plays the demo through the gateway', () => {
   let out: string;
