@@ -152,6 +152,20 @@ describe('the gateway over HTTP', () => {
   });
 });
 
+describe('stopping the HTTP gateway', () => {
+  it('records the open episode as incomplete, with the signal, before the process exits', { timeout: 60_000 }, async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'gateway-stop-'));
+    const gateway = await startGateway(['--task', path.join(suite, 'demo.json'), '--out', out, '--batch-ms', '5']);
+    const client = new Client({ name: 'langchain', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(gateway.url)));
+    await client.callTool({ name: 'museum_hours_lookup', arguments: { museum: 'Museu do Cais' } });
+    await stop(gateway.child, 'SIGTERM');
+    await client.close().catch(() => undefined);
+    expect(trajectories(out)).toEqual(['demo.0.jsonl']);
+    expect(await endOf(path.join(out, 'demo.0.jsonl'))).toMatchObject({ type: 'episode-end', status: 'incomplete', reason: 'the gateway got SIGTERM', counts: { toolCalls: 1 } });
+  });
+});
+
 describe('the MCP Inspector CLI plays a suite task in one-shot calls over HTTP', () => {
   it('starts a task on the suite endpoint, and later connections continue it', { timeout: 240_000 }, async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'gateway-inspector-suite-'));
