@@ -214,25 +214,36 @@ async function toolsNode(state: EpisodeStateValue, config: LangGraphRunnableConf
   return { messages: toolMessages, pending: null };
 }
 
-async function feedbackNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
+/**
+ * One turn: the model's message and, at once, its gate (and the feedback a rejection or a nudge adds). One
+ * superstep instead of three: the gate reads only what the model just produced, so nothing is gained by a
+ * LangGraph step between them, and each superstep costs a state merge.
+ */
+async function turnNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
   const context = contextOf(config);
-  const feedback = state.pending!.feedback!;
-  context.recorder.record({ type: 'feedback', round: state.counts.rounds, kind: feedback.kind, content: feedback.content });
-  return { messages: [{ role: 'user', content: feedback.content }], pending: null };
+  const modelUpdate = await modelNode(state, config);
+  if (modelUpdate.ending) return modelUpdate;
+  // The gate reads the counts and the pending step, never the messages.
+  const gateUpdate = await gateNode({ ...state, counts: modelUpdate.counts!, pending: modelUpdate.pending! }, config);
+  const messages = modelUpdate.messages as ChatMessage[];
+  const counts = gateUpdate.counts ?? modelUpdate.counts!;
+  const feedback = gateUpdate.ending ? null : (gateUpdate.pending?.feedback ?? null);
+  if (!feedback) return { messages, counts, pending: gateUpdate.pending ?? null, ending: gateUpdate.ending ?? null };
+  context.recorder.record({ type: 'feedback', round: counts.rounds, kind: feedback.kind, content: feedback.content });
+  return { messages: messages.concat({ role: 'user', content: feedback.content }), counts, pending: null, ending: null };
 }
 
-/** model → gate → tools | feedback → model … → END (DESIGN.md, "The flow of one episode"). */
+/**
+ * turn (model → gate, feedback) → tools → turn … → END (DESIGN.md, "The flow of one episode"); a turn whose
+ * answer was rejected, or that got a nudge, goes straight to the next turn.
+ */
 export function buildEpisodeGraph() {
   return new StateGraph(EpisodeState)
-    .addNode('model', modelNode)
-    .addNode('gate', gateNode)
+    .addNode('turn', turnNode)
     .addNode('tools', toolsNode)
-    .addNode('feedback', feedbackNode)
-    .addEdge(START, 'model')
-    .addConditionalEdges('model', (state) => (state.ending ? END : 'gate'), ['gate', END])
-    .addConditionalEdges('gate', (state) => (state.ending ? END : state.pending?.feedback ? 'feedback' : 'tools'), ['tools', 'feedback', END])
-    .addConditionalEdges('tools', (state) => (state.ending ? END : 'model'), ['model', END])
-    .addEdge('feedback', 'model')
+    .addEdge(START, 'turn')
+    .addConditionalEdges('turn', (state) => (state.ending ? END : state.pending ? 'tools' : 'turn'), ['tools', 'turn', END])
+    .addConditionalEdges('tools', (state) => (state.ending ? END : 'turn'), ['turn', END])
     .compile();
 }
 
@@ -292,7 +303,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       aborted: () => abortEnding,
     };
     compiledGraph ??= buildEpisodeGraph();
-    // Each round visits at most three nodes; the round limit ends the episode long before this recursion limit.
+    // Each round visits at most two nodes; the round limit ends the episode long before this recursion limit.
     const final = await compiledGraph.invoke(
       { messages, counts, pending: null, ending: null },
       { configurable: { episode: context }, recursionLimit: task.limits.maxRounds * 4 + 16 },
