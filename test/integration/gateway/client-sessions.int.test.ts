@@ -56,7 +56,7 @@ beforeAll(() => {
 });
 
 describe('Claude Code over stdio', () => {
-  it('lists at start, plays after the wall time would have passed, and a SIGINT with stdin open is recorded as incomplete', { timeout: 120_000 }, async () => {
+  it('lists at start, plays after the wall time would have passed; SIGINT with stdin open, or stdin closed, is recorded as incomplete', { timeout: 120_000 }, async () => {
     const out = mkdtempSync(path.join(os.tmpdir(), 'gateway-claude-'));
     const task = path.join(suite, 'demo-short.json');
     const serverArgs = [SANDBOX, 'serve', '--task', task, '--out', out, '--batch-ms', '5'];
@@ -83,8 +83,15 @@ describe('Claude Code over stdio', () => {
     await waitForExit(pid);
     await second.close().catch(() => undefined);
 
+    // A third session: one call, then the client closes stdin.
+    const third = new Client({ name: 'claude-desktop', version: '1.0.0' });
+    await third.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, stderr: 'ignore' }));
+    await third.callTool({ name: 'museum_hours_lookup', arguments: { museum: 'Museu do Cais' } });
+    await third.close();
+
     const files = trajectories(out);
-    expect(files).toEqual(['demo-short.0.jsonl', 'demo-short.1.jsonl']);
+    expect(files).toEqual(['demo-short.0.jsonl', 'demo-short.1.jsonl', 'demo-short.2.jsonl']);
+    expect(await endOf(path.join(out, files[2]!))).toMatchObject({ type: 'episode-end', status: 'incomplete', reason: 'the client closed stdin' });
     expect(await endOf(path.join(out, files[0]!))).toMatchObject({ type: 'episode-end', status: 'completed', counts: { rounds: 3, toolCalls: 2 } });
     expect(await endOf(path.join(out, files[1]!))).toMatchObject({ type: 'episode-end', status: 'incomplete', reason: 'the server got SIGINT', counts: { toolCalls: 1 } });
     const { stdout } = await run(process.execPath, [SANDBOX, 'grade', path.join(out, files[0]!), '--json'], { timeout: 60_000 });
