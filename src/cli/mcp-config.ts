@@ -38,7 +38,7 @@ function shellQuote(word: string): string {
 
 const safeName = (name: string) => name.replace(/[^\w-]/g, '-');
 
-/** The entries to print: one per server; with --suite --http, the suite endpoint and one endpoint per task. */
+/** The entries to print: one per server; with --suite --http, the suite endpoint and one endpoint per task (`<name>-<task-id>`). */
 async function entriesOf(flags: McpConfigFlags): Promise<Record<string, Entry>> {
   const name = flags.name || safeName(`agent-sandbox-${flags.task ?? (flags.suite ? path.basename(path.resolve(flags.suite)) : flags.server!)}`);
   if (!flags.http) {
@@ -51,7 +51,7 @@ async function entriesOf(flags: McpConfigFlags): Promise<Record<string, Entry>> 
     const { loadSuite } = await import('../engine/load-task.ts');
     const base = flags.http.replace(/\/+$/, '');
     for (const { task } of await loadSuite(flags.suite)) {
-      entries[safeName(`agent-sandbox-${task.id}`)] = { type: 'http', url: `${base}/${encodeURIComponent(task.id)}`, ...headers };
+      entries[safeName(`${name}-${task.id}`)] = { type: 'http', url: `${base}/${encodeURIComponent(task.id)}`, ...headers };
     }
   }
   return entries;
@@ -97,7 +97,11 @@ export function mcpConfigCommand(): Command {
           `\n# Claude Code\n` +
           Object.entries(entries)
             .map(([name, entry]) => `${claudeCodeLine(name, entry)}\n`)
-            .join(''),
+            .join('') +
+          (flags.suite && !flags.http
+            ? `\n# Clients that do not reload tools after start_task: serve over HTTP (sandbox serve --suite ${shellQuote(flags.suite)} --http 127.0.0.1:3000)\n` +
+              `# and print one endpoint per task with: sandbox mcp-config --suite ${shellQuote(flags.suite)} --http http://127.0.0.1:3000/mcp\n`
+            : ''),
       );
     });
   return command;
