@@ -1,6 +1,9 @@
+import { Validator } from '@cfworker/json-schema';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { GatewayCatalog, GatewayOutcome, GatewayTaskSession } from './gateway-session.ts';
+import { CallToolRequestSchema, CompleteRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ArgumentChecker } from '../../src/mcp/check-arguments.ts';
+import type { GatewayCatalog, GatewayOutcome, GatewayTaskSession, GatewayTool } from './gateway-session.ts';
+import { listTasksPage, LIST_TASKS_TOOL } from './list-tasks.ts';
 
 export const SUBMIT_ANSWER = 'submit_answer';
 export const START_TASK = 'start_task';
@@ -10,95 +13,188 @@ export interface GatewayServerOptions {
   catalog: GatewayCatalog;
   /** Serve this one task (its session opens with the connection); otherwise the client picks with start_task. */
   taskId?: string;
+  /** Progress notifications on a call that takes longer than this, every this many ms (default 1000). */
+  progressIntervalMs?: number;
 }
 
-const text = (outcome: GatewayOutcome) => ({ content: [{ type: 'text' as const, text: outcome.content }], isError: outcome.isError });
+const START_TASK_TOOL: Tool = {
+  name: START_TASK,
+  title: 'Start a task',
+  description: 'Start a task of the suite by id; its tools appear (tools/list_changed) and the previous task (if any) ends.',
+  inputSchema: {
+    type: 'object',
+    properties: { task_id: { type: 'string', description: `The id of the task to play, as ${LIST_TASKS} gives it.` } },
+    required: ['task_id'],
+    additionalProperties: false,
+  },
+  annotations: { title: 'Start a task', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
+
+const SUBMIT_ANSWER_TOOL: Tool = {
+  name: SUBMIT_ANSWER,
+  title: 'Submit the final answer',
+  description: 'Submit your final answer to the task. It is checked against the response constraints; if rejected, the feedback says why — fix it and submit again.',
+  inputSchema: {
+    type: 'object',
+    properties: { answer: { type: 'string', description: 'Your final answer to the task, in the form its constraints ask for.' } },
+    required: ['answer'],
+    additionalProperties: false,
+  },
+  annotations: { title: 'Submit the final answer', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
+
+/** A task tool as the gateway lists it: the server's own metadata; every call is recorded and counted, so none is idempotent here. */
+function listedTool(tool: GatewayTool): Tool {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: { type: 'object', ...tool.parameters },
+    annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false, ...tool.annotations, idempotentHint: false },
+    ...(tool.outputSchema ? { outputSchema: { type: 'object', ...tool.outputSchema } } : {}),
+  };
+}
+
+/** A result, with the text as structured content when it is a JSON object (and fits the tool's output schema, if any). */
+function resultOf(outcome: GatewayOutcome, outputValidator?: Validator): CallToolResult {
+  const result: CallToolResult = { content: [{ type: 'text', text: outcome.content }], isError: outcome.isError };
+  if (outcome.isError) return result;
+  try {
+    const value: unknown = JSON.parse(outcome.content);
+    if (typeof value === 'object' && value !== null && !Array.isArray(value) && (!outputValidator || outputValidator.validate(value).valid)) {
+      result.structuredContent = value as Record<string, unknown>;
+    }
+  } catch {
+    // plain text
+  }
+  return result;
+}
+
+const closers = new WeakMap<McpServer, (reason: string) => Promise<void>>();
+
+/**
+ * Ends the episode a gateway server is playing (if any) as `incomplete` with the reason, once its trajectory is
+ * written; the transport calls it when a session expires or the gateway stops. Other servers: nothing to do.
+ */
+export function closeGatewaySession(server: McpServer, reason: string): Promise<void> {
+  return closers.get(server)?.(reason) ?? Promise.resolve();
+}
 
 /**
  * The gateway: one MCP server that plays a task (or a suite) with the task's constraints enforced on every
  * call, exactly as in the agent loop. A blocked call is an `isError` result carrying the feedback; the final
  * answer goes through `submit_answer` (an MCP server never sees the assistant's own text). One server
- * instance is one client's episode: the HTTP transport makes one per session.
+ * instance is one client's episode: the HTTP transport makes one per session. Listing records nothing: the
+ * episode starts at the first task call.
  */
 export function createServer(options: GatewayServerOptions): McpServer {
   const { catalog } = options;
   const suiteMode = options.taskId === undefined;
+  const progressIntervalMs = options.progressIntervalMs ?? 1000;
   const mcp = new McpServer(
     { name: 'agent-sandbox-gateway', version: '1.0.0' },
     {
-      capabilities: { tools: { listChanged: suiteMode } },
+      capabilities: { tools: { listChanged: suiteMode }, logging: {}, completions: {} },
       instructions: suiteMode
-        ? `Call ${LIST_TASKS} to see the tasks and ${START_TASK} to play one; answer with ${SUBMIT_ANSWER}.`
+        ? `Call ${LIST_TASKS} to see the tasks and ${START_TASK} to play one; answer with ${SUBMIT_ANSWER}. Each task also has its own endpoint, /mcp/<task-id>.`
         : `Read the "task" prompt, use the tools, and give your final answer with ${SUBMIT_ANSWER}. Constraints are enforced on every call.`,
     },
   );
   const clientInfo = () => ({ name: mcp.server.getClientVersion()?.name });
+  const log = (level: 'info' | 'warning', data: string) => void mcp.server.sendLoggingMessage({ level, logger: 'gateway', data }).catch(() => undefined);
   let session: GatewayTaskSession | undefined;
-  let opening: Promise<GatewayTaskSession> | undefined;
+  let opening: Promise<GatewayTaskSession | undefined> | undefined;
+  let checker: ArgumentChecker | undefined;
+  const outputValidators = new Map<string, Validator>();
+  const adopt = (opened: GatewayTaskSession | undefined) => {
+    session = opened;
+    checker = new ArgumentChecker([START_TASK_TOOL, SUBMIT_ANSWER_TOOL, LIST_TASKS_TOOL].map((tool) => ({ name: tool.name, parameters: tool.inputSchema })));
+    outputValidators.clear();
+    for (const tool of opened?.tools ?? []) if (tool.outputSchema) outputValidators.set(tool.name, new Validator({ type: 'object', ...tool.outputSchema } as never, '2020-12', false));
+    return opened;
+  };
   const current = async (): Promise<GatewayTaskSession | undefined> => {
     if (session) return session;
     if (opening) return opening;
-    if (options.taskId === undefined) return undefined;
+    const opened = options.taskId !== undefined ? catalog.open(options.taskId, clientInfo()) : (catalog.resume?.(clientInfo()) ?? Promise.resolve(undefined));
     // A failed open (a server that would not start) is not kept: the next request tries again.
-    opening = catalog.open(options.taskId, clientInfo()).then(
-      (opened) => (session = opened),
-      (error: unknown) => {
-        opening = undefined;
-        throw error;
-      },
-    );
+    opening = opened.then(adopt, (error: unknown) => {
+      opening = undefined;
+      throw error;
+    });
     return opening;
   };
+  adopt(undefined);
 
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => {
     const active = await current();
-    const tools = [];
-    if (suiteMode) {
-      tools.push(
-        { name: LIST_TASKS, description: 'List the tasks of this suite (id, style, domain, title).', inputSchema: { type: 'object' as const, properties: {} } },
-        {
-          name: START_TASK,
-          description: 'Start a task of the suite by id; its tools appear and the previous task (if any) ends.',
-          inputSchema: { type: 'object' as const, properties: { task_id: { type: 'string' } }, required: ['task_id'] },
-        },
-      );
-    }
-    if (active) {
-      for (const tool of active.tools) tools.push({ name: tool.name, description: tool.description, inputSchema: { type: 'object' as const, ...tool.parameters } });
-      tools.push({
-        name: SUBMIT_ANSWER,
-        description: 'Submit your final answer to the task. It is checked against the response constraints; if rejected, the feedback says why — fix it and submit again.',
-        inputSchema: { type: 'object' as const, properties: { answer: { type: 'string' } }, required: ['answer'] },
-      });
-    }
+    const tools: Tool[] = suiteMode ? [LIST_TASKS_TOOL, START_TASK_TOOL] : [];
+    if (active) tools.push(...active.tools.map(listedTool), SUBMIT_ANSWER_TOOL);
     return { tools };
   });
 
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const { name } = request.params;
-    const args = request.params.arguments ?? {};
+  // Completion of task ids, wherever an argument is called task_id; nothing to complete otherwise.
+  mcp.server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    if (request.params.argument.name !== 'task_id') return { completion: { values: [] } };
+    const prefix = request.params.argument.value;
+    const ids = catalog.tasks.map((task) => task.id).filter((id) => id.startsWith(prefix));
+    return { completion: { values: ids.slice(0, 100), total: ids.length, hasMore: ids.length > 100 } };
+  });
+
+  const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => {
     if (suiteMode && name === LIST_TASKS) {
-      return text({ content: catalog.tasks.map((task) => `${task.id}\t${task.style}\t${task.domain}\t${task.title}`).join('\n'), isError: false });
+      const problem = checker!.check(LIST_TASKS, args);
+      if (problem) return resultOf({ content: problem, isError: true });
+      return listTasksPage(catalog.tasks, args);
     }
     if (suiteMode && name === START_TASK) {
-      const taskId = typeof args.task_id === 'string' ? args.task_id : '';
+      const problem = checker!.check(START_TASK, args);
+      if (problem) return resultOf({ content: problem, isError: true });
+      const taskId = args.task_id as string;
       if (!catalog.tasks.some((task) => task.id === taskId)) {
-        return text({ content: `Unknown task "${taskId}". Call ${LIST_TASKS} for the ids.`, isError: true });
+        return resultOf({ content: `Unknown task "${taskId}". Call ${LIST_TASKS} for the ids.`, isError: true });
       }
       await session?.close('the client started another task');
-      session = undefined;
-      opening = catalog.open(taskId, clientInfo()).then((opened) => (session = opened));
-      const opened = await opening;
+      adopt(undefined);
+      opening = catalog.open(taskId, clientInfo()).then(adopt);
+      const opened = (await opening)!;
       await mcp.server.sendToolListChanged().catch(() => undefined);
-      return text({ content: `Started ${opened.taskId}: ${opened.title}\n\n${opened.description}`, isError: false });
+      return resultOf({ content: `Started ${opened.taskId}: ${opened.title}\n\n${opened.description}`, isError: false });
     }
     const active = await current();
-    if (!active) return text({ content: `No task is running. Call ${START_TASK} first.`, isError: true });
-    if (name === SUBMIT_ANSWER) {
-      if (typeof args.answer !== 'string') return text({ content: `${SUBMIT_ANSWER} takes {"answer": "<your final answer>"}.`, isError: true });
-      return text(await active.submitAnswer(args.answer));
+    if (!active) return resultOf({ content: `No task is running. Call ${START_TASK} first.`, isError: true });
+    const wasStarted = active.started;
+    // A name that is no tool of the task does not start an episode (conformance and inspection probes); once
+    // the episode runs, it is an attempted call like any other, and the constraints judge it.
+    if (!wasStarted && name !== SUBMIT_ANSWER && !active.tools.some((tool) => tool.name === name)) {
+      return resultOf({ content: `Unknown tool "${name}". Available tools: ${[...active.tools.map((tool) => tool.name), SUBMIT_ANSWER].join(', ')}.`, isError: true });
     }
-    return text(await active.callTool(name, JSON.stringify(args)));
+    let outcome: GatewayOutcome;
+    if (name === SUBMIT_ANSWER) {
+      const problem = checker!.check(SUBMIT_ANSWER, args);
+      outcome = problem ? { content: problem, isError: true } : await active.submitAnswer(args.answer as string);
+    } else outcome = await active.callTool(name, JSON.stringify(args));
+    if (!wasStarted && active.started) log('info', `episode of ${active.taskId} started${active.trajectoryPath ? `; trajectory: ${active.trajectoryPath}` : ''}`);
+    return resultOf(outcome, outputValidators.get(name));
+  };
+
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const progressToken = request.params._meta?.progressToken;
+    let seconds = 0;
+    // A call that waits (a long query, the other calls of its step) reports progress every second.
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : setInterval(() => {
+            seconds += progressIntervalMs / 1000;
+            void extra
+              .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: seconds, message: `${request.params.name}: running for ${seconds} s` } })
+              .catch(() => undefined);
+          }, progressIntervalMs);
+    try {
+      return await call(request.params.name, request.params.arguments ?? {});
+    } finally {
+      clearInterval(progress);
+    }
   });
 
   mcp.registerPrompt('task', { title: 'The task', description: 'The scenario and the query of the task being played.' }, async () => {
@@ -120,11 +216,16 @@ export function createServer(options: GatewayServerOptions): McpServer {
     },
   );
 
+  const closeEpisode = async (reason: string) => {
+    await opening?.catch(() => undefined);
+    await session?.close(reason);
+  };
+  closers.set(mcp, closeEpisode);
   const previousOnClose = mcp.server.onclose;
   mcp.server.onclose = () => {
     previousOnClose?.();
     // A client that goes away mid-episode leaves a readable trajectory marked incomplete.
-    void session?.close('the client disconnected before the episode ended');
+    void closeEpisode('the client disconnected before the episode ended');
   };
   return mcp;
 }

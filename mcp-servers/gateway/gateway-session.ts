@@ -1,11 +1,15 @@
 /**
- * What the gateway server needs from an episode: the engine implements it (src/engine/gateway-session.ts)
+ * What the gateway server needs from an episode: the engine implements it (src/engine/gateway-episode.ts)
  * and hands it in, so this server never imports the engine.
  */
 export interface GatewayTool {
   name: string;
   description: string;
   parameters: Record<string, unknown>;
+  /** The MCP annotations its server declares, if any. */
+  annotations?: Record<string, unknown>;
+  /** The schema of its structured result, if its server declares one. */
+  outputSchema?: Record<string, unknown>;
 }
 
 export interface GatewayOutcome {
@@ -13,7 +17,10 @@ export interface GatewayOutcome {
   isError: boolean;
 }
 
-/** One task being played by an MCP client, with its constraints enforced and every step recorded. */
+/**
+ * One task offered to an MCP client. Listing its tools records nothing; the episode (its clock, its trajectory)
+ * starts at the first task call or `submitAnswer`, and is recorded exactly once.
+ */
 export interface GatewayTaskSession {
   readonly taskId: string;
   readonly title: string;
@@ -23,15 +30,20 @@ export interface GatewayTaskSession {
   /** Markdown description of the task: query, tools, constraints, how to answer. */
   readonly description: string;
   readonly tools: readonly GatewayTool[];
-  /** Where the trajectory is written, or null when in memory only. */
+  /** Where the trajectory is written; null before the episode starts (and when in memory only). */
   readonly trajectoryPath: string | null;
-  /** Whether the episode has ended (answer accepted, a limit, or an error): further calls are refused. */
+  /** Whether the episode has started (a task call or an answer arrived). */
+  readonly started: boolean;
+  /** Whether the episode has ended (answer accepted, a limit, an error, or closed): further calls are refused. */
   readonly finished: boolean;
-  /** Checks and (if allowed) runs one call; `argumentsText` is the JSON the client sent. */
+  /** Checks and (if allowed) runs one call; `argumentsText` is the JSON the client sent. Starts the episode. */
   callTool(name: string, argumentsText: string): Promise<GatewayOutcome>;
-  /** Checks a final answer: accepted (the episode ends) or rejected with the feedback. */
+  /** Checks a final answer: accepted (the episode ends) or rejected with the feedback. Starts the episode. */
   submitAnswer(answer: string): Promise<GatewayOutcome>;
-  /** Ends the episode; an unfinished one is recorded as incomplete with the reason. */
+  /**
+   * Ends the session: an episode still open is recorded as `incomplete` with the reason, and the promise
+   * resolves once its trajectory is written. A session never started writes nothing. Safe to call twice.
+   */
   close(reason: string): Promise<void>;
 }
 
@@ -40,4 +52,6 @@ export interface GatewayCatalog {
   tasks: ReadonlyArray<{ id: string; title: string; style: string; domain: string }>;
   /** Opens a session; `client` is the MCP client's name from its initialize request, recorded as the player. */
   open(taskId: string, client: { name?: string }): Promise<GatewayTaskSession>;
+  /** With a shared episode: the task a suite connection continues (started by an earlier connection), if any. */
+  resume?(client: { name?: string }): Promise<GatewayTaskSession | undefined>;
 }

@@ -14,35 +14,89 @@ export interface ServeHttpOptions {
   token?: string;
   /** Extra Host header names to accept besides localhost, 127.0.0.1, [::1] and `host`. */
   allowedHosts?: string[];
-  /** Largest request body read (default 4 MiB). */
+  /** Largest request body read (default 4 MiB); a larger one is answered 413. */
   maxBodyBytes?: number;
+  /** Serve `/mcp/<route>` too, with the server the factory makes for the route (default: only `/mcp`). */
+  routes?: boolean;
+  /** A session with no request (POST, DELETE) open for this long is closed (default 10 min; 0 = never). */
+  idleTimeoutMs?: number;
+  /**
+   * Called before a session's server is closed by the transport (idle expiry, `close()`), with the reason, and
+   * awaited: the gateway records its open episode as incomplete there.
+   */
+  onSessionEnd?: (server: McpServer, reason: string) => Promise<void> | void;
 }
+
+/**
+ * Makes the server of a new session. `route` is what follows `/mcp/` in the URL ('' for `/mcp` itself); null
+ * means there is no such endpoint (404).
+ */
+export type ServerFactory = (route: string) => McpServer | null | Promise<McpServer | null>;
 
 export interface HttpServing {
   /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp. */
   url: string;
   port: number;
-  /** Stops accepting, closes every session and its server. */
-  close(): Promise<void>;
+  /** Stops accepting, closes every session and its server (`reason` goes to `onSessionEnd`). */
+  close(reason?: string): Promise<void>;
 }
 
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
+  route: string;
+  /** Requests of this session still open (POST and DELETE; not the GET stream), and when the last one ended. */
+  open: number;
+  lastSeen: number;
 }
 
 /**
- * Serves MCP over Streamable HTTP at `/mcp`, one server instance per session: a session is one client, and
+ * Serves MCP over Streamable HTTP at `/mcp` (and `/mcp/<route>` when the factory makes a server for the route),
+ * one server instance per session: a session is one client, and
  * a server instance owns per-client state (the SQL server's connection and its query timer), so one
  * client's runaway query is never interrupted on another's behalf. Guards: DNS-rebinding protection (the
  * Host header must name an allowed host, and an Origin header, when sent, must too), optional bearer
- * token, a body size cap.
+ * token, a body size cap (413 beyond it). Sessions with no open request for `idleTimeoutMs` expire: clients
+ * rarely send DELETE.
  */
-export async function serveHttp(createServer: () => McpServer | Promise<McpServer>, options: ServeHttpOptions): Promise<HttpServing> {
+export async function serveHttp(createServer: ServerFactory, options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host, ...(options.allowedHosts ?? [])]);
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60 * 1000;
   const sessions = new Map<string, Session>();
+
+  /** Ends one session: the hook first (awaited), then its transport and server. */
+  const endSession = async (id: string, reason: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    await Promise.resolve(options.onSessionEnd?.(session.server, reason)).catch(() => undefined);
+    await session.transport.close().catch(() => undefined);
+    await session.server.close().catch(() => undefined);
+  };
+  const sweep =
+    idleTimeoutMs > 0
+      ? setInterval(
+          () => {
+            const now = Date.now();
+            for (const [id, session] of sessions) {
+              if (session.open === 0 && now - session.lastSeen > idleTimeoutMs) void endSession(id, `the HTTP session was idle for more than ${Math.round(idleTimeoutMs / 1000)} s`);
+            }
+          },
+          Math.max(50, Math.min(idleTimeoutMs / 4, 30_000)),
+        )
+      : undefined;
+  sweep?.unref();
+  /** Counts a request of a session as open until its response is done. */
+  const track = (session: Session, response: ServerResponse) => {
+    session.open += 1;
+    session.lastSeen = Date.now();
+    response.once('close', () => {
+      session.open -= 1;
+      session.lastSeen = Date.now();
+    });
+  };
 
   const reply = (response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}) => {
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
@@ -57,24 +111,38 @@ export async function serveHttp(createServer: () => McpServer | Promise<McpServe
     if (options.token !== undefined && !tokenMatches(request.headers.authorization, options.token)) {
       return reply(response, 401, 'Unauthorized: send Authorization: Bearer <token>', { 'www-authenticate': 'Bearer' });
     }
-    if (url.pathname !== '/mcp') return reply(response, 404, 'Not found: the MCP endpoint is /mcp');
+    const routeMatch = /^\/mcp(?:\/([^/]+))?\/?$/.exec(url.pathname);
+    if (!routeMatch || (routeMatch[1] !== undefined && !options.routes)) return reply(response, 404, 'Not found: the MCP endpoint is /mcp');
+    const route = routeMatch[1] === undefined ? '' : decodeURIComponent(routeMatch[1]);
 
     const sessionId = request.headers['mcp-session-id'];
     const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (existing && existing.route !== route) return reply(response, 404, 'Session not found at this endpoint');
+    // Idle means no request: a GET stream left open by a client that is still there but silent does not count.
+    if (existing && request.method !== 'GET') track(existing, response);
     if (request.method === 'POST') {
+      const declared = Number(request.headers['content-length']);
+      if (declared > maxBodyBytes) return tooLarge(request, response, maxBodyBytes);
       let body: unknown;
       try {
-        body = JSON.parse(await readBody(request, maxBodyBytes));
+        const text = await readBody(request, maxBodyBytes);
+        if (text === null) return tooLarge(request, response, maxBodyBytes);
+        body = JSON.parse(text);
       } catch (error) {
-        return reply(response, (error as { status?: number }).status ?? 400, `Parse error: ${(error as Error).message}`);
+        return reply(response, 400, `Parse error: ${(error as Error).message}`);
       }
       if (existing) return existing.transport.handleRequest(request, response, body);
       if (sessionId !== undefined) return reply(response, 404, 'Session not found: initialize a new session');
       if (!isInitializeRequest(body)) return reply(response, 400, 'Bad request: no session; the first request must be initialize');
-      const server = await createServer();
+      const server = await createServer(route);
+      if (!server) return reply(response, 404, `Not found: no endpoint /mcp/${route}`);
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+        onsessioninitialized: (id) => {
+          const session: Session = { transport, server, route, open: 0, lastSeen: Date.now() };
+          sessions.set(id, session);
+          track(session, response);
+        },
       });
       transport.onclose = () => {
         if (transport.sessionId) sessions.delete(transport.sessionId);
@@ -104,12 +172,9 @@ export async function serveHttp(createServer: () => McpServer | Promise<McpServe
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/mcp`,
     port,
-    close: async () => {
-      await Promise.all([...sessions.values()].map(async ({ transport, server }) => {
-        await transport.close().catch(() => undefined);
-        await server.close().catch(() => undefined);
-      }));
-      sessions.clear();
+    close: async (reason = 'the server was stopped') => {
+      clearInterval(sweep);
+      await Promise.all([...sessions.keys()].map((id) => endSession(id, reason)));
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
@@ -143,17 +208,42 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
-function readBody(request: IncomingMessage, maxBytes: number): Promise<string> {
+/**
+ * Answers 413. The rest of the body is read and dropped first (up to 16 times the cap), so the client, still
+ * sending, gets the answer rather than a reset connection; beyond that the connection is closed after answering.
+ */
+function tooLarge(request: IncomingMessage, response: ServerResponse, maxBytes: number): void {
+  const answer = () => {
+    if (response.headersSent) return;
+    response.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+    response.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `Request body too large: over ${maxBytes} bytes` }, id: null }));
+  };
+  if (request.readableEnded) return answer();
+  let dropped = 0;
+  request.on('data', (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped > 16 * maxBytes) {
+      answer();
+      request.destroy();
+    }
+  });
+  request.once('end', answer);
+  request.resume();
+}
+
+/** The body as text, or null as soon as it grows over `maxBytes` (reading stops there). */
+function readBody(request: IncomingMessage, maxBytes: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    request.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > maxBytes) {
-        reject(Object.assign(new Error(`request body over ${maxBytes} bytes`), { status: 413 }));
-        request.destroy();
+        request.off('data', onData);
+        resolve(null);
       } else chunks.push(chunk);
-    });
+    };
+    request.on('data', onData);
     request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     request.on('error', reject);
   });

@@ -3,6 +3,20 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { REPO_ROOT } from '../data-dir.ts';
 
+interface McpConfigFlags {
+  task?: string;
+  suite?: string;
+  server?: string;
+  db?: string;
+  http?: string;
+  token?: string;
+  name: string;
+  json?: boolean;
+}
+
+/** A client configuration entry: a command over stdio, or an HTTP endpoint (with its headers). */
+type Entry = { command: string; args: string[] } | { type: 'http'; url: string; headers?: Record<string, string> };
+
 /**
  * The command line that starts one of our MCP servers over stdio, as a client configuration needs it. Every path is
  * absolute, and trajectories go to this checkout's runs/serve: a desktop client starts servers from its own directory.
@@ -13,8 +27,7 @@ export function serverCommandLine(options: { task?: string; suite?: string; serv
   // A task is an id or a file; a file is made absolute, an id is looked up under episodes/ wherever the client runs.
   if (options.task) return [process.execPath, bin, 'serve', '--task', existsSync(options.task) ? path.resolve(options.task) : options.task, ...out];
   if (options.suite) return [process.execPath, bin, 'serve', '--suite', path.resolve(options.suite), ...out];
-  const server = options.server ?? 'sql';
-  const args = [process.execPath, bin, 'serve', '--server', server];
+  const args = [process.execPath, bin, 'serve', '--server', options.server!];
   if (options.db) args.push('--db', path.resolve(options.db));
   return args;
 }
@@ -23,26 +36,73 @@ function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }
 
+const safeName = (name: string) => name.replace(/[^\w-]/g, '-');
+
+/** The entries to print: one per server; with --suite --http, the suite endpoint and one endpoint per task (`<name>-<task-id>`). */
+async function entriesOf(flags: McpConfigFlags): Promise<Record<string, Entry>> {
+  const name = flags.name || safeName(`agent-sandbox-${flags.task ?? (flags.suite ? path.basename(path.resolve(flags.suite)) : flags.server!)}`);
+  if (!flags.http) {
+    const [command, ...args] = serverCommandLine(flags);
+    return { [name]: { command: command!, args } };
+  }
+  const headers = flags.token ? { headers: { Authorization: `Bearer ${flags.token}` } } : {};
+  const entries: Record<string, Entry> = { [name]: { type: 'http', url: flags.http, ...headers } };
+  if (flags.suite) {
+    const { loadSuite } = await import('../engine/load-task.ts');
+    const base = flags.http.replace(/\/+$/, '');
+    for (const { task } of await loadSuite(flags.suite)) {
+      entries[safeName(`${name}-${task.id}`)] = { type: 'http', url: `${base}/${encodeURIComponent(task.id)}`, ...headers };
+    }
+  }
+  return entries;
+}
+
+function claudeCodeLine(name: string, entry: Entry): string {
+  if ('command' in entry) return `claude mcp add ${shellQuote(name)} -- ${[entry.command, ...entry.args].map(shellQuote).join(' ')}`;
+  const headers = Object.entries(entry.headers ?? {}).map(([key, value]) => ` --header ${shellQuote(`${key}: ${value}`)}`);
+  return `claude mcp add --transport http ${shellQuote(name)} ${shellQuote(entry.url)}${headers.join('')}`;
+}
+
 /** `sandbox mcp-config`: the claude_desktop_config.json entry and the `claude mcp add` line for a task, suite or server. */
 export function mcpConfigCommand(): Command {
-  return new Command('mcp-config')
-    .description('Print the Claude Desktop config entry and the `claude mcp add` line that serve a task, a suite or a plain server')
+  const command = new Command('mcp-config')
+    .description('Print the MCP client config entry (and the `claude mcp add` line) for a task, a suite or a plain server')
     .option('--task <id|path>', 'serve one task with its constraints enforced')
-    .option('--suite <dir>', 'serve a suite: a start_task tool picks the task')
+    .option('--suite <dir>', 'serve a suite: a start_task tool picks the task (with --http: also one endpoint per task)')
     .addOption(new Option('--server <name>', 'serve a plain server instead').choices(['sql', 'transcripts']))
     .option('--db <path>', 'with --server: the database to serve')
-    .option('--name <name>', 'the server name in the client', '')
-    .action((options: { task?: string; suite?: string; server?: string; db?: string; name: string }) => {
-      const [command, ...args] = serverCommandLine(options);
-      const name = options.name || `agent-sandbox-${options.task ?? (options.suite ? path.basename(options.suite) : (options.server ?? 'sql'))}`.replace(/[^\w-]/g, '-');
-      const entry = { mcpServers: { [name]: { command, args } } };
+    .option('--http <url>', 'an HTTP entry for a running `sandbox serve --http`, e.g. http://127.0.0.1:3000/mcp')
+    .option('--token <token>', 'with --http: the bearer token, sent as an Authorization header')
+    .option('--json', 'print only the JSON config ({"mcpServers": …}), for piping')
+    .option('--name <name>', 'the server name in the client (default: agent-sandbox-<task|suite|server>)', '')
+    .action(async (flags: McpConfigFlags) => {
+      const targets = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
+      if (targets !== 1) command.error('error: give exactly one of --task, --suite or --server', { exitCode: 2, code: 'mcp-config.target' });
+      if (flags.token !== undefined && flags.http === undefined) command.error('error: --token goes with --http', { exitCode: 2, code: 'mcp-config.token' });
+      if (flags.http !== undefined && !/^https?:\/\/[^/\s]+/.test(flags.http)) {
+        command.error(`error: --http expects a URL, e.g. http://127.0.0.1:3000/mcp (got "${flags.http}")`, { exitCode: 2, code: 'mcp-config.http' });
+      }
+      const entries = await entriesOf(flags);
+      const config = `${JSON.stringify({ mcpServers: entries }, null, 2)}\n`;
+      if (flags.json) {
+        process.stdout.write(config);
+        return;
+      }
       process.stdout.write(
         `# Claude Desktop: merge into claude_desktop_config.json, then restart Claude Desktop\n` +
           `#   macOS: ~/Library/Application Support/Claude/claude_desktop_config.json\n` +
           `#   Windows: %APPDATA%\\Claude\\claude_desktop_config.json\n` +
-          `${JSON.stringify(entry, null, 2)}\n\n` +
-          `# Claude Code\n` +
-          `claude mcp add ${shellQuote(name)} -- ${[command!, ...args].map(shellQuote).join(' ')}\n`,
+          `# (--json prints the JSON alone)\n` +
+          config +
+          `\n# Claude Code\n` +
+          Object.entries(entries)
+            .map(([name, entry]) => `${claudeCodeLine(name, entry)}\n`)
+            .join('') +
+          (flags.suite && !flags.http
+            ? `\n# Clients that do not reload tools after start_task: serve over HTTP (sandbox serve --suite ${shellQuote(flags.suite)} --http 127.0.0.1:3000)\n` +
+              `# and print one endpoint per task with: sandbox mcp-config --suite ${shellQuote(flags.suite)} --http http://127.0.0.1:3000/mcp\n`
+            : ''),
       );
     });
+  return command;
 }

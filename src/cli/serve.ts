@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Command, Option } from 'commander';
 import type { GatewayCatalog, GatewayTaskSession } from '../../mcp-servers/gateway/index.ts';
-import type { openGatewaySession as OpenGatewaySession } from '../engine/gateway-session.ts';
 import type { LoadedTask } from '../engine/load-task.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { Enforcement } from '../schemas/step.ts';
@@ -20,6 +19,7 @@ interface ServeFlags {
   out: string;
   enforcement: Enforcement;
   batchMs: string;
+  idleTimeout: string;
   sharedEpisode?: boolean;
 }
 
@@ -36,65 +36,52 @@ function reserveTrajectoryPath(out: string, taskId: string, reserved: Set<string
   }
 }
 
-async function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): Promise<GatewayCatalog & { closeAll(reason: string): Promise<void> }> {
-  const { openGatewaySession } = await import('../engine/gateway-session.ts');
-  return catalogWith(openGatewaySession, tasks, flags);
-}
+/** A session whose `close` does nothing: a shared episode outlives the connection that opened it. */
+const outliving = (session: GatewayTaskSession): GatewayTaskSession => Object.create(session, { close: { value: async () => undefined } }) as GatewayTaskSession;
 
-function catalogWith(
-  openGatewaySession: typeof OpenGatewaySession,
-  tasks: readonly LoadedTask[],
-  flags: ServeFlags,
-): GatewayCatalog & { closeAll(reason: string): Promise<void> } {
+async function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): Promise<GatewayCatalog & { closeAll(reason: string): Promise<void> }> {
+  const { openGatewayEpisode } = await import('../engine/gateway-episode.ts');
   const byId = new Map(tasks.map((loaded) => [loaded.task.id, loaded]));
   const open = new Set<GatewayTaskSession>();
   const shared = new Map<string, GatewayTaskSession>();
+  let lastOpened: string | undefined;
   const reserved = new Set<string>();
+  const reusable = (taskId: string | undefined) => {
+    const session = taskId === undefined ? undefined : shared.get(taskId);
+    return session && !session.finished ? outliving(session) : undefined;
+  };
   return {
     tasks: tasks.map(({ task }) => ({ id: task.id, title: task.title, style: task.style, domain: task.domain })),
     async closeAll(reason) {
       await Promise.all([...open].map((session) => session.close(reason)));
     },
+    // --shared-episode: a suite connection continues the task an earlier connection started.
+    resume: async () => reusable(lastOpened),
     async open(taskId, client) {
-      const reusable = shared.get(taskId);
       // --shared-episode: every connection continues the same episode until it ends (one-shot clients such
       // as the Inspector CLI connect once per call); the session outlives a disconnect.
-      if (reusable && !reusable.finished) return { ...bindSession(reusable), close: async () => undefined };
+      const existing = reusable(taskId);
+      if (existing) return existing;
       const loaded = byId.get(taskId);
       if (!loaded) throw new SandboxError('not-found', `no task ${taskId} in this gateway`);
-      const file = reserveTrajectoryPath(flags.out, taskId, reserved);
-      const session = await openGatewaySession({
+      const session = await openGatewayEpisode({
         task: loaded.task,
         taskPath: loaded.path,
-        trajectoryPath: file,
+        // Reserved when the episode starts: a connection that only lists tools writes nothing.
+        trajectoryPath: () => reserveTrajectoryPath(flags.out, taskId, reserved),
         player: `mcp-client:${client.name ?? 'unknown'}`,
         settings: { enforcement: flags.enforcement },
         batchMs: Number(flags.batchMs),
       });
       open.add(session);
-      if (!flags.sharedEpisode) return session;
-      shared.set(taskId, session);
-      return { ...bindSession(session), close: async () => undefined };
+      const tracked = Object.create(session, {
+        close: { value: (reason: string) => session.close(reason).finally(() => open.delete(session)) },
+      }) as GatewayTaskSession;
+      if (!flags.sharedEpisode) return tracked;
+      shared.set(taskId, tracked);
+      lastOpened = taskId;
+      return outliving(tracked);
     },
-  };
-}
-
-/** A plain-object view of a session whose getters and methods still reach the session itself. */
-function bindSession(session: GatewayTaskSession): GatewayTaskSession {
-  return {
-    taskId: session.taskId,
-    title: session.title,
-    system: session.system,
-    query: session.query,
-    description: session.description,
-    tools: session.tools,
-    trajectoryPath: session.trajectoryPath,
-    get finished() {
-      return session.finished;
-    },
-    callTool: (name, argumentsText) => session.callTool(name, argumentsText),
-    submitAnswer: (answer) => session.submitAnswer(answer),
-    close: (reason) => session.close(reason),
   };
 }
 
@@ -133,37 +120,59 @@ export function serveCommand(): Command {
     .addOption(enforcementOption())
     .option('--shared-episode', 'with --http: every connection continues the same episode until it ends (for one-shot clients)')
     .option('--batch-ms <ms>', 'calls arriving within this window form one step (one assistant message)', '25')
+    .option('--idle-timeout <seconds>', 'with --http: a session with no request for this long ends (its episode recorded as incomplete); 0 = never', '600')
     .action(async (flags: ServeFlags) => {
       // Loaded here, not at the top: every other subcommand would pay for them at start-up.
       const { parseHttpAddress, serveHttp, serveStdio } = await import('../../mcp-servers/transport/index.ts');
       const modes = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
       if (modes !== 1) throw new SandboxError('invalid-input', 'give exactly one of --task, --suite or --server');
-      let factory: () => Promise<McpServer>;
+      const idleSeconds = Number(flags.idleTimeout);
+      if (!Number.isFinite(idleSeconds) || idleSeconds < 0) throw new SandboxError('invalid-input', `--idle-timeout expects seconds, e.g. 600 (got "${flags.idleTimeout}")`);
+      let factory: (route: string) => Promise<McpServer | null>;
       let label: string;
       let closeAll = async (_reason: string) => undefined as void;
+      let onSessionEnd: ((server: McpServer, reason: string) => Promise<void>) | undefined;
       if (flags.server) {
-        factory = await plainServerFactory(flags);
+        const make = await plainServerFactory(flags);
+        factory = async (route) => (route === '' ? make() : null);
         label = `${flags.server} server`;
       } else {
         const { loadSuite, loadTask } = await import('../engine/load-task.ts');
-        const { createServer: createGatewayServer } = await import('../../mcp-servers/gateway/index.ts');
+        const gateway = await import('../../mcp-servers/gateway/index.ts');
         const tasks = flags.task ? [await loadTask(flags.task)] : await loadSuite(flags.suite!);
         const catalog = await catalogOf(tasks, flags);
         closeAll = (reason) => catalog.closeAll(reason);
+        onSessionEnd = (server, reason) => gateway.closeGatewaySession(server, reason);
         const taskId = flags.task ? tasks[0]!.task.id : undefined;
-        factory = async () => createGatewayServer({ catalog, taskId });
+        // /mcp serves the task (or the suite); /mcp/<task-id> serves one task of it, for clients that never reload their tools.
+        factory = async (route) => {
+          if (route === '') return gateway.createServer({ catalog, taskId });
+          return catalog.tasks.some((task) => task.id === route) ? gateway.createServer({ catalog, taskId: route }) : null;
+        };
         label = flags.task ? `task ${taskId}` : `suite ${flags.suite} (${tasks.length} tasks)`;
       }
       if (!flags.http) {
         process.stderr.write(`sandbox serve: ${label} on stdio${flags.server ? '' : `; trajectories in ${flags.out}`}\n`);
-        await serveStdio(await factory());
-        await closeAll('the client disconnected before the episode ended');
+        // SIGINT, SIGTERM or stdin closing: the open episode is recorded as incomplete before the process goes.
+        await serveStdio((await factory(''))!, (reason) => closeAll(reason));
         return;
       }
-      const serving = await serveHttp(factory, { ...parseHttpAddress(flags.http), token: flags.token });
+      const serving = await serveHttp(factory, {
+        ...parseHttpAddress(flags.http),
+        token: flags.token,
+        routes: !flags.server,
+        idleTimeoutMs: idleSeconds * 1000,
+        onSessionEnd,
+      });
       process.stderr.write(`sandbox serve: ${label} at ${serving.url}${flags.token ? ' (bearer token required)' : ''}\n`);
       await new Promise<void>((resolve) => {
-        const stop = () => void serving.close().then(() => closeAll('the gateway was stopped')).then(resolve);
+        const stop = (signal: NodeJS.Signals) => {
+          const reason = `the gateway got ${signal}`;
+          void serving
+            .close(reason)
+            .then(() => closeAll(reason))
+            .then(resolve);
+        };
         process.once('SIGINT', stop);
         process.once('SIGTERM', stop);
       });

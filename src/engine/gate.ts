@@ -3,8 +3,8 @@ import type { Enforcement, Step, Verdict } from '../schemas/step.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 
 /**
- * The gate's rules, outside the graph so the MCP gateway can enforce the same ones per call:
- * build the step a message proposes, check it, and turn the verdicts into what happens.
+ * The gate's rules, apart from the graph's plumbing: build the step a message proposes, check it, and turn the
+ * verdicts into what happens.
  */
 
 /** The step the validator sees for tool calls (only the calls that would run) or a final answer. */

@@ -34,12 +34,18 @@ export interface RunEpisodeOptions {
   createValidator?: ValidatorFactory;
   constraintStatus?: ConstraintStatusFunction;
   environment?: StartEnvironmentOptions;
+  /** The task's servers, already started (the gateway lists their tools before the episode starts); the episode closes them. */
+  toolEnvironment?: ToolEnvironment;
   /** Used for plan episodes run with `settings.execute`. */
   planExecutor?: PlanExecutor;
   /** Called for every event as it is recorded (the live transcript). */
   onEvent?: (event: TrajectoryEvent) => void;
+  /** Aborting ends the episode as `limit` ("aborted by the caller"), or as `incomplete` when the reason is an `EpisodeInterrupted`. */
   signal?: AbortSignal;
 }
+
+/** Abort reason that ends an episode as `incomplete`: the player went away (a client disconnected, the server was stopped). */
+export class EpisodeInterrupted extends Error {}
 
 export interface EpisodeResult {
   status: EpisodeStatus;
@@ -61,8 +67,8 @@ interface EpisodeContext {
   protocol: EpisodeProtocol;
   planExecutor: PlanExecutor | undefined;
   signal: AbortSignal;
-  /** Why `signal` fired: the wall-time limit, or the caller. */
-  abortReason: () => string;
+  /** How `signal` ends the episode: the wall-time limit, the caller, or an interruption. */
+  aborted: () => EpisodeEnding;
 }
 
 function contextOf(config: LangGraphRunnableConfig): EpisodeContext {
@@ -73,9 +79,13 @@ function ended(status: EpisodeStatus, reason: string, finalAnswer: string | null
   return { ending: { status, reason, finalAnswer }, pending: null };
 }
 
+function endedByAbort(context: EpisodeContext): EpisodeStateUpdate {
+  return { ending: context.aborted(), pending: null };
+}
+
 async function modelNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
   const context = contextOf(config);
-  if (context.signal.aborted) return ended('limit', context.abortReason());
+  if (context.signal.aborted) return endedByAbort(context);
   const { limits } = context.task;
   const counts = { ...state.counts };
   const added: ChatMessage[] = [];
@@ -92,7 +102,7 @@ async function modelNode(state: EpisodeStateValue, config: LangGraphRunnableConf
   try {
     response = await context.model.respond({ messages: added.length ? state.messages.concat(added) : state.messages, tools: context.tools, signal: context.signal });
   } catch (error) {
-    if (context.signal.aborted) return { ...ended('limit', context.abortReason()), messages: added, counts };
+    if (context.signal.aborted) return { ...endedByAbort(context), messages: added, counts };
     return { ...ended('error', `model failed: ${(error as Error).message}`), messages: added, counts };
   }
   counts.rounds += 1;
@@ -200,29 +210,40 @@ async function toolsNode(state: EpisodeStateValue, config: LangGraphRunnableConf
     toolMessages.push({ role: 'tool', tool_call_id: call.id, content: outcome.content });
   }
   if (decision?.endReason) return { messages: toolMessages, ...ended('limit', decision.endReason) };
-  if (context.signal.aborted) return { messages: toolMessages, ...ended('limit', context.abortReason()) };
+  if (context.signal.aborted) return { messages: toolMessages, ...endedByAbort(context) };
   return { messages: toolMessages, pending: null };
 }
 
-async function feedbackNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
+/**
+ * One turn: the model's message and, at once, its gate (and the feedback a rejection or a nudge adds). One
+ * superstep instead of three: the gate reads only what the model just produced, so nothing is gained by a
+ * LangGraph step between them, and each superstep costs a state merge.
+ */
+async function turnNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
   const context = contextOf(config);
-  const feedback = state.pending!.feedback!;
-  context.recorder.record({ type: 'feedback', round: state.counts.rounds, kind: feedback.kind, content: feedback.content });
-  return { messages: [{ role: 'user', content: feedback.content }], pending: null };
+  const modelUpdate = await modelNode(state, config);
+  if (modelUpdate.ending) return modelUpdate;
+  // The gate reads the counts and the pending step, never the messages.
+  const gateUpdate = await gateNode({ ...state, counts: modelUpdate.counts!, pending: modelUpdate.pending! }, config);
+  const messages = modelUpdate.messages as ChatMessage[];
+  const counts = gateUpdate.counts ?? modelUpdate.counts!;
+  const feedback = gateUpdate.ending ? null : (gateUpdate.pending?.feedback ?? null);
+  if (!feedback) return { messages, counts, pending: gateUpdate.pending ?? null, ending: gateUpdate.ending ?? null };
+  context.recorder.record({ type: 'feedback', round: counts.rounds, kind: feedback.kind, content: feedback.content });
+  return { messages: messages.concat({ role: 'user', content: feedback.content }), counts, pending: null, ending: null };
 }
 
-/** model → gate → tools | feedback → model … → END (DESIGN.md, "The flow of one episode"). */
+/**
+ * turn (model → gate, feedback) → tools → turn … → END (DESIGN.md, "The flow of one episode"); a turn whose
+ * answer was rejected, or that got a nudge, goes straight to the next turn.
+ */
 export function buildEpisodeGraph() {
   return new StateGraph(EpisodeState)
-    .addNode('model', modelNode)
-    .addNode('gate', gateNode)
+    .addNode('turn', turnNode)
     .addNode('tools', toolsNode)
-    .addNode('feedback', feedbackNode)
-    .addEdge(START, 'model')
-    .addConditionalEdges('model', (state) => (state.ending ? END : 'gate'), ['gate', END])
-    .addConditionalEdges('gate', (state) => (state.ending ? END : state.pending?.feedback ? 'feedback' : 'tools'), ['tools', 'feedback', END])
-    .addConditionalEdges('tools', (state) => (state.ending ? END : 'model'), ['model', END])
-    .addEdge('feedback', 'model')
+    .addEdge(START, 'turn')
+    .addConditionalEdges('turn', (state) => (state.ending ? END : state.pending ? 'tools' : 'turn'), ['tools', 'turn', END])
+    .addConditionalEdges('tools', (state) => (state.ending ? END : 'turn'), ['turn', END])
     .compile();
 }
 
@@ -239,17 +260,19 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   const started = performance.now();
   const recorder = new Recorder(options.trajectoryPath ?? null, options.onEvent);
   const controller = new AbortController();
-  let abortReason = 'aborted';
+  let abortEnding: EpisodeEnding = { status: 'limit', reason: 'aborted', finalAnswer: null };
   const timer = setTimeout(() => {
-    abortReason = `wall-time limit reached (${task.limits.wallTimeMs} ms)`;
+    abortEnding = { status: 'limit', reason: `wall-time limit reached (${task.limits.wallTimeMs} ms)`, finalAnswer: null };
     controller.abort();
   }, task.limits.wallTimeMs);
   const onCallerAbort = () => {
-    abortReason = 'aborted by the caller';
+    const given: unknown = options.signal?.reason;
+    abortEnding = given instanceof EpisodeInterrupted ? { status: 'incomplete', reason: given.message, finalAnswer: null } : { status: 'limit', reason: 'aborted by the caller', finalAnswer: null };
     controller.abort();
   };
-  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
-  let environment: ToolEnvironment | undefined;
+  if (options.signal?.aborted) onCallerAbort();
+  else options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  let environment: ToolEnvironment | undefined = options.toolEnvironment;
   let validator: StepValidator | undefined = options.validator;
   let model: Model | undefined;
   let ownsModel = false;
@@ -257,7 +280,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   let ending: EpisodeEnding;
   let lastCounts = counts;
   try {
-    environment = await startEnvironment(task, options.environment);
+    environment ??= await startEnvironment(task, options.environment);
     const tools = environment.tools;
     if (typeof options.model === 'function') {
       model = await options.model({ task, tools });
@@ -277,10 +300,10 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       protocol: PROTOCOLS[task.style],
       planExecutor: options.planExecutor,
       signal: controller.signal,
-      abortReason: () => abortReason,
+      aborted: () => abortEnding,
     };
     compiledGraph ??= buildEpisodeGraph();
-    // Each round visits at most three nodes; the round limit ends the episode long before this recursion limit.
+    // Each round visits at most two nodes; the round limit ends the episode long before this recursion limit.
     const final = await compiledGraph.invoke(
       { messages, counts, pending: null, ending: null },
       { configurable: { episode: context }, recursionLimit: task.limits.maxRounds * 4 + 16 },

@@ -5,7 +5,7 @@ import cliProgress from 'cli-progress';
 import pLimit from 'p-limit';
 import { gradeEpisode, summarizeScores, type GradeOptions } from '../graders/index.ts';
 import type { StartEnvironmentOptions } from '../mcp/start-environment.ts';
-import type { RunSettings, TrajectoryEvent } from '../schemas/event.ts';
+import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import type { LoadedTask } from './load-task.ts';
 import type { PlanExecutor } from './protocols/plan.ts';
@@ -43,7 +43,7 @@ export interface EpisodeEntry {
   taskId: string;
   repeat: number;
   file: string;
-  status: 'completed' | 'limit' | 'error' | 'unfinished';
+  status: EpisodeStatus | 'unfinished';
   reason: string;
   score: EpisodeScore | null;
   /** Why it could not be graded (e.g. no grader for its style yet). */

@@ -85,7 +85,13 @@ async function listAllTools(client: Client): Promise<ToolSpec[]> {
   do {
     const page = await client.listTools(cursor ? { cursor } : undefined);
     for (const tool of page.tools) {
-      tools.push({ name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema as Record<string, unknown> });
+      tools.push({
+        name: tool.name,
+        description: tool.description ?? '',
+        parameters: tool.inputSchema as Record<string, unknown>,
+        ...(tool.annotations ? { annotations: tool.annotations } : {}),
+        ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
+      });
     }
     cursor = page.nextCursor;
   } while (cursor);

@@ -13,7 +13,8 @@ const eventBase = {
   time: z.string(),
 };
 
-export const EpisodeStatusSchema = z.enum(['completed', 'limit', 'error']);
+/** `incomplete`: the player went away before the episode ended (a gateway client disconnected or the gateway stopped). */
+export const EpisodeStatusSchema = z.enum(['completed', 'limit', 'error', 'incomplete']);
 export type EpisodeStatus = z.infer<typeof EpisodeStatusSchema>;
 
 /** Settings of a run that change what an episode does; recorded so a replay can reproduce them. */

@@ -8,5 +8,9 @@ export const ToolSpecSchema = z.object({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, 'a tool name of letters, digits, _ . - (at most 64)'),
   description: z.string(),
   parameters: JsonSchemaSchema,
+  /** MCP tool annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint, title), as the server declares them. */
+  annotations: z.record(z.string(), z.unknown()).optional(),
+  /** The JSON Schema of the tool's structured result, when its server declares one. */
+  outputSchema: JsonSchemaSchema.optional(),
 });
 export type ToolSpec = z.infer<typeof ToolSpecSchema>;

@@ -5,6 +5,7 @@ export const cctuProtocol: EpisodeProtocol = {
   style: 'cctu',
   maxNudges: 0,
   summaryRequest: null,
+  answerMessage: (answer) => answer,
   interpret(message) {
     const calls = message.tool_calls ?? [];
     if (calls.length > 0) return { kind: 'tool-calls', run: calls, skipped: [], skipNotice: '' };

@@ -22,6 +22,7 @@ export const ddrProtocol: EpisodeProtocol = {
   style: 'ddr',
   maxNudges: 3,
   summaryRequest: DDR_SUMMARY_REQUEST,
+  answerMessage: (answer) => (isFinishMessage(answer) ? answer : `${FINISH_PREFIX} ${answer}`),
   interpret(message) {
     const calls = message.tool_calls ?? [];
     const content = message.content ?? '';

@@ -17,4 +17,6 @@ export interface EpisodeProtocol {
   readonly maxNudges: number;
   /** At the round limit, ask once more for a final summary (DDR) instead of ending at once. */
   readonly summaryRequest: string | null;
+  /** The assistant message a final answer given on its own stands for (the gateway's `submit_answer`): DDR's is a FINISH message. */
+  answerMessage(answer: string): string;
 }

@@ -1,37 +1,15 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
+import { SANDBOX, startGateway, stop } from './serve-process.ts';
 
 const run = promisify(execFile);
-const SANDBOX = path.join(REPO_ROOT, 'bin/sandbox.js');
 const INSPECTOR = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build/index.js');
 const CONFORMANCE = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-
-/** Starts `sandbox serve … --http 127.0.0.1:0` and resolves with the process and its MCP URL. */
-async function startGateway(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [SANDBOX, 'serve', ...args, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let log = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const match = /(http:\/\/\S+\/mcp)/.exec(log);
-      if (match) resolve(match[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`gateway exited ${code}: ${log}`)));
-  });
-  return { child, url };
-}
-
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
 
 describe('the MCP Inspector CLI plays the demo through the gateway', () => {
   let out: string;
@@ -89,9 +67,13 @@ describe('the conformance suite against the gateway over HTTP', () => {
       expect(stdout).toMatch(/✓ prompts-list/);
       expect(stdout).toMatch(/✓ resources-list/);
       expect(stdout).toMatch(/✓ dns-rebinding-protection/);
+      expect(stdout).toMatch(/✓ logging-set-level/);
+      expect(stdout).toMatch(/✓ completion-complete/);
     } finally {
       await stop(gateway.child);
     }
+    // Probes are not episodes: the whole conformance run leaves no trajectory.
+    expect(readdirSync(out).filter((name) => name.endsWith('.jsonl'))).toEqual([]);
   });
 });
 
@@ -100,8 +82,8 @@ describe('a stdio client, as Claude Desktop connects', () => {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const out = mkdtempSync(path.join(os.tmpdir(), 'gateway-stdio-'));
-    const { stdout } = await run(process.execPath, [SANDBOX, 'mcp-config', '--task', 'demo'], { timeout: 60_000 });
-    const config = JSON.parse(stdout.slice(stdout.indexOf('{'), stdout.indexOf('\n}\n') + 2)) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    const { stdout } = await run(process.execPath, [SANDBOX, 'mcp-config', '--task', 'demo', '--json'], { timeout: 60_000 });
+    const config = JSON.parse(stdout) as { mcpServers: Record<string, { command: string; args: string[] }> };
     const entry = config.mcpServers['agent-sandbox-demo']!;
     const client = new Client({ name: 'claude-ai', version: '0.0.0' });
     await client.connect(new StdioClientTransport({ command: entry.command, args: [...entry.args, '--out', out], stderr: 'ignore' }));

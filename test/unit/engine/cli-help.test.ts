@@ -139,9 +139,9 @@ describe('CLI help', () => {
                                               its constraints enforced and the session
                                               recorded; or a plain sql/transcripts
                                               server
-        mcp-config [options]                  Print the Claude Desktop config entry
-                                              and the \`claude mcp add\` line that serve
-                                              a task, a suite or a plain server
+        mcp-config [options]                  Print the MCP client config entry (and
+                                              the \`claude mcp add\` line) for a task, a
+                                              suite or a plain server
         help [command]                        display help for command
       "
     `);
@@ -155,38 +155,49 @@ describe('CLI help', () => {
       recorded; or a plain sql/transcripts server
 
       Options:
-        --task <id|path>      the task to play
-        --suite <dir>         a suite: the client picks tasks with start_task
-        --server <name>       serve a plain server instead of a task (choices: "sql",
-                              "transcripts")
-        --db <path>           with --server: the DuckDB database (default: the
-                              contact-center database, built on first use)
-        --index <dir>         with --server transcripts: the transcript index
-                              (default: beside the database)
-        --http <host:port>    serve Streamable HTTP (default host 127.0.0.1) instead
-                              of stdio
-        --token <token>       with --http: require Authorization: Bearer <token>
-        --out <dir>           where session trajectories go (default: "runs/serve")
-        --enforcement <mode>  block: apply verdicts; observe: record only; off: no
-                              checks (choices: "block", "observe", "off", default:
-                              "block")
-        --shared-episode      with --http: every connection continues the same episode
-                              until it ends (for one-shot clients)
-        --batch-ms <ms>       calls arriving within this window form one step (one
-                              assistant message) (default: "25")
-        -h, --help            display help for command
+        --task <id|path>          the task to play
+        --suite <dir>             a suite: the client picks tasks with start_task
+        --server <name>           serve a plain server instead of a task (choices:
+                                  "sql", "transcripts")
+        --db <path>               with --server: the DuckDB database (default: the
+                                  contact-center database, built on first use)
+        --index <dir>             with --server transcripts: the transcript index
+                                  (default: beside the database)
+        --http <host:port>        serve Streamable HTTP (default host 127.0.0.1)
+                                  instead of stdio
+        --token <token>           with --http: require Authorization: Bearer <token>
+        --out <dir>               where session trajectories go (default:
+                                  "runs/serve")
+        --enforcement <mode>      block: apply verdicts; observe: record only; off: no
+                                  checks (choices: "block", "observe", "off", default:
+                                  "block")
+        --shared-episode          with --http: every connection continues the same
+                                  episode until it ends (for one-shot clients)
+        --batch-ms <ms>           calls arriving within this window form one step (one
+                                  assistant message) (default: "25")
+        --idle-timeout <seconds>  with --http: a session with no request for this long
+                                  ends (its episode recorded as incomplete); 0 = never
+                                  (default: "600")
+        -h, --help                display help for command
 
       Usage: sandbox mcp-config [options]
 
-      Print the Claude Desktop config entry and the \`claude mcp add\` line that serve a
-      task, a suite or a plain server
+      Print the MCP client config entry (and the \`claude mcp add\` line) for a task, a
+      suite or a plain server
 
       Options:
         --task <id|path>  serve one task with its constraints enforced
-        --suite <dir>     serve a suite: a start_task tool picks the task
+        --suite <dir>     serve a suite: a start_task tool picks the task (with
+                          --http: also one endpoint per task)
         --server <name>   serve a plain server instead (choices: "sql", "transcripts")
         --db <path>       with --server: the database to serve
-        --name <name>     the server name in the client (default: "")
+        --http <url>      an HTTP entry for a running \`sandbox serve --http\`, e.g.
+                          http://127.0.0.1:3000/mcp
+        --token <token>   with --http: the bearer token, sent as an Authorization
+                          header
+        --json            print only the JSON config ({"mcpServers": …}), for piping
+        --name <name>     the server name in the client (default:
+                          agent-sandbox-<task|suite|server>) (default: "")
         -h, --help        display help for command
       "
     `);
