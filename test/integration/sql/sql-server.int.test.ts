@@ -17,7 +17,7 @@ afterAll(async () => server?.close());
 describe('sql server tools', () => {
   it('lists the tables with descriptions and row counts', async () => {
     const result = await call('list_tables');
-    const tables = JSON.parse(result.text) as Array<{ name: string; rows: number; description: string }>;
+    const { tables } = JSON.parse(result.text) as { tables: Array<{ name: string; rows: number; description: string }> };
     expect(tables.map((table) => table.name)).toEqual(['agents', 'calls', 'customers', 'key_moments', 'qa_evaluations', 'transcript_turns']);
     expect(tables.find((table) => table.name === 'calls')).toMatchObject({ rows: 1_000, description: expect.stringContaining('customer contact') });
   });
@@ -77,6 +77,10 @@ describe('sql server tools', () => {
     ['CREATE TEMP TABLE scratch AS SELECT 1', /not allowed/],
     ['CALL enable_logging()', /not allowed/],
     ['SELECT 1; DROP TABLE calls', /one statement/],
+    ['SELECT * FROM duckdb_settings()', /not available here/],
+    ["SELECT current_setting('temp_directory')", /not available here/],
+    ['SELECT path FROM duckdb_databases()', /not available here/],
+    ['PRAGMA database_list', /not available here|not allowed/],
     ['SELEC 1', /syntax error/],
   ])('refuses %s with a readable error', async (sql, message) => {
     const result = await call('execute_query', { sql });
