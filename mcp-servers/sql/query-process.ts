@@ -74,7 +74,7 @@ function installExitHook(): void {
 /**
  * Starts the process that holds one SQL server's DuckDB connection (`query-worker.ts`) and returns the
  * handle the server calls. Two watchdogs bound every agent query: time — DuckDB's interrupt at the limit,
- * and if the query has not stopped by the limit + 10 % + 0.3 s, the process is killed; memory — while a
+ * and if the query has not stopped by the limit + 10 % + 0.15 s, the process is killed (so it ends within the limit + 10 % + 0.5 s); memory — while a
  * query runs, the process's resident size is read every 20 ms and the process killed past
  * `memoryBoundBytes`. A killed process is replaced (fresh spill directory) at the next call.
  */
@@ -172,7 +172,7 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
         killedFor ??= reason;
         child.kill('SIGKILL');
       };
-      const deadline = setTimeout(() => kill('time'), limits.timeoutMs + Math.max(300, limits.timeoutMs * 0.1 + 300));
+      const deadline = setTimeout(() => kill('time'), limits.timeoutMs + Math.max(150, limits.timeoutMs * 0.1 + 150));
       const bound = handle.memoryBoundBytes;
       const poll = setInterval(() => {
         if ((residentBytes(child.pid!) ?? 0) > bound) kill('memory');
