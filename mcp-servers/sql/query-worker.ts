@@ -16,7 +16,9 @@ interface WorkerConfig extends OpenDatabaseOptions {
 }
 
 async function main(): Promise<void> {
-  const send = (message: WorkerReply) => process.send?.(message);
+  const send = (message: WorkerReply) => {
+    if (process.connected) process.send?.(message);
+  };
   // The server went away (even by SIGKILL): nothing is left to answer.
   process.on('disconnect', () => process.exit(0));
   const config = JSON.parse(process.argv[2] ?? '{}') as WorkerConfig;

@@ -65,7 +65,7 @@ it('spills into its own directory under a size cap, removed on close', { timeout
   expect(path.dirname(directory)).toBe(TEMP_ROOT);
   expect(existsSync(directory)).toBe(true);
   try {
-    const outcome = await queries.query('SELECT * FROM range(30000000) ORDER BY random()', { limit: 1, timeoutMs: 60_000, maxBytes: 100_000, maxCellChars: 2_000 });
+    const outcome = await queries.query('SELECT * FROM range(12000000) ORDER BY random()', { limit: 1, timeoutMs: 60_000, maxBytes: 100_000, maxCellChars: 2_000 });
     // DuckDB's max_temp_directory_size refuses the spill past 16 MB (or the memory allowance stops it first).
     expect(outcome).toMatchObject({ ok: false, message: expect.stringMatching(/temp|memory/i) });
     expect(outcome.ok ? '' : outcome.message).not.toContain(directory);
