@@ -138,6 +138,12 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     return worker;
   };
 
+  /** Ends a query process now; the next call starts a fresh one (never a message to the dying one). */
+  const retire = (child: ChildProcess) => {
+    if (worker?.child === child) worker = undefined;
+    child.kill('SIGKILL');
+  };
+
   const send = async (request: WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never): Promise<{ value: Promise<unknown>; child: ChildProcess }> => {
     const { child } = await current();
     const id = ++nextId;
@@ -170,7 +176,7 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
       let killedFor: 'time' | 'memory' | undefined;
       const kill = (reason: 'time' | 'memory') => {
         killedFor ??= reason;
-        child.kill('SIGKILL');
+        retire(child);
       };
       const deadline = setTimeout(() => kill('time'), limits.timeoutMs + Math.max(150, limits.timeoutMs * 0.1 + 150));
       const bound = handle.memoryBoundBytes;
@@ -180,7 +186,7 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
       try {
         const outcome = (await value) as QueryOutcome;
         // DuckDB keeps what it allocated: a process left over its bound is replaced before the next query.
-        if ((residentBytes(child.pid!) ?? 0) > bound) child.kill('SIGKILL');
+        if ((residentBytes(child.pid!) ?? 0) > bound) retire(child);
         return outcome;
       } catch (error) {
         if (killedFor === 'time') {
