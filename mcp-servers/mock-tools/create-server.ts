@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
+import { logToClient, reportProgress } from '../shared/call-reporting.ts';
 import { createToolRuntime } from './tool-runtime.ts';
 
 export interface MockToolsServerOptions {
@@ -14,23 +15,42 @@ export interface MockToolsServerOptions {
 }
 
 /**
- * The mock-tools MCP server: lists the task's tools with their JSON Schemas as `inputSchema`, and runs each
- * call's JavaScript in one isolate per server. Arguments are not checked against the schema here — the
- * validator does that at the gate, so a blocked call never reaches the server. McpServer's `registerTool`
- * takes zod shapes only, so the raw JSON Schemas are served through the low-level handlers of its `server`.
+ * Every mock tool reads a deep-frozen seeded world: it changes nothing, the same arguments give the same
+ * answer, and nothing outside the world is reached.
+ */
+const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/**
+ * The mock-tools MCP server: lists the task's tools with their JSON Schemas as `inputSchema` (with their
+ * parameter descriptions as the task declares them), and runs each call's JavaScript in one isolate per
+ * server. Every call's arguments are checked against the tool's schema first (`check-arguments.ts`); a wrong
+ * call is answered with an isError result naming the argument. In an episode the validator still decides,
+ * at the gate, whether the call is a violation. McpServer's `registerTool` takes zod shapes only, so the raw
+ * JSON Schemas are served through the low-level handlers of its `server`. A result that is a JSON object is
+ * also returned as `structuredContent`.
  */
 export function createServer(options: MockToolsServerOptions): McpServer {
-  const mcp = new McpServer({ name: 'mock-tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
+  const mcp = new McpServer({ name: 'mock-tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: false }, logging: {} } });
   const runtime = createToolRuntime(options);
+  const timeoutMs = options.timeoutMs ?? 10_000;
   const listed = options.tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
     inputSchema: { type: 'object' as const, ...tool.parameters },
+    annotations: ANNOTATIONS,
   }));
   mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
-  mcp.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const outcome = await runtime.call(request.params.name, request.params.arguments ?? {});
-    return { content: [{ type: 'text' as const, text: outcome.text }], isError: outcome.isError };
+  mcp.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name } = request.params;
+    const stop = reportProgress(extra, name, timeoutMs);
+    try {
+      const outcome = await runtime.call(name, request.params.arguments ?? {});
+      if (outcome.isError) logToClient(mcp.server, extra, 'warning', 'mock-tools', `${name}: ${outcome.text}`);
+      const structured = outcome.isError ? undefined : asObject(outcome.text);
+      return { content: [{ type: 'text', text: outcome.text }], ...(structured ? { structuredContent: structured } : {}), isError: outcome.isError };
+    } finally {
+      stop();
+    }
   });
   const previousOnClose = mcp.server.onclose;
   mcp.server.onclose = () => {
@@ -38,4 +58,15 @@ export function createServer(options: MockToolsServerOptions): McpServer {
     previousOnClose?.();
   };
   return mcp;
+}
+
+/** The result as a JSON object when it is one (a cut result no longer parses, and is left as text). */
+function asObject(text: string): Record<string, unknown> | undefined {
+  if (!text.startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
 }

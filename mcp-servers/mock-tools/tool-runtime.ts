@@ -1,6 +1,7 @@
 import ivm from 'isolated-vm';
 import { capBytes } from '../../src/mcp/tool-result-text.ts';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
+import { compileArgumentCheck } from './check-arguments.ts';
 
 /** What one tool call produced: the text the agent reads, and whether it is an error it can act on. */
 export interface ToolOutcome {
@@ -57,6 +58,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const timeout = options.timeoutMs ?? 10_000;
   const maxBytes = options.maxResultBytes ?? 64 * 1024;
   const known = new Set(options.tools.map((tool) => tool.name));
+  const checks = new Map(options.tools.map((tool) => [tool.name, compileArgumentCheck(tool.parameters)]));
   const worldCopy = new ivm.ExternalCopy(options.world ?? null);
   let isolate: ivm.Isolate | undefined;
   let dispatch: ivm.Reference<(name: string, argsJson: string) => string> | undefined;
@@ -88,6 +90,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       if (!known.has(name)) return { text: `Unknown tool "${name}". Available tools: ${[...known].join(', ')}.`, isError: true };
       if (args === null || typeof args !== 'object' || Array.isArray(args)) {
         return { text: `Arguments of ${name} must be a JSON object, got ${Array.isArray(args) ? 'an array' : typeof args === 'object' ? 'null' : typeof args}.`, isError: true };
+      }
+      // Checked before anything runs: a wrong call gets an error naming the argument and no result.
+      const problems = checks.get(name)!(args as Record<string, unknown>);
+      if (problems.length > 0) {
+        return { text: `Invalid arguments for ${name}: ${problems.join('; ')}. The call was not run; call it again with arguments its input schema allows.`, isError: true };
       }
       if (!dispatch || !isolate || isolate.isDisposed) dispatch = build();
       try {

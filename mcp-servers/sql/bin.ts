@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { parseHttpAddress, serveHttp, serveStdio } from '../transport/index.ts';
 import { createServer } from './create-server.ts';
 
-const usage = 'usage: sql-server --db PATH [--http HOST:PORT] [--token T] [--timeout-ms N] [--memory-limit 512MB] [--threads N]';
+const usage = 'usage: sql-server --db PATH [--http HOST:PORT] [--token T] [--timeout-ms N] [--memory-limit 512MB] [--max-temp-size 1GB] [--threads N]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -14,6 +14,7 @@ async function main(): Promise<void> {
       token: { type: 'string' },
       'timeout-ms': { type: 'string' },
       'memory-limit': { type: 'string' },
+      'max-temp-size': { type: 'string' },
       threads: { type: 'string' },
       help: { type: 'boolean' },
     },
@@ -26,11 +27,16 @@ async function main(): Promise<void> {
     dbPath: values.db,
     timeoutMs: values['timeout-ms'] ? Number(values['timeout-ms']) : undefined,
     memoryLimit: values['memory-limit'],
+    maxTempSize: values['max-temp-size'],
     threads: values.threads ? Number(values.threads) : undefined,
   };
   // Open once up front so a bad path fails at start, not at the first client.
   const first = await createServer(options);
   if (!values.http) {
+    // SIGINT/SIGTERM (how clients stop stdio servers) close the server, its query process and spill directory.
+    const stopStdio = () => void first.close().finally(() => process.exit(0));
+    process.once('SIGINT', stopStdio);
+    process.once('SIGTERM', stopStdio);
     await serveStdio(first);
     return;
   }

@@ -5,13 +5,29 @@ export interface QueryLimits {
   limit: number;
   /** Wall-clock budget; past it the query is interrupted. */
   timeoutMs: number;
-  /** Upper bound on the serialized result; rows that would pass it are left out. */
+  /** Upper bound on the serialized body (column names and types, rows, counts, note); rows that would pass it are left out. */
   maxBytes: number;
   /** Longest text kept in one cell. */
   maxCellChars: number;
 }
 
-export type QueryOutcome = { ok: true; text: string } | { ok: false; message: string };
+/** What `execute_query` returns (its outputSchema is in create-server.ts). */
+export interface QueryBody {
+  columns: Array<{ name: string; type: string }>;
+  rows: unknown[][];
+  /** The exact number of rows the query produced, or null when counting stopped at the time limit. */
+  row_count: number | null;
+  /** Set when counting stopped at the time limit: the query produced at least this many rows. */
+  row_count_at_least?: number;
+  returned_rows: number;
+  truncated: boolean;
+  note?: string;
+}
+
+export type QueryOutcome = { ok: true; body: QueryBody } | { ok: false; message: string };
+
+/** Room kept in the byte budget for the body's fixed keys, counts and note. */
+const BODY_OVERHEAD_BYTES = 1_024;
 
 /** Statement kinds an agent may run: queries and their plans. Everything else is refused before it runs. */
 const ALLOWED = new Set<StatementType>([StatementType.SELECT, StatementType.EXPLAIN]);
@@ -78,9 +94,14 @@ export async function runQuery(connection: DuckDBConnection, sql: string, limits
       if (!wrapped || timedOut) throw error;
       result = await connection.stream(sql);
     }
+    const columns = names.map((name, index) => ({ name, type: types[index]!.toString() }));
+    // The whole body counts: column names and types too (8,000 long aliases are megabytes on their own).
+    let bytes = BODY_OVERHEAD_BYTES + Buffer.byteLength(JSON.stringify(columns));
+    if (bytes > limits.maxBytes) {
+      return { ok: false, message: `The result's ${columns.length} column names and types alone take ${bytes} bytes, over the ${limits.maxBytes}-byte result cap. Select fewer columns or use shorter aliases.` };
+    }
     const rows: unknown[][] = [];
     let total = 0;
-    let bytes = 64 + Buffer.byteLength(JSON.stringify(names)) * 2;
     let bytesFull = false;
     let countingStopped = false;
     let cellsCut = 0;
@@ -116,8 +137,13 @@ export async function runQuery(connection: DuckDBConnection, sql: string, limits
       }
       total += chunk.rowCount;
     }
+    // An interrupted stream can also just end (no error): a count that the timer cut short is never exact.
+    if (timedOut) {
+      if (rows.length === 0) throw new Error('Interrupted');
+      countingStopped = true;
+    }
     const notes: string[] = [];
-    if (countingStopped) notes.push(`Showing ${rows.length} rows; counting stopped at the ${limits.timeoutMs} ms time limit after ${total} rows, so the total is larger. Add a LIMIT or aggregate.`);
+    if (countingStopped) notes.push(`Showing ${rows.length} rows; counting stopped at the ${limits.timeoutMs} ms time limit: the query has at least ${total} rows (row_count_at_least), not an exact count. Add a LIMIT or aggregate.`);
     else if (rows.length < total) {
       notes.push(
         bytesFull
@@ -126,15 +152,16 @@ export async function runQuery(connection: DuckDBConnection, sql: string, limits
       );
     }
     if (cellsCut > 0) notes.push(`${cellsCut} long values were cut to ${limits.maxCellChars} characters.`);
-    const body = {
-      columns: names.map((name, index) => ({ name, type: types[index]!.toString() })),
+    const body: QueryBody = {
+      columns,
       rows,
       row_count: countingStopped ? null : total,
+      ...(countingStopped ? { row_count_at_least: total } : {}),
       returned_rows: rows.length,
       truncated: rows.length < total || countingStopped,
       ...(notes.length > 0 ? { note: notes.join(' ') } : {}),
     };
-    return { ok: true, text: JSON.stringify(body) };
+    return { ok: true, body };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (timedOut || /interrupt/i.test(message)) {

@@ -1,15 +1,18 @@
 // `npm run bench -- sql`: builds the contact-center database with 1,000,000 calls (transcripts included),
-// then times 20 typical analytic queries through the SQL MCP server over stdio and directly on DuckDB, and
-// measures the largest tool result adversarial queries can produce.
+// then times 20 typical analytic queries through the SQL MCP server over stdio and over Streamable HTTP and
+// directly on DuckDB, measures the largest tool result adversarial queries can produce, and the peak resident
+// memory of the server's processes (server + query process) under hostile queries.
 // SQL_BENCH_SKIP_BUILD=1 reuses data/bench/contact-center-1m.duckdb (no build_1m_s figure then).
-import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildContactCenter, PLANTED_PATTERNS } from '../../databases/contact-center/index.ts';
-import { lockedConfig } from '../../mcp-servers/sql/index.ts';
+import { lockedConfig, residentBytes } from '../../mcp-servers/sql/index.ts';
 import { REPO_ROOT } from '../../src/data-dir.ts';
 
 const REPEATS = 7;
@@ -24,6 +27,26 @@ const QUERIES = [
   ...PLANTED_PATTERNS.map((pattern) => pattern.sql),
   `SELECT speaker, count(*) AS turns, round(avg(end_s - start_s), 2) AS mean_turn_s FROM transcript_turns GROUP BY speaker`,
 ].slice(0, 20);
+
+/** Queries that try to exhaust memory: a 1 GB string (outside DuckDB's buffer manager), huge aggregates, a cross join, a big sort. */
+const HOSTILE = [
+  `SELECT left(repeat('x', 1000000000), 5)`,
+  `SELECT length(string_agg(text, ' ')) FROM transcript_turns`,
+  `SELECT count(*) FROM transcript_turns a, calls b WHERE length(a.text) + b.duration_s > 0`,
+  `SELECT * FROM transcript_turns ORDER BY text DESC, call_id`,
+  `SELECT list(text) FROM transcript_turns GROUP BY call_id ORDER BY 1 DESC`,
+];
+
+/** Resident bytes of a process and its children (the server and its query process). */
+function treeResident(pid: number): number {
+  let total = residentBytes(pid) ?? 0;
+  try {
+    for (const child of readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean)) total += treeResident(Number(child));
+  } catch {
+    // the process is gone
+  }
+  return total;
+}
 
 const ADVERSARIAL = [
   `SELECT * FROM transcript_turns`,
@@ -51,19 +74,28 @@ export async function run(): Promise<Record<string, number>> {
     console.log(`built ${file}: ${JSON.stringify(built.rows)}`);
   }
 
+  const serverArgs = ['--import', import.meta.resolve('tsx'), path.join(REPO_ROOT, 'mcp-servers/sql/bin.ts'), '--db', file, '--timeout-ms', '10000'];
   // Through MCP over stdio: the server in its own process, as a client would run it.
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['--import', import.meta.resolve('tsx'), path.join(REPO_ROOT, 'mcp-servers/sql/bin.ts'), '--db', file, '--timeout-ms', '10000'],
-    stderr: 'inherit',
+  const stdioClient = new Client({ name: 'sql-bench', version: '1.0.0' });
+  await stdioClient.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, stderr: 'inherit' }));
+  // Through MCP over Streamable HTTP: the same server with --http.
+  const httpServer = spawn(process.execPath, [...serverArgs, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let log = '';
+    httpServer.stderr.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      const match = /(http:\/\/\S+\/mcp)/.exec(log);
+      if (match) resolve(match[1]!);
+    });
+    httpServer.once('exit', (code) => reject(new Error(`sql server exited ${code}: ${log}`)));
   });
-  const client = new Client({ name: 'sql-bench', version: '1.0.0' });
-  await client.connect(transport);
+  const httpClient = new Client({ name: 'sql-bench', version: '1.0.0' });
+  await httpClient.connect(new StreamableHTTPClientTransport(new URL(url)));
   // The same queries on DuckDB directly (same file, same locked settings, results read into JavaScript),
-  // interleaved with the MCP calls so both see the same machine load.
+  // interleaved with the MCP calls so all see the same machine load.
   const instance = await DuckDBInstance.create(file, lockedConfig());
   const connection = await instance.connect();
-  const timeMcp = async (sql: string) => {
+  const timeMcp = async (client: Client, sql: string) => {
     const started = performance.now();
     const result = await client.callTool({ name: 'execute_query', arguments: { sql, limit: 100 } });
     if (result.isError) throw new Error(`bench query failed: ${JSON.stringify(result.content)}`);
@@ -74,32 +106,55 @@ export async function run(): Promise<Record<string, number>> {
     (await connection.runAndReadAll(sql)).getRowsJson();
     return performance.now() - started;
   };
-  const viaMcp: number[] = [];
+  const viaStdio: number[] = [];
+  const viaHttp: number[] = [];
   const direct: number[] = [];
   for (const sql of [...QUERIES, 'SELECT 1']) {
-    const mcpTimes: number[] = [];
+    const stdioTimes: number[] = [];
+    const httpTimes: number[] = [];
     const directTimes: number[] = [];
     for (let repeat = 0; repeat < REPEATS; repeat++) {
-      mcpTimes.push(await timeMcp(sql));
+      stdioTimes.push(await timeMcp(stdioClient, sql));
+      httpTimes.push(await timeMcp(httpClient, sql));
       directTimes.push(await timeDirect(sql));
     }
-    viaMcp.push(median(mcpTimes.slice(1)));
+    viaStdio.push(median(stdioTimes.slice(1)));
+    viaHttp.push(median(httpTimes.slice(1)));
     direct.push(median(directTimes.slice(1)));
   }
-  const [select1Mcp, select1Direct] = [viaMcp.pop()!, direct.pop()!];
+  const [select1Stdio, select1Http, select1Direct] = [viaStdio.pop()!, viaHttp.pop()!, direct.pop()!];
   let maxResultBytes = 0;
   for (const sql of ADVERSARIAL) {
-    const result = await client.callTool({ name: 'execute_query', arguments: { sql, limit: 100 } });
+    const result = await stdioClient.callTool({ name: 'execute_query', arguments: { sql, limit: 100 } });
     maxResultBytes = Math.max(maxResultBytes, Buffer.byteLength(JSON.stringify(result)));
   }
-  await client.close();
+  // Hostile queries over HTTP, with the server's default memory limit: peak RSS of the server and its query process.
+  let peakRss = 0;
+  let peakQueryProcessRss = 0;
+  const sampler = setInterval(() => {
+    const total = treeResident(httpServer.pid!);
+    peakRss = Math.max(peakRss, total);
+    peakQueryProcessRss = Math.max(peakQueryProcessRss, total - (residentBytes(httpServer.pid!) ?? 0));
+  }, 5);
+  for (const sql of HOSTILE) await httpClient.callTool({ name: 'execute_query', arguments: { sql, limit: 100 } }, undefined, { timeout: 120_000 });
+  clearInterval(sampler);
+  await stdioClient.close();
+  await httpClient.close();
+  httpServer.kill('SIGTERM');
   connection.closeSync();
   instance.closeSync();
 
-  figures.mcp_overhead_select1_ms = Number((select1Mcp - select1Direct).toFixed(3));
-  figures.query_p50_ms = Number(median(viaMcp).toFixed(2));
+  const overhead = (via: number[]) => Number(median(via.map((time, index) => time - direct[index]!)).toFixed(3));
+  figures.mcp_overhead_select1_ms = Number((select1Stdio - select1Direct).toFixed(3));
+  figures.http_overhead_select1_ms = Number((select1Http - select1Direct).toFixed(3));
+  figures.query_p50_ms = Number(median(viaStdio).toFixed(2));
+  figures.http_query_p50_ms = Number(median(viaHttp).toFixed(2));
   figures.direct_query_p50_ms = Number(median(direct).toFixed(2));
-  figures.mcp_overhead_ms_p50 = Number(median(viaMcp.map((time, index) => time - direct[index]!)).toFixed(3));
+  figures.mcp_overhead_ms_p50 = overhead(viaStdio);
+  figures.http_overhead_ms_p50 = overhead(viaHttp);
   figures.max_result_bytes = maxResultBytes;
+  // The process that holds DuckDB (bounded by the memory limit + its idle size), and server + it together.
+  figures.hostile_rss_peak_mb = Math.round(peakQueryProcessRss / 1e6);
+  figures.hostile_rss_total_peak_mb = Math.round(peakRss / 1e6);
   return figures;
 }

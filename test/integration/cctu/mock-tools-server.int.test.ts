@@ -1,14 +1,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
 import { buildWorld, domainSpec, mockToolsOf } from '../../../databases/worlds/index.ts';
-import { createServer, createToolRuntime } from '../../../mcp-servers/mock-tools/index.ts';
+import { compileArgumentCheck, createServer, createToolRuntime } from '../../../mcp-servers/mock-tools/index.ts';
 import type { MockTool } from '../../../src/schemas/cctu-task.ts';
 
 const open: Client[] = [];
@@ -74,9 +75,81 @@ describe('mock-tools server', () => {
     const unknown = await client.callTool({ name: 'nope', arguments: {} });
     expect(unknown.isError).toBe(true);
     expect(text(unknown)).toMatch(/Unknown tool "nope"/);
-    // Arguments are not checked against the schema here (the gate does that): a wrong type still runs.
-    const echo = await client.callTool({ name: 'echo', arguments: { x: 'not a number' } });
-    expect(JSON.parse(text(echo))).toEqual({ args: { x: 'not a number' }, seen: 7 });
+    expect(JSON.parse(text(await client.callTool({ name: 'echo', arguments: { x: 3 } })))).toEqual({ args: { x: 3 }, seen: 7 });
+  });
+
+  it('checks every call against the input schema before it runs, naming the argument (demo currency_converter)', async () => {
+    const demo = JSON.parse(await readFile(path.join(REPO_ROOT, 'episodes/demo/demo.json'), 'utf8')) as { tools: MockTool[]; environment: { servers: Array<{ options: { world: unknown } }> } };
+    const client = await connect(demo.tools, demo.environment.servers[0]!.options.world);
+    // The issue's case: a string where the schema says number, and two required arguments absent.
+    const ten = await client.callTool({ name: 'currency_converter', arguments: { amount: 'ten' } });
+    expect(ten.isError).toBe(true);
+    expect(text(ten)).toContain('`amount`');
+    expect(text(ten)).toContain('missing required argument `from`');
+    expect(text(ten)).toContain('missing required argument `to`');
+    // An enum the schema does not allow, and an argument it does not declare (additionalProperties: false).
+    const yen = await client.callTool({ name: 'currency_converter', arguments: { amount: 10, from: 'JPY', to: 'EUR', rate: 2 } });
+    expect(yen.isError).toBe(true);
+    expect(text(yen)).toMatch(/`from`/);
+    expect(text(yen)).toMatch(/`rate`|additional/i);
+    const fine = await client.callTool({ name: 'currency_converter', arguments: { amount: 10, from: 'EUR', to: 'USD' } });
+    expect(fine.isError).toBe(false);
+  });
+
+  it('checks nested arguments and names their path; a run that never started cannot change what the tool sees', async () => {
+    const nested: MockTool = {
+      name: 'nested',
+      description: 'nested',
+      parameters: { type: 'object', properties: { options: { type: 'object', properties: { precision: { type: 'integer', maximum: 6 } } } } },
+      implementation: 'function run(args, world) { world.calls = 1; return args; }',
+    };
+    const client = await connect([nested], {});
+    const wrong = await client.callTool({ name: 'nested', arguments: { options: { precision: 9 } } });
+    expect(wrong).toMatchObject({ isError: true });
+    expect(text(wrong)).toContain('`options.precision`');
+    expect(text(wrong)).toContain('not run');
+  });
+
+  it('accepts every call of every CCTU reference trajectory (the schema check refuses only what the schemas forbid)', async () => {
+    const directory = path.join(REPO_ROOT, 'episodes/cctu');
+    let calls = 0;
+    for (const file of (await readdir(directory)).filter((name) => name.endsWith('.json'))) {
+      const task = JSON.parse(await readFile(path.join(directory, file), 'utf8')) as { tools: MockTool[]; reference: { trajectory: Array<{ toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }> }> } };
+      const checks = new Map(task.tools.map((declared) => [declared.name, compileArgumentCheck(declared.parameters)]));
+      for (const call of task.reference.trajectory.flatMap((step) => step.toolCalls ?? [])) {
+        calls++;
+        expect([file, call.name, checks.get(call.name)?.(call.arguments)]).toEqual([file, call.name, []]);
+      }
+    }
+    expect(calls).toBeGreaterThan(100);
+  });
+
+  it('annotates every tool as a read-only, idempotent, closed-world lookup; returns JSON objects as structuredContent', async () => {
+    const client = await connect(mockToolsOf(domainSpec('history')), buildWorld('history', 3));
+    const { tools } = await client.listTools();
+    for (const listed of tools) {
+      expect(listed.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      for (const property of Object.values(listed.inputSchema.properties ?? {})) expect((property as { description?: string }).description).toBeTruthy();
+    }
+    expect(client.getServerCapabilities()?.logging).toEqual({});
+    const event = buildWorld('history', 3).entities['history.event']?.[0];
+    const result = await client.callTool({ name: 'historical_event_retriever', arguments: { event_name: event?.name } });
+    expect(result.structuredContent).toEqual(JSON.parse(text(result)));
+  });
+
+  it('reports progress every second on a call longer than a second, and logs a failed call to a client that asked', async () => {
+    const client = await connect([tool('slow', 'function run(args) { const end = Date.now() + 2300; while (Date.now() < end) {} return args.x; }')], {}, 5_000);
+    const progress: number[] = [];
+    const result = await client.callTool({ name: 'slow', arguments: { x: 5 } }, undefined, { onprogress: (update) => progress.push(update.progress) });
+    expect(text(result)).toBe('5');
+    // Rule: one notification after each full second of running (2.3 s → at 1 s and 2 s).
+    expect(progress).toEqual([1, 2]);
+    const logs: string[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(String(notification.params.data)));
+    await client.setLoggingLevel('warning');
+    await client.callTool({ name: 'slow', arguments: { x: 'five' } });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logs).toEqual([expect.stringContaining('slow: Invalid arguments')]);
   });
 
   it('a tool whose source does not compile explains its fault, and the other tools still run', async () => {
@@ -92,7 +165,8 @@ describe('mock-tools server', () => {
     try {
       expect(await runtime.call('echo', [1, 2])).toEqual({ text: 'Arguments of echo must be a JSON object, got an array.', isError: true });
       expect(await runtime.call('echo', 'x=1')).toEqual({ text: 'Arguments of echo must be a JSON object, got string.', isError: true });
-      expect(await runtime.call('echo', { a: 1 })).toEqual({ text: '{"a":1}', isError: false });
+      // An argument the schema does not declare is the validator's to judge (no additionalProperties: false here).
+      expect(await runtime.call('echo', { x: 1, a: 1 })).toEqual({ text: '{"x":1,"a":1}', isError: false });
     } finally {
       runtime.dispose();
     }

@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { createServer, MAX_RESULT_BYTES } from '../../../mcp-servers/sql/index.ts';
@@ -5,19 +7,81 @@ import { buildSmallDatabase } from './build-small-database.ts';
 import { connectInMemory } from './connect-in-memory.ts';
 
 let server: McpServer;
+let dbPath: string;
 let call: Awaited<ReturnType<typeof connectInMemory>>['call'];
+let client: Awaited<ReturnType<typeof connectInMemory>>['client'];
 
 beforeAll(async () => {
-  const dbPath = await buildSmallDatabase();
+  dbPath = await buildSmallDatabase();
   server = await createServer({ dbPath, timeoutMs: 1_000, memoryLimit: '256MB' });
-  ({ call } = await connectInMemory(server));
-});
+  ({ call, client } = await connectInMemory(server));
+}, 120_000);
 afterAll(async () => server?.close());
+
+describe('sql server metadata (MCP)', () => {
+  it('annotates every tool as read-only, describes every parameter, and declares an output schema', async () => {
+    const { tools } = await client.listTools();
+    expect(tools).toHaveLength(5);
+    for (const listed of tools) {
+      expect(listed.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      for (const property of Object.values(listed.inputSchema.properties ?? {})) expect((property as { description?: string }).description).toBeTruthy();
+      expect(listed.outputSchema?.type).toBe('object');
+    }
+    expect(client.getServerCapabilities()).toMatchObject({ logging: {}, completions: {}, resources: {}, prompts: {} });
+  });
+
+  it('returns execute_query results as structuredContent equal to the text', async () => {
+    const result = await client.callTool({ name: 'execute_query', arguments: { sql: 'SELECT count(*) AS n FROM calls' } });
+    const text = (result.content as Array<{ text: string }>)[0]!.text;
+    expect(result.structuredContent).toEqual(JSON.parse(text));
+    expect(result.structuredContent).toMatchObject({ columns: [{ name: 'n', type: 'BIGINT' }], rows: [[1_000]], row_count: 1, truncated: false });
+  });
+
+  it('logs each query to a client that set a level, and nothing below it', async () => {
+    const logs: Array<{ level: string; data: unknown }> = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logs.push(notification.params));
+    await client.setLoggingLevel('warning');
+    await call('execute_query', { sql: 'SELECT 1' });
+    await call('execute_query', { sql: 'SELEC 1' });
+    await client.setLoggingLevel('info');
+    await call('execute_query', { sql: 'SELECT 2' });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(logs).toEqual([
+      { level: 'warning', logger: 'sql', data: expect.stringContaining('syntax error') },
+      { level: 'info', logger: 'sql', data: expect.stringMatching(/^execute_query: 1 of 1 rows in \d+ ms$/) },
+    ]);
+  });
+
+  it('completes table and column names; an unknown reference completes to nothing', async () => {
+    const tables = await client.complete({ ref: { type: 'ref/prompt', name: 'explore_table' }, argument: { name: 'table', value: 'ca' } });
+    expect(tables.completion.values).toEqual(['calls']);
+    const resource = await client.complete({ ref: { type: 'ref/resource', uri: 'sql://tables/{table}' }, argument: { name: 'table', value: 'tr' } });
+    expect(resource.completion.values).toEqual(['transcript_turns']);
+    const fields = await client.complete({ ref: { type: 'ref/prompt', name: 'explore_table' }, argument: { name: 'field', value: 'cs' }, context: { arguments: { table: 'calls' } } });
+    expect(fields.completion.values).toEqual(['csat']);
+    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } })).completion.values).toEqual([]);
+  });
+
+  it('lists the tables as resources and reads one; the explore_table prompt names the table', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((resource) => resource.uri)).toContain('sql://tables/calls');
+    const read = await client.readResource({ uri: 'sql://tables/agents' });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ table: 'agents', columns: expect.arrayContaining([expect.objectContaining({ name: 'shift' })]) });
+    const prompt = await client.getPrompt({ name: 'explore_table', arguments: { table: 'calls' } });
+    expect((prompt.messages[0]!.content as { text: string }).text).toContain('describe_table with table "calls"');
+  });
+
+  it('redacts host paths from what it returns (an error naming the database file)', async () => {
+    const result = await call('execute_query', { sql: "SELECT * FROM 'contact-center.duckdb'" });
+    expect(result.isError).toBe(true);
+    expect(result.text).not.toContain(path.dirname(dbPath));
+  });
+});
 
 describe('sql server tools', () => {
   it('lists the tables with descriptions and row counts', async () => {
     const result = await call('list_tables');
-    const tables = JSON.parse(result.text) as Array<{ name: string; rows: number; description: string }>;
+    const { tables } = JSON.parse(result.text) as { tables: Array<{ name: string; rows: number; description: string }> };
     expect(tables.map((table) => table.name)).toEqual(['agents', 'calls', 'customers', 'key_moments', 'qa_evaluations', 'transcript_turns']);
     expect(tables.find((table) => table.name === 'calls')).toMatchObject({ rows: 1_000, description: expect.stringContaining('customer contact') });
   });
@@ -77,6 +141,10 @@ describe('sql server tools', () => {
     ['CREATE TEMP TABLE scratch AS SELECT 1', /not allowed/],
     ['CALL enable_logging()', /not allowed/],
     ['SELECT 1; DROP TABLE calls', /one statement/],
+    ['SELECT * FROM duckdb_settings()', /not available here/],
+    ["SELECT current_setting('temp_directory')", /not available here/],
+    ['SELECT path FROM duckdb_databases()', /not available here/],
+    ['PRAGMA database_list', /not available here|not allowed/],
     ['SELEC 1', /syntax error/],
   ])('refuses %s with a readable error', async (sql, message) => {
     const result = await call('execute_query', { sql });

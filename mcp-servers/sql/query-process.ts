@@ -1,0 +1,216 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SandboxError } from '../../src/sandbox-error.ts';
+import { makeTempDirectory, removeTempDirectory } from './temp-directory.ts';
+import type { QueryLimits, QueryOutcome } from './run-query.ts';
+import type { WorkerReply, WorkerRequest } from './query-worker.ts';
+
+export interface QueryProcessOptions {
+  dbPath: string;
+  /** The memory budget of the queries (default '512MB'): see `memoryBoundBytes`. */
+  memoryLimit?: string;
+  threads?: number;
+  /** Cap on DuckDB's spill files (default '1GB'). */
+  maxTempSize?: string;
+}
+
+export interface QueryProcess {
+  /** Runs one agent query under the limits; stops it by ending the process if DuckDB cannot. Never throws for what the query does. */
+  query(sql: string, limits: QueryLimits): Promise<QueryOutcome>;
+  /** Runs one trusted metadata query (the tools' own, with bound values) and returns its rows as JSON. */
+  rows(sql: string, values?: Record<string, string>): Promise<Array<Record<string, unknown>>>;
+  /** The resident memory the query process may reach before it is killed: the limit plus the measured idle size of the process. */
+  readonly memoryBoundBytes: number;
+  /** The idle resident size of a fresh query process (Node and DuckDB loaded, database open), measured at start. */
+  readonly overheadBytes: number;
+  /** The current process id and its spill directory (for tests and the bench). */
+  readonly pid: number | undefined;
+  readonly tempDirectory: string | undefined;
+  close(): Promise<void>;
+}
+
+/** Share of the memory budget given to DuckDB's buffer manager; the rest is for what DuckDB allocates outside it. */
+const DUCKDB_SHARE = 0.75;
+/** How often the resident size of a running query's process is read. */
+const MEMORY_POLL_MS = 20;
+const WORKER = fileURLToPath(new URL('./query-worker.ts', import.meta.url));
+const TSX = import.meta.resolve('tsx');
+
+const UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
+
+/** A DuckDB size ('512MB', '1GiB') in bytes. */
+export function parseMemorySize(value: string): number {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmgt]i?b|b)\s*$/iu.exec(value);
+  if (!match) throw new SandboxError('invalid-input', `a memory size such as 512MB or 1GiB was expected (got "${value}")`);
+  return Math.floor(Number(match[1]) * UNITS[match[2]!.toLowerCase()]!);
+}
+
+/** Resident set size of a process in bytes (Linux /proc), or undefined where it cannot be read. */
+export function residentBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | undefined {
+  try {
+    const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'mu').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const live = new Set<{ child: ChildProcess; tempDirectory: string }>();
+let exitHookInstalled = false;
+/** Whatever way this process ends, its query processes and spill directories go with it. */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const worker of live) {
+      worker.child.kill('SIGKILL');
+      removeTempDirectory(worker.tempDirectory);
+    }
+  });
+}
+
+/**
+ * Starts the process that holds one SQL server's DuckDB connection (`query-worker.ts`) and returns the
+ * handle the server calls. Two watchdogs bound every agent query: time — DuckDB's interrupt at the limit,
+ * and if the query has not stopped by the limit + 10 % + 0.15 s, the process is killed (so it ends within the limit + 10 % + 0.5 s); memory — while a
+ * query runs, the process's resident size is read every 20 ms and the process killed past
+ * `memoryBoundBytes`. A killed process is replaced (fresh spill directory) at the next call.
+ */
+export async function startQueryProcess(options: QueryProcessOptions): Promise<QueryProcess> {
+  if (!existsSync(options.dbPath)) throw new SandboxError('not-found', `no database at ${path.resolve(options.dbPath)}`);
+  installExitHook();
+  const limitBytes = parseMemorySize(options.memoryLimit ?? '512MB');
+  let worker: { child: ChildProcess; tempDirectory: string } | undefined;
+  let starting: Promise<{ child: ChildProcess; tempDirectory: string }> | undefined;
+  let overheadBytes = 0;
+  let nextId = 0;
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let closed = false;
+
+  const spawnWorker = () =>
+    new Promise<{ child: ChildProcess; tempDirectory: string }>((resolve, reject) => {
+      const tempDirectory = makeTempDirectory();
+      const config = {
+        dbPath: options.dbPath,
+        memoryLimit: `${Math.max(16, Math.floor((limitBytes * DUCKDB_SHARE) / 2 ** 20))}MiB`,
+        threads: options.threads,
+        tempDirectory,
+        maxTempSize: options.maxTempSize ?? '1GB',
+      };
+      const child = fork(WORKER, [JSON.stringify(config)], { execArgv: ['--import', TSX], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      const entry = { child, tempDirectory };
+      live.add(entry);
+      let ready = false;
+      child.on('message', (message: WorkerReply) => {
+        if (message.kind === 'ready') {
+          ready = true;
+          // The idle size, measured once per process: Node, DuckDB and the open database.
+          overheadBytes = Math.max(overheadBytes, residentBytes(child.pid!) ?? 0);
+          resolve(entry);
+        } else if (message.kind === 'failed') {
+          reject(new SandboxError('server-error', `cannot open ${options.dbPath} read-only: ${message.message}`));
+        } else {
+          const waiting = pending.get(message.id);
+          pending.delete(message.id);
+          if (message.error !== undefined) waiting?.reject(new Error(message.error));
+          else waiting?.resolve(message.value);
+        }
+      });
+      child.once('exit', (code, signal) => {
+        live.delete(entry);
+        removeTempDirectory(tempDirectory);
+        if (worker === entry) worker = undefined;
+        if (!ready) reject(new SandboxError('server-error', `the SQL query process exited before it was ready (${signal ?? `code ${code}`})`));
+        for (const [id, waiting] of pending) {
+          pending.delete(id);
+          waiting.reject(Object.assign(new Error(`query process ended (${signal ?? `code ${code}`})`), { ended: true }));
+        }
+      });
+    });
+
+  const current = async () => {
+    if (closed) throw new Error('the SQL server is closed');
+    if (worker) return worker;
+    starting ??= spawnWorker().finally(() => (starting = undefined));
+    worker = await starting;
+    return worker;
+  };
+
+  /** Ends a query process now; the next call starts a fresh one (never a message to the dying one). */
+  const retire = (child: ChildProcess) => {
+    if (worker?.child === child) worker = undefined;
+    child.kill('SIGKILL');
+  };
+
+  const send = async (request: WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never): Promise<{ value: Promise<unknown>; child: ChildProcess }> => {
+    const { child } = await current();
+    const id = ++nextId;
+    const value = new Promise<unknown>((resolve, reject) => pending.set(id, { resolve, reject }));
+    child.send({ ...request, id });
+    return { value, child };
+  };
+
+  await current();
+
+  const handle: QueryProcess = {
+    get memoryBoundBytes() {
+      return limitBytes + overheadBytes;
+    },
+    get overheadBytes() {
+      return overheadBytes;
+    },
+    get pid() {
+      return worker?.child.pid;
+    },
+    get tempDirectory() {
+      return worker?.tempDirectory;
+    },
+    async rows(sql, values = {}) {
+      const { value } = await send({ kind: 'rows', sql, values });
+      return (await value) as Array<Record<string, unknown>>;
+    },
+    async query(sql, limits) {
+      const { value, child } = await send({ kind: 'query', sql, limits });
+      let killedFor: 'time' | 'memory' | undefined;
+      const kill = (reason: 'time' | 'memory') => {
+        killedFor ??= reason;
+        retire(child);
+      };
+      const deadline = setTimeout(() => kill('time'), limits.timeoutMs + Math.max(150, limits.timeoutMs * 0.1 + 150));
+      const bound = handle.memoryBoundBytes;
+      const poll = setInterval(() => {
+        if ((residentBytes(child.pid!) ?? 0) > bound) kill('memory');
+      }, MEMORY_POLL_MS);
+      try {
+        const outcome = (await value) as QueryOutcome;
+        // DuckDB keeps what it allocated: a process left over its bound is replaced before the next query.
+        if ((residentBytes(child.pid!) ?? 0) > bound) retire(child);
+        return outcome;
+      } catch (error) {
+        if (killedFor === 'time') {
+          return { ok: false, message: `The query was stopped after the ${limits.timeoutMs} ms time limit (it could not be interrupted, so its process was ended). Make it cheaper: filter early, avoid huge strings and cross joins, aggregate.` };
+        }
+        if (killedFor === 'memory') {
+          return { ok: false, message: `The query was stopped: it went over its memory allowance (${options.memoryLimit ?? '512MB'}). Aggregate or filter before joining, and avoid building huge strings or lists.` };
+        }
+        if ((error as { ended?: boolean }).ended) return { ok: false, message: `The query stopped the database process (${(error as Error).message}); it has been restarted. Try a cheaper query.` };
+        throw error;
+      } finally {
+        clearTimeout(deadline);
+        clearInterval(poll);
+      }
+    },
+    async close() {
+      closed = true;
+      const entry = worker ?? (starting ? await starting.catch(() => undefined) : undefined);
+      if (!entry) return;
+      if (entry.child.exitCode !== null || entry.child.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => entry.child.once('exit', () => resolve()));
+      entry.child.kill('SIGKILL');
+      await exited;
+    },
+  };
+  return handle;
+}
