@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
-import { createToolRuntime } from './tool-runtime.ts';
+import { createTaskToolRuntime } from './task-tool-runtime.ts';
 
 export interface MockToolsServerOptions {
   tools: readonly MockTool[];
@@ -21,7 +21,7 @@ export interface MockToolsServerOptions {
  */
 export function createServer(options: MockToolsServerOptions): McpServer {
   const mcp = new McpServer({ name: 'mock-tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: false } } });
-  const runtime = createToolRuntime(options);
+  const runtime = createTaskToolRuntime(options);
   const listed = options.tools.map((tool) => ({
     name: tool.name,
     description: tool.description,

@@ -8,7 +8,8 @@
 (function (global) {
   const files = global.__PY_FILES;
   const epoch = global.__PY_EPOCH_MS;
-  let seed = global.__PY_SEED | 0;
+  const initialSeed = global.__PY_SEED | 0;
+  let seed = initialSeed;
   delete global.__PY_FILES;
   delete global.__PY_EPOCH_MS;
   delete global.__PY_SEED;
@@ -29,6 +30,12 @@
   };
 
   let ticks = 0;
+  // Called once after boot: a sandbox booted from scratch and one restored from a snapshot continue alike.
+  global.__PY_RESET = function () {
+    seed = initialSeed;
+    ticks = 0;
+    delete global.__PY_RESET;
+  };
   global.performance = { now: () => (ticks += 0.001), timeOrigin: epoch };
   const RealDate = Date;
   function FrozenDate(...args) {

@@ -2,9 +2,9 @@ import ivm from 'isolated-vm';
 import { INDEX_URL, pyodideAssets } from './pyodide-assets.ts';
 import { readCachedSnapshot, writeCachedSnapshot } from './snapshot-cache.ts';
 
-/** Limits of one Python sandbox (the defaults are the JS sandbox's: 64 MiB, 10 s per call). */
+/** Limits of one Python sandbox (the defaults are the JS tool sandbox's: 64 MiB, 10 s per call). */
 export interface PythonSandboxOptions {
-  /** Cap on the WASM heap (Python's memory) in MiB; the isolate's JS heap gets the same cap. Default 64. */
+  /** Cap on the WASM heap (Python's memory) in MiB. Default 64. */
   memoryLimitMb?: number;
   /** Wall time of one call in ms. Default 10 000. */
   timeoutMs?: number;
@@ -20,63 +20,46 @@ export const DEFAULT_PYTHON_TIMEOUT_MS = 10_000;
 /** Every sandbox's clock reads this instant (2026-01-01T00:00:00Z): `time.time()` cannot differ between runs. */
 export const SANDBOX_EPOCH_MS = Date.UTC(2026, 0, 1);
 const RANDOM_SEED = 20_260_101;
-/** JS heap Pyodide needs beyond the Python heap cap (its runtime is about 15 MB). */
-const JS_HEAP_FLOOR_MB = 48;
+/** The isolate's JS heap: Pyodide's runtime (~15 MB) plus room for the strings a call returns. */
+const JS_HEAP_MB = 128;
+/** A snapshot restore needs the WASM heap it was taken with (~30 MB); the Python cap must leave room above it. */
+const MIN_MEMORY_MB = 40;
 
 type Entry = (op: string, a: string, b?: string, c?: string, d?: string) => string;
 
-/** The memory snapshot every sandbox is restored from: made once per process by a first, full boot. */
-let snapshot: Promise<ivm.ExternalCopy<ArrayBuffer>> | undefined;
+let filesCopy: ivm.ExternalCopy<Record<string, string | ArrayBuffer>> | undefined;
+/** The memory snapshot sandboxes are restored from (this process's, or the on-disk cache's). */
+let snapshot: ivm.ExternalCopy<ArrayBuffer> | undefined;
 
-async function createIsolate(memoryLimitMb: number): Promise<{ isolate: ivm.Isolate; context: ivm.Context }> {
-  const assets = pyodideAssets();
-  const isolate = new ivm.Isolate({ memoryLimit: Math.max(memoryLimitMb, JS_HEAP_FLOOR_MB) + 64 });
-  try {
-    const context = await isolate.createContext();
-    const global = context.global;
-    await global.set('globalThis', global.derefInto());
-    await global.set('__PY_FILES', new ivm.ExternalCopy(assets.files).copyInto({ release: true }));
-    await global.set('__PY_SEED', RANDOM_SEED);
-    await global.set('__PY_EPOCH_MS', SANDBOX_EPOCH_MS);
-    await global.set('__PY_HEAP_MAX', memoryLimitMb * 1024 * 1024);
-    await context.eval(assets.globalsSource, { filename: 'isolate-globals.js' });
-    for (const [name, source] of [['__asm', assets.moduleSource], ['__loader', assets.loaderSource]] as const) {
-      const module = await isolate.compileModule(source, { filename: `file://${INDEX_URL}${name === '__asm' ? 'pyodide.asm.mjs' : 'pyodide.mjs'}` });
-      await module.instantiate(context, () => {
-        throw new Error('Pyodide modules import nothing in the sandbox');
-      });
-      await module.evaluate();
-      await global.set(name, module.namespace.derefInto());
-    }
-    return { isolate, context };
-  } catch (error) {
-    isolate.dispose();
-    throw error;
-  }
-}
+/** Counters for the benchmark: how sandboxes started and how long it took. */
+export const sandboxStarts = { full: 0, restored: 0, fullMs: 0, restoredMs: 0 };
 
-// In the isolate: boot Pyodide (from the snapshot when there is one), with an empty `js` module, no output,
-// a fixed hash seed, and nothing of the host reachable; then drop every boot helper from the global object.
+// In the isolate: boot Pyodide (from the snapshot when there is one), with an empty `js` module, no output, a fixed
+// hash seed and nothing of the host reachable. Everything settles in microtasks (the shims are synchronous), so the
+// boot has finished when the script returns.
 const BOOT = `
-(async () => {
+globalThis.__PY_STATE = 'booting';
+(() => {
   const loader = __loader, createPyodideModule = __asm.default, snapshot = globalThis.__PY_SNAPSHOT;
   for (const name of ['__loader', '__asm', '__PY_SNAPSHOT']) delete globalThis[name];
-  const py = await loader.loadPyodide({
+  loader.loadPyodide({
     indexURL: '${INDEX_URL}', createPyodideModule, jsglobals: Object.freeze(Object.create(null)),
     env: { PYTHONHASHSEED: '0', PYTHONDONTWRITEBYTECODE: '1' }, stdout: () => {}, stderr: () => {}, stdin: () => null,
-    checkAPIVersion: true, ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true }),
-  });
-  for (const name of ['read', 'readbuffer', 'load']) delete globalThis[name];
-  globalThis.__py = py;
-})()`;
+    ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true }),
+  }).then((py) => { globalThis.__py = py; globalThis.__PY_STATE = 'ready'; },
+          (error) => { globalThis.__PY_STATE = 'failed: ' + String(error && error.message || error); });
+})();`;
 
 const MAKE_SNAPSHOT = `(() => { const bytes = globalThis.__py.makeMemorySnapshot(); return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength); })()`;
 
-// In the isolate, after the prelude: one entry point over the prelude's functions; the Pyodide API leaves the global object.
-const ENTRY = `
+// In the isolate, after boot: the shims' state reset, the prelude run, and one entry point over the prelude's
+// functions; the Pyodide API and every boot helper leave the global object.
+const FINISH = `
 (() => {
-  const py = globalThis.__py;
-  delete globalThis.__py;
+  const py = globalThis.__py, prelude = globalThis.__PY_PRELUDE;
+  for (const name of ['__py', '__PY_PRELUDE', '__PY_STATE', 'read', 'readbuffer', 'load']) delete globalThis[name];
+  globalThis.__PY_RESET();
+  py.runPython(prelude);
   const define = py.globals.get('__sandbox_define');
   const functions = py.globals.get('__sandbox_functions');
   const call = py.globals.get('__sandbox_call');
@@ -87,37 +70,66 @@ const ENTRY = `
   };
 })()`;
 
-async function takeSnapshot(): Promise<ivm.ExternalCopy<ArrayBuffer>> {
-  const cachedBytes = await readCachedSnapshot();
-  if (cachedBytes !== undefined) return new ivm.ExternalCopy(cachedBytes, { transferOut: true });
-  const { isolate, context } = await createIsolate(DEFAULT_PYTHON_MEMORY_MB * 4);
+function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Context } {
+  const assets = pyodideAssets();
+  snapshot ??= (() => {
+    const cached = readCachedSnapshot();
+    return cached === undefined ? undefined : new ivm.ExternalCopy(cached, { transferOut: true });
+  })();
+  const fromSnapshot = snapshot !== undefined;
+  const started = performance.now();
+  const isolate = new ivm.Isolate({ memoryLimit: JS_HEAP_MB });
   try {
-    await context.eval(BOOT, { promise: true, timeout: 120_000 });
-    const bytes = (await context.eval(MAKE_SNAPSHOT, { copy: true, timeout: 60_000 })) as ArrayBuffer;
-    await writeCachedSnapshot(bytes);
-    return new ivm.ExternalCopy(bytes, { transferOut: true });
-  } finally {
-    isolate.dispose();
+    const context = isolate.createContextSync();
+    const global = context.global;
+    global.setSync('globalThis', global.derefInto());
+    filesCopy ??= new ivm.ExternalCopy(assets.files);
+    global.setSync('__PY_FILES', filesCopy.copyInto());
+    global.setSync('__PY_SEED', RANDOM_SEED);
+    global.setSync('__PY_EPOCH_MS', SANDBOX_EPOCH_MS);
+    global.setSync('__PY_HEAP_MAX', Math.max(memoryLimitMb, MIN_MEMORY_MB) * 1024 * 1024);
+    if (snapshot !== undefined) global.setSync('__PY_SNAPSHOT', snapshot.copyInto());
+    context.evalSync(assets.globalsSource, { filename: 'isolate-globals.js' });
+    for (const [name, file, source] of [['__asm', 'pyodide.asm.mjs', assets.moduleSource], ['__loader', 'pyodide.mjs', assets.loaderSource]] as const) {
+      const module = isolate.compileModuleSync(source, { filename: `file://${INDEX_URL}${file}` });
+      module.instantiateSync(context, () => {
+        throw new Error('Pyodide modules import nothing in the sandbox');
+      });
+      module.evaluateSync();
+      global.setSync(name, module.namespace.derefInto());
+    }
+    context.evalSync(BOOT, { timeout: 120_000 });
+    const state = context.evalSync('globalThis.__PY_STATE') as string;
+    if (state !== 'ready') throw new Error(`Pyodide did not boot in the isolate (${state})`);
+    if (!fromSnapshot) {
+      const bytes = context.evalSync(MAKE_SNAPSHOT, { copy: true, timeout: 60_000 }) as ArrayBuffer;
+      writeCachedSnapshot(bytes);
+      snapshot = new ivm.ExternalCopy(bytes, { transferOut: true });
+    }
+    global.setSync('__PY_PRELUDE', assets.preludeSource);
+    context.evalSync(FINISH, { timeout: 60_000 });
+    const elapsed = performance.now() - started;
+    if (fromSnapshot) {
+      sandboxStarts.restored += 1;
+      sandboxStarts.restoredMs += elapsed;
+    } else {
+      sandboxStarts.full += 1;
+      sandboxStarts.fullMs += elapsed;
+    }
+    return { isolate, context };
+  } catch (error) {
+    if (!isolate.isDisposed) isolate.dispose();
+    throw error;
   }
 }
 
 /**
- * The process's snapshot: read from the on-disk cache, else made by a full Pyodide boot (the coldest start)
- * and cached. Every sandbox restores from it, so all start from the same interpreter state.
- */
-export function pythonSnapshot(): Promise<ivm.ExternalCopy<ArrayBuffer>> {
-  snapshot ??= takeSnapshot().catch((error: unknown) => {
-    snapshot = undefined;
-    throw error;
-  });
-  return snapshot;
-}
-
-/**
  * CPython (Pyodide, WebAssembly) inside its own isolated-vm isolate: the Python code has no Node API, no host
- * files, no network and no processes, and the JavaScript it could reach is the isolate's own. Code is
- * registered as named units and called by function name; every call runs in a fresh namespace.
- * A timeout, a memory breach or an interpreter crash kills the sandbox (`dead`): its owner opens a new one.
+ * files, no network and no processes, and the JavaScript it could reach is the isolate's own. Code is registered
+ * as named units and called by function name; every call runs the unit in a fresh namespace.
+ * The first sandbox of a machine boots CPython (the cold start) and leaves a memory snapshot under `data/`;
+ * every later one is restored from it. A timeout, a memory breach or an interpreter crash kills the sandbox
+ * (`dead`): its owner opens a new one.
  */
 export class PythonSandbox {
   #isolate: ivm.Isolate;
@@ -131,24 +143,17 @@ export class PythonSandbox {
     this.#timeoutMs = timeoutMs;
   }
 
-  /** Restores a sandbox from the process's snapshot (making it first if needed) and runs the prelude. */
+  /** Opens a sandbox synchronously (blocks for the boot: ~0.5 s restored, a few seconds the first time). */
+  static openSync(options: PythonSandboxOptions = {}): PythonSandbox {
+    const { isolate, context } = boot(options.memoryLimitMb ?? DEFAULT_PYTHON_MEMORY_MB);
+    const entry = context.global.getSync('__entry', { reference: true }) as ivm.Reference<Entry>;
+    return new PythonSandbox(isolate, entry, options.timeoutMs ?? DEFAULT_PYTHON_TIMEOUT_MS);
+  }
+
+  /** `openSync` after the current turn of the event loop (so a caller's pending I/O goes first). */
   static async open(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
-    const memoryLimitMb = options.memoryLimitMb ?? DEFAULT_PYTHON_MEMORY_MB;
-    const timeoutMs = options.timeoutMs ?? DEFAULT_PYTHON_TIMEOUT_MS;
-    const image = await pythonSnapshot();
-    const { isolate, context } = await createIsolate(memoryLimitMb);
-    try {
-      await context.global.set('__PY_SNAPSHOT', image.copyInto());
-      await context.eval(BOOT, { promise: true, timeout: 60_000 });
-      await context.global.set('__PY_PRELUDE', pyodideAssets().preludeSource);
-      await context.eval(`globalThis.__py.runPython(globalThis.__PY_PRELUDE); delete globalThis.__PY_PRELUDE;`, { timeout: 60_000 });
-      await context.eval(ENTRY, { timeout: 10_000 });
-      const entry = (await context.global.get('__entry', { reference: true })) as ivm.Reference<Entry>;
-      return new PythonSandbox(isolate, entry, timeoutMs);
-    } catch (error) {
-      if (!isolate.isDisposed) isolate.dispose();
-      throw error;
-    }
+    await new Promise((resolve) => setImmediate(resolve));
+    return PythonSandbox.openSync(options);
   }
 
   /** True once a call killed it (or it was disposed): every later call fails at once. */
@@ -157,14 +162,14 @@ export class PythonSandbox {
   }
 
   /** Compiles `source` as unit `unit`; returns '' or the compile error (e.g. "SyntaxError: …"). */
-  async define(unit: string, source: string): Promise<string> {
-    const outcome = await this.#run('define', [unit, source]);
+  define(unit: string, source: string): string {
+    const outcome = this.#run('define', unit, source);
     return outcome.ok ? outcome.value : outcome.error;
   }
 
-  /** The names of the callables unit `unit` defines at top level (running its top level once). */
-  async functions(unit: string): Promise<PythonOutcome> {
-    return this.#run('functions', [unit]);
+  /** JSON list of the callables unit `unit` defines at top level (running its top level once). */
+  functions(unit: string): PythonOutcome {
+    return this.#run('functions', unit);
   }
 
   /**
@@ -172,18 +177,18 @@ export class PythonSandbox {
    * text (dict/list as JSON with ensure_ascii=False, anything else str()); mode `json`: `argsJson` is an array of
    * positional arguments and the value is the result as JSON.
    */
-  async call(unit: string, fn: string, argsJson: string, mode: 'tool' | 'json'): Promise<PythonOutcome> {
-    const outcome = await this.#run('call', [unit, fn, argsJson, mode]);
+  call(unit: string, fn: string, argsJson: string, mode: 'tool' | 'json'): PythonOutcome {
+    const outcome = this.#run('call', unit, fn, argsJson, mode);
     if (!outcome.ok) return outcome;
     const envelope = JSON.parse(outcome.value) as { ok: boolean; value?: string; error?: string; memory?: boolean };
     if (envelope.ok) return { ok: true, value: envelope.value ?? '' };
     return { ok: false, error: envelope.error ?? 'unknown error', kind: envelope.memory === true ? 'memory' : 'exception' };
   }
 
-  async #run(op: string, args: string[]): Promise<PythonOutcome> {
+  #run(op: string, a: string, b?: string, c?: string, d?: string): PythonOutcome {
     if (this.dead) return { ok: false, error: 'the Python sandbox was stopped by an earlier failure', kind: 'crash' };
     try {
-      const value = (await this.#entry.apply(undefined, [op, ...args], { timeout: this.#timeoutMs, result: { copy: true } })) as string;
+      const value = this.#entry.applySync(undefined, [op, a, b, c, d], { timeout: this.#timeoutMs, result: { copy: true } }) as string;
       return { ok: true, value };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -196,6 +201,7 @@ export class PythonSandbox {
   }
 
   dispose(): void {
+    if (this.#dead) return;
     this.#dead = true;
     this.#entry.release();
     if (!this.#isolate.isDisposed) this.#isolate.dispose();

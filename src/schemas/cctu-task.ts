@@ -2,13 +2,18 @@ import { z } from 'zod';
 import { JsonSchemaSchema } from './tool-spec.ts';
 import { referenceBaseShape, taskBaseShape } from './task-base.ts';
 
-/** A mock tool a CCTU task declares: its schema, and JavaScript run in isolated-vm over the task's world. */
+/** A mock tool a CCTU task declares: its schema, and its code (JavaScript in isolated-vm, or Python in the Python sandbox). */
 export const MockToolSchema = z.object({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/),
   description: z.string(),
   parameters: JsonSchemaSchema,
-  /** JavaScript source of `function run(args, world) { … }`, returning a JSON-serialisable value. */
+  /**
+   * javascript: source of `function run(args, world) { … }`, returning a JSON-serialisable value.
+   * python: source defining a function named like the tool, called as `fn(**arguments)` (CCTU's tools).
+   */
   implementation: z.string().min(1),
+  /** Absent means javascript. */
+  language: z.enum(['javascript', 'python']).optional(),
 });
 export type MockTool = z.infer<typeof MockToolSchema>;
 
