@@ -6,8 +6,8 @@ import { SandboxError } from '../sandbox-error.ts';
 
 const constraintsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../constraints');
 
-/** Built-in categories: every category but `custom` has a validator file `constraints/<category>.js`. */
-export const BUILTIN_CATEGORIES = CONSTRAINT_CATEGORIES.filter((category) => category !== 'custom');
+/** Built-in categories: every category but `custom` and `python` (run in the Python sandbox) has a file `constraints/<category>.js`. */
+export const BUILTIN_CATEGORIES = CONSTRAINT_CATEGORIES.filter((category) => category !== 'custom' && category !== 'python');
 
 /** Shared helpers the validators reach as `lib`, the names each file contributes, and hooks only the runtime calls. */
 const SHARED = [{ file: 'shared/json-schema.js', exports: ['parseArguments', 'schemaIssues', 'callArguments', 'callIssues'], hooks: ['useTools'] }];
