@@ -30,13 +30,26 @@ export const SubquerySchema = z.object({
   dependsOn: z.array(z.number().int().nonnegative()).optional(),
 });
 
+/**
+ * How a CCTU task is played and scored. `sandbox` (the default): this repository's protocol and grader.
+ * `cctu-official`: CCTU's released protocol as `sandbox import cctu` writes it — 20 rounds at most, its golden-answer
+ * matching (one golden answer consumed per tool message) and SR/PSR rules, summaries by data source and structure.
+ */
+export const CctuProtocolSchema = z.enum(['sandbox', 'cctu-official']);
+export type CctuProtocol = z.infer<typeof CctuProtocolSchema>;
+
 export const CctuTaskSchema = z.object({
   ...taskBaseShape,
   style: z.literal('cctu'),
+  protocol: CctuProtocolSchema.optional(),
   tools: z.array(MockToolSchema).min(1),
-  reference: z.object({ ...referenceBaseShape }),
+  /** Absent for imported CCTU tasks (CCTU releases no reference trajectories). */
+  reference: z.object({ ...referenceBaseShape }).optional(),
   grading: z.object({
-    structure: CctuStructureSchema,
+    /** One of CctuStructureSchema for generated tasks; an imported task keeps CCTU's category from its id. */
+    structure: z.string().min(1),
+    /** CCTU's `data_source` (imported tasks): summaries are grouped by it. */
+    dataSource: z.string().min(1).optional(),
     subqueries: z.array(SubquerySchema).min(1),
   }),
 });
