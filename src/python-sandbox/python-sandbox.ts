@@ -169,7 +169,7 @@ export class PythonSandbox {
 
   /** JSON list of the callables unit `unit` defines at top level (running its top level once). */
   functions(unit: string): PythonOutcome {
-    return this.#run('functions', unit);
+    return this.#unwrap(this.#run('functions', unit));
   }
 
   /**
@@ -178,7 +178,11 @@ export class PythonSandbox {
    * positional arguments and the value is the result as JSON.
    */
   call(unit: string, fn: string, argsJson: string, mode: 'tool' | 'json'): PythonOutcome {
-    const outcome = this.#run('call', unit, fn, argsJson, mode);
+    return this.#unwrap(this.#run('call', unit, fn, argsJson, mode));
+  }
+
+  /** The prelude's functions answer with a JSON envelope: { ok, value } or { ok: false, error, memory? }. */
+  #unwrap(outcome: PythonOutcome): PythonOutcome {
     if (!outcome.ok) return outcome;
     const envelope = JSON.parse(outcome.value) as { ok: boolean; value?: string; error?: string; memory?: boolean };
     if (envelope.ok) return { ok: true, value: envelope.value ?? '' };

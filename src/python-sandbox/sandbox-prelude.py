@@ -111,10 +111,14 @@ def __sandbox_define(unit, source):
 
 
 def __sandbox_functions(unit):
-    """JSON list of the callable names `unit` defines at top level (runs it in a fresh namespace)."""
-    namespace = {'__name__': unit}
-    exec(_units[unit], namespace)
-    return json.dumps(sorted(name for name, value in namespace.items() if callable(value) and not name.startswith('__')))
+    """The callable names `unit` defines at top level (runs it in a fresh namespace), in a JSON envelope."""
+    try:
+        namespace = {'__name__': unit}
+        exec(_units[unit], namespace)
+        names = sorted(name for name, value in namespace.items() if callable(value) and not name.startswith('__'))
+        return json.dumps({'ok': True, 'value': json.dumps(names)})
+    except BaseException as error:
+        return json.dumps({'ok': False, 'error': _describe(error)}, ensure_ascii=False)
 
 
 def _cctu_text(result):
