@@ -6,7 +6,7 @@
 // and d8-style `read`/`readbuffer` that serve only the Pyodide files handed in as __PY_FILES.
 'use strict';
 (function (global) {
-  const files = global.__PY_FILES;
+  let files = global.__PY_FILES;
   const epoch = global.__PY_EPOCH_MS;
   const initialSeed = global.__PY_SEED | 0;
   let seed = initialSeed;
@@ -15,12 +15,12 @@
   delete global.__PY_SEED;
 
   global.read = function read(path) {
-    const file = files[path];
+    const file = files === null ? undefined : files[path];
     if (typeof file !== 'string') throw new Error('no such file: ' + path);
     return file;
   };
   global.readbuffer = function readbuffer(path) {
-    const file = files[path];
+    const file = files === null ? undefined : files[path];
     if (!(file instanceof ArrayBuffer)) throw new Error('no such file: ' + path);
     return file;
   };
@@ -30,10 +30,12 @@
   };
 
   let ticks = 0;
-  // Called once after boot: a sandbox booted from scratch and one restored from a snapshot continue alike.
+  // Called once after boot: a sandbox booted from scratch and one restored from a snapshot continue alike, and the
+  // Pyodide files are let go (the WASM binary and the stdlib zip are copied into the module by then).
   global.__PY_RESET = function () {
     seed = initialSeed;
     ticks = 0;
+    files = null;
     delete global.__PY_RESET;
   };
   global.performance = { now: () => (ticks += 0.001), timeOrigin: epoch };

@@ -59,6 +59,7 @@ const FINISH = `
   const py = globalThis.__py, prelude = globalThis.__PY_PRELUDE;
   for (const name of ['__py', '__PY_PRELUDE', '__PY_STATE', 'read', 'readbuffer', 'load']) delete globalThis[name];
   globalThis.__PY_RESET();
+  if (py._api && py._api.config) py._api.config._loadSnapshot = undefined;
   py.runPython(prelude);
   const define = py.globals.get('__sandbox_define');
   const functions = py.globals.get('__sandbox_functions');
@@ -154,6 +155,11 @@ export class PythonSandbox {
   static async open(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
     await new Promise((resolve) => setImmediate(resolve));
     return PythonSandbox.openSync(options);
+  }
+
+  /** The isolate's heap figures (JS heap and external memory: the WASM heap, buffers), for the benchmark. */
+  heapStatistics(): ivm.HeapStatistics {
+    return this.#isolate.getHeapStatisticsSync();
   }
 
   /** True once a call killed it (or it was disposed): every later call fails at once. */
