@@ -15,7 +15,8 @@ export function importCommand(): Command {
     .requiredOption('--out <dir>', 'the suite folder to create, e.g. episodes/cctu-official (must not exist or be empty)')
     .action(async (options: { data: string; checkCode: string; out: string }) => {
       // Loaded here, not at the top: every other subcommand would pay for them at start-up.
-      const { importCctu, writeSuite } = await import('../import/cctu/index.ts');
+      const { checkOutDir, importCctu, writeSuite } = await import('../import/cctu/index.ts');
+      await checkOutDir(options.out);
       const tasks = await importCctu(options.data, options.checkCode);
       const files = await writeSuite(options.out, tasks);
       process.stdout.write(`imported ${tasks.length} CCTU sample${tasks.length === 1 ? '' : 's'} into ${options.out} (${files.length} task files)\n`);

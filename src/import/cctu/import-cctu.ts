@@ -37,6 +37,14 @@ function parseJsonField<T>(sample: CctuSample, field: 'tools' | 'codes' | 'unsol
   return parsed.data;
 }
 
+/** A title from the query: its first line, cut at a word before 100 characters. */
+function titleOf(query: string): string {
+  const line = query.split('\n')[0]!.trim();
+  if (line.length <= 100) return line;
+  const cut = line.slice(0, 99);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), 60))}…`;
+}
+
 /** A task id from a sample id: lower case, every other character than letters, digits, `.`, `_`, `-` as `-`. */
 export function taskIdOf(sampleId: string): string {
   return `cctu-${sampleId.toLowerCase().replace(/[^a-z0-9._-]+/g, '-')}`;
@@ -109,7 +117,7 @@ async function importSample(sample: CctuSample, checkCodeDir: string, sandbox: P
     schemaVersion: 1,
     id: taskIdOf(sample.id),
     style: 'cctu',
-    title: query.split('\n')[0]!.slice(0, 100) || sample.id,
+    title: titleOf(query) || sample.id,
     domain: sample.data_source,
     system,
     query,
