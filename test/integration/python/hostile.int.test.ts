@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPythonToolRuntime } from '../../../mcp-servers/mock-tools/python-tool-runtime.ts';
+import { PythonSandbox } from '../../../src/python-sandbox/index.ts';
 import type { MockTool } from '../../../src/schemas/cctu-task.ts';
 import type { Verdict } from '../../../src/schemas/step.ts';
 import { createStepValidator, disposeIsolatePool, revalidate } from '../../../src/validator/index.ts';
@@ -11,6 +12,8 @@ import { TOOLS, answer, constraint } from '../../unit/validator/fixtures.ts';
 // reaches no host file, process, network or JavaScript, its limits hold, and nothing it does changes the host or
 // another episode.
 
+// On a machine without the snapshot yet, the first sandbox boots CPython (seconds under load): do it here, not in a test.
+beforeAll(() => PythonSandbox.openSync().dispose(), 180_000);
 afterAll(() => disposeIsolatePool());
 
 const HOST_FILE = '/tmp/agent-sandbox-python-escape-probe';
