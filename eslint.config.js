@@ -15,7 +15,7 @@ export default tseslint.config(
   },
   {
     // Constraint validators and mock-tool code run inside isolated-vm: no Node globals there.
-    files: ['constraints/**/*.js'],
+    files: ['constraints/**/*.js', 'src/python-sandbox/isolate-globals.js'],
     languageOptions: { globals: {}, sourceType: 'script' },
   },
 );

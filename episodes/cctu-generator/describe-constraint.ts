@@ -69,6 +69,7 @@ export function describeConstraint(constraint: Constraint): string {
       return `The final answer ${parts.join(', ')}.`;
     }
     case 'custom':
+    case 'python':
       return constraint.description ?? constraint.params.name;
   }
 }

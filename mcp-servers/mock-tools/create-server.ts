@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
 import { logToClient, reportProgress } from '../shared/call-reporting.ts';
-import { createToolRuntime } from './tool-runtime.ts';
+import { createTaskToolRuntime } from './task-tool-runtime.ts';
 
 export interface MockToolsServerOptions {
   tools: readonly MockTool[];
@@ -31,7 +31,7 @@ const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint
  */
 export function createServer(options: MockToolsServerOptions): McpServer {
   const mcp = new McpServer({ name: 'mock-tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: false }, logging: {} } });
-  const runtime = createToolRuntime(options);
+  const runtime = createTaskToolRuntime(options);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const listed = options.tools.map((tool) => ({
     name: tool.name,

@@ -17,7 +17,7 @@ export function tasksCommand(): Command {
         servers: task.environment.servers.map((server) => server.name).join('+'),
         tools: task.style === 'cctu' ? task.tools.length : (task.environment.tools?.length ?? '-'),
         constraints: task.constraints.length,
-        referenceSteps: task.reference.trajectory.length,
+        referenceSteps: (task.reference?.trajectory.length ?? 0),
       }));
       if (flags.json) {
         process.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);

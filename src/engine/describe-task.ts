@@ -5,7 +5,7 @@ import type { ToolSpec } from '../schemas/tool-spec.ts';
 /** One line saying what a constraint asks, from its description or, failing that, its category and params. */
 export function describeConstraint(constraint: Constraint): string {
   if (constraint.description) return constraint.description;
-  if (constraint.category === 'custom') return constraint.params.name;
+  if (constraint.category === 'custom' || constraint.category === 'python') return constraint.params.name;
   return `${constraint.category} ${JSON.stringify(constraint.params)}`;
 }
 

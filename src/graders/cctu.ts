@@ -3,6 +3,7 @@ import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import type { ConstraintStatus } from '../schemas/step.ts';
 import { constraintStatuses, violationSummary } from './constraint-status.ts';
+import { gradeCctuOfficial, summarizeCctuOfficial } from './cctu-official.ts';
 import type { StyleGrader } from './style-grader.ts';
 
 const STRUCTURES: CctuStructure[] = ['single-hop', 'parallel-single-hop', 'multi-hop', 'parallel-multi-hop'];
@@ -102,14 +103,14 @@ function gradeCctu(task: CctuTask, events: readonly TrajectoryEvent[]): EpisodeS
 const percent = (value: number): string => (100 * value).toFixed(1);
 
 /** Mean ± population std of per-repeat rates, as "mean ± std" in percent. */
-function meanStd(perRepeat: readonly number[]): string {
+export function meanStd(perRepeat: readonly number[]): string {
   if (perRepeat.length === 0) return '-';
   const mean = perRepeat.reduce((sum, value) => sum + value, 0) / perRepeat.length;
   const variance = perRepeat.reduce((sum, value) => sum + (value - mean) ** 2, 0) / perRepeat.length;
   return `${percent(mean)} ± ${percent(Math.sqrt(variance))}`;
 }
 
-function rateByRepeat(scores: readonly EpisodeScore[], metric: string): number[] {
+export function rateByRepeat(scores: readonly EpisodeScore[], metric: string): number[] {
   const byRepeat = new Map<number, number[]>();
   for (const score of scores) byRepeat.set(score.repeat, [...(byRepeat.get(score.repeat) ?? []), score.metrics[metric] ?? 0]);
   return [...byRepeat.keys()].sort((a, b) => a - b).map((repeat) => {
@@ -166,9 +167,11 @@ export function summarizeCctu(scores: readonly EpisodeScore[]): SummaryTable[] {
 /** The CCTU style's grader (src/graders/index.ts loads it by name). */
 export const cctuGrader: StyleGrader<CctuTask> = {
   async grade(task, events) {
-    return gradeCctu(task, events);
+    return task.protocol === 'cctu-official' ? gradeCctuOfficial(task, events) : gradeCctu(task, events);
   },
   summarize(scores) {
-    return summarizeCctu(scores);
+    const official = summarizeCctuOfficial(scores);
+    const others = scores.filter((score) => score.details.protocol !== 'cctu-official');
+    return [...official, ...(others.length > 0 || official.length === 0 ? summarizeCctu(others) : [])];
   },
 };

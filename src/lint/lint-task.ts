@@ -47,7 +47,7 @@ function needs(task: Task): { tools: Set<string>; calls: Map<string, number>; to
 /** The calls of each tool the task's reference makes, read from its trajectory (nothing is run). */
 function referenceCalls(task: Task): Map<string, number> {
   const counts = new Map<string, number>();
-  for (const step of task.reference.trajectory) {
+  for (const step of task.reference?.trajectory ?? []) {
     if (!('toolCalls' in step)) continue;
     for (const call of step.toolCalls) counts.set(call.name, (counts.get(call.name) ?? 0) + 1);
   }

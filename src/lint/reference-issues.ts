@@ -15,16 +15,18 @@ import type { LintIssue } from './lint-task.ts';
  * toolset checks, so it applies to tasks that declare them (CCTU); others get none.
  */
 export async function referenceIssues(task: Task, options: { timeoutMs?: number } = {}): Promise<LintIssue[]> {
-  if (!('tools' in task) || !Array.isArray(task.tools)) return [];
+  // No reference (an imported CCTU task: CCTU releases none) means nothing to play.
+  if (!('tools' in task) || !Array.isArray(task.tools) || task.reference === undefined) return [];
+  const reference = task.reference;
   const tools: ToolSpec[] = task.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
-  const messages = task.reference.trajectory.map((step, index) => playbackMessage(step, index + 1));
+  const messages = reference.trajectory.map((step, index) => playbackMessage(step, index + 1));
   const steps = messages.map((message, index) => stepOfMessage(message, index + 1));
   const issues: LintIssue[] = [];
   const report = (constraints: string[], message: string) => issues.push({ taskId: task.id, constraints, kind: 'reference', message });
   revalidate(task.constraints, tools, steps, { timeoutMs: options.timeoutMs ?? 2_000 }).forEach((verdicts, index) => {
     for (const verdict of verdicts) report([verdict.constraintId], `the reference breaks it in round ${index + 1}: ${verdict.message}`);
   });
-  if (!task.reference.trajectory.some((step) => 'answer' in step)) report([], 'the reference trajectory never gives a final answer');
+  if (!reference.trajectory.some((step) => 'answer' in step)) report([], 'the reference trajectory never gives a final answer');
   if (task.style === 'cctu') {
     const outputs: Array<{ tool: string; text: string }> = [];
     const environment = await startEnvironment(task);

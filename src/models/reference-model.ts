@@ -8,6 +8,7 @@ import { nextRound, playbackMessage } from './playback-message.ts';
  * (usage is empty: unknown, not 0).
  */
 export function createReferenceModel(task: Task): Model {
+  if (task.reference === undefined) throw new SandboxError('invalid-task', `task ${task.id} has no reference trajectory to play`);
   const trajectory = task.reference.trajectory;
   const lastAnswer = trajectory.findLast((step) => 'answer' in step);
   return {

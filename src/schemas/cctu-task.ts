@@ -10,13 +10,18 @@ import { LimitsSchema } from './limits.ts';
  */
 export const CctuLimitsSchema = LimitsSchema.extend({ maxRounds: z.number().int().positive().default(CCTU_DEFAULT_MAX_ROUNDS) });
 
-/** A mock tool a CCTU task declares: its schema, and JavaScript run in isolated-vm over the task's world. */
+/** A mock tool a CCTU task declares: its schema, and its code (JavaScript in isolated-vm, or Python in the Python sandbox). */
 export const MockToolSchema = z.object({
   name: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/),
   description: z.string(),
   parameters: JsonSchemaSchema,
-  /** JavaScript source of `function run(args, world) { … }`, returning a JSON-serialisable value. */
+  /**
+   * javascript: source of `function run(args, world) { … }`, returning a JSON-serialisable value.
+   * python: source defining a function named like the tool, called as `fn(**arguments)` (CCTU's tools).
+   */
   implementation: z.string().min(1),
+  /** Absent means javascript. */
+  language: z.enum(['javascript', 'python']).optional(),
 });
 export type MockTool = z.infer<typeof MockToolSchema>;
 
@@ -33,14 +38,27 @@ export const SubquerySchema = z.object({
   dependsOn: z.array(z.number().int().nonnegative()).optional(),
 });
 
+/**
+ * How a CCTU task is played and scored. `sandbox` (the default): this repository's protocol and grader.
+ * `cctu-official`: CCTU's released protocol as `sandbox import cctu` writes it — 20 rounds at most, its golden-answer
+ * matching (one golden answer consumed per tool message) and SR/PSR rules, summaries by data source and structure.
+ */
+export const CctuProtocolSchema = z.enum(['sandbox', 'cctu-official']);
+export type CctuProtocol = z.infer<typeof CctuProtocolSchema>;
+
 export const CctuTaskSchema = z.object({
   ...taskBaseShape,
   style: z.literal('cctu'),
   limits: CctuLimitsSchema.default(CctuLimitsSchema.parse({})),
+  protocol: CctuProtocolSchema.optional(),
   tools: z.array(MockToolSchema).min(1),
-  reference: z.object({ ...referenceBaseShape }),
+  /** Absent for imported CCTU tasks (CCTU releases no reference trajectories). */
+  reference: z.object({ ...referenceBaseShape }).optional(),
   grading: z.object({
-    structure: CctuStructureSchema,
+    /** One of CctuStructureSchema for generated tasks; an imported task keeps CCTU's category from its id. */
+    structure: z.string().min(1),
+    /** CCTU's `data_source` (imported tasks): summaries are grouped by it. */
+    dataSource: z.string().min(1).optional(),
     subqueries: z.array(SubquerySchema).min(1),
   }),
 });

@@ -97,6 +97,20 @@ export const ConstraintSchema = z.discriminatedUnion('category', [
     const error = compileError(constraint.params.source);
     if (error !== null) context.addIssue({ code: 'custom', path: ['params', 'source'], message: `custom constraint "${constraint.id}" does not compile: ${error}` });
   }),
+  z.object({
+    ...base,
+    category: z.literal('python'),
+    params: z.object({
+      /** Display name used in feedback: INSTRUCTION FOLLOWING ERROR: <NAME> NOT FOLLOWED! */
+      name: z.string().min(1),
+      /**
+       * Python source defining `function`, called on every final answer (after its last `</think>`, trimmed) as
+       * `function(response)` and returning `(ok, message)` — CCTU's response validators; run in the Python sandbox.
+       */
+      source: z.string().min(1),
+      function: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a Python function name'),
+    }),
+  }),
 ]);
 export type Constraint = z.infer<typeof ConstraintSchema>;
 export type ConstraintCategory = Constraint['category'];

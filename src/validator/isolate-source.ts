@@ -8,8 +8,8 @@ import { SandboxError } from '../sandbox-error.ts';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const constraintsDir = path.join(root, 'constraints');
 
-/** Built-in categories: every category but `custom` has a validator file `constraints/<category>.js`. */
-export const BUILTIN_CATEGORIES = CONSTRAINT_CATEGORIES.filter((category) => category !== 'custom');
+/** Built-in categories: every category but `custom` and `python` (run in the Python sandbox) has a file `constraints/<category>.js`. */
+export const BUILTIN_CATEGORIES = CONSTRAINT_CATEGORIES.filter((category) => category !== 'custom' && category !== 'python');
 
 /** Shared helpers the validators reach as `lib`, the names each file contributes, and hooks only the runtimes call. */
 const LIBRARIES = [

@@ -18,7 +18,7 @@ const task = suite.find((entry) => entry.grading.structure === 'multi-hop') as C
 
 type Call = { name: string; arguments: Record<string, unknown> };
 type ScriptStep = { toolCalls: Call[] } | { answer: string };
-const toolSteps: ScriptStep[] = task.reference.trajectory.flatMap((step) => ('toolCalls' in step ? [{ toolCalls: step.toolCalls as Call[] }] : []));
+const toolSteps: ScriptStep[] = task.reference!.trajectory.flatMap((step) => ('toolCalls' in step ? [{ toolCalls: step.toolCalls as Call[] }] : []));
 const firstCall = (toolSteps[0] as { toolCalls: Call[] }).toolCalls[0]!;
 
 function withConstraints(constraints: unknown[], changes: Partial<CctuTask> = {}): CctuTask {
@@ -59,7 +59,7 @@ describe('CCTU rules in scripted episodes', () => {
   it('rule 2: groups [[a, b], [a, c]]: a step calling a and b runs both calls', async () => {
     const [a, b, c] = task.tools.map((tool) => tool.name) as [string, string, string];
     const played = withConstraints([{ id: 'groups', category: 'behavior.parallel_dependencies', params: { groups: [[a, b], [a, c]] } }]);
-    const args = (name: string) => task.reference.trajectory.flatMap((step) => ('toolCalls' in step ? step.toolCalls : [])).find((call) => call.name === name)?.arguments ?? {};
+    const args = (name: string) => task.reference!.trajectory.flatMap((step) => ('toolCalls' in step ? step.toolCalls : [])).find((call) => call.name === name)?.arguments ?? {};
     const { result, statuses } = await play(played, [{ toolCalls: [{ name: a, arguments: args(a) }, { name: b, arguments: args(b) }] }, { answer: 'done' }]);
     expect(result.events.filter((event) => event.type === 'tool-call').map((event) => (event.type === 'tool-call' ? event.disposition : ''))).toEqual(['executed', 'executed']);
     expect(statuses.groups).toBe('satisfied');
@@ -118,7 +118,7 @@ describe('CCTU rules in scripted episodes', () => {
   it('rule 8: one output of a tool solves one of two subqueries with the same answer, two outputs solve both', async () => {
     const subquery = task.grading.subqueries[0]!;
     const doubled: CctuTask = { ...task, constraints: [], grading: { ...task.grading, subqueries: [subquery, { ...subquery, query: 'the same question again' }] } };
-    const call = task.reference.trajectory.flatMap((step) => ('toolCalls' in step ? step.toolCalls : [])).find((entry) => entry.name === subquery.tool)!;
+    const call = task.reference!.trajectory.flatMap((step) => ('toolCalls' in step ? step.toolCalls : [])).find((entry) => entry.name === subquery.tool)!;
     const once = await play(doubled, [{ toolCalls: [call as Call] }, { answer: 'done' }]);
     expect(once.score.metrics).toMatchObject({ subqueries_solved: 1, solved: 0, sr: 0 });
     const twice = await play(doubled, [{ toolCalls: [call as Call] }, { toolCalls: [call as Call] }, { answer: 'done' }]);

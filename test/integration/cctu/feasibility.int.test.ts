@@ -26,7 +26,7 @@ async function referenceProblems(task: CctuTask): Promise<string[]> {
   const validator = await createStepValidator(task.constraints, task.tools.map(({ name, description, parameters }) => ({ name, description, parameters })), { timeoutMs: 2_000 });
   const outputs: Array<{ tool: string; text: string }> = [];
   try {
-    for (const [index, step] of task.reference.trajectory.entries()) {
+    for (const [index, step] of task.reference!.trajectory.entries()) {
       const message = playbackMessage(step, index + 1);
       const verdicts = await validator.check(stepOfMessage(message, index + 1));
       for (const verdict of verdicts) problems.push(`round ${index + 1}: ${verdict.category}: ${verdict.message}`);

@@ -16,12 +16,12 @@ const createValidator: ValidatorFactory = (task, tools) => createStepValidator(t
 const suite = generateSuite({ seed: 11, perStructure: 4 });
 const multiHop = suite.find((task) => task.grading.structure === 'multi-hop') as CctuTask;
 const parallel = suite.find(
-  (task) => task.grading.structure === 'parallel-single-hop' && 'toolCalls' in (task.reference.trajectory[0] as ReferenceStep) && new Set((task.reference.trajectory[0] as { toolCalls: Array<{ name: string }> }).toolCalls.map((call) => call.name)).size >= 2,
+  (task) => task.grading.structure === 'parallel-single-hop' && 'toolCalls' in (task.reference!.trajectory[0] as ReferenceStep) && new Set((task.reference!.trajectory[0] as { toolCalls: Array<{ name: string }> }).toolCalls.map((call) => call.name)).size >= 2,
 ) as CctuTask;
 
 type ScriptStep = { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { answer: string };
 
-const toolSteps = (task: CctuTask): ScriptStep[] => task.reference.trajectory.filter((step): step is Extract<ReferenceStep, { toolCalls: unknown }> => 'toolCalls' in step).map((step) => ({ toolCalls: step.toolCalls }));
+const toolSteps = (task: CctuTask): ScriptStep[] => task.reference!.trajectory.filter((step): step is Extract<ReferenceStep, { toolCalls: unknown }> => 'toolCalls' in step).map((step) => ({ toolCalls: step.toolCalls }));
 const firstCall = (task: CctuTask) => (toolSteps(task)[0] as { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> }).toolCalls[0] as { name: string; arguments: Record<string, unknown> };
 const keyOf = (call: { arguments: Record<string, unknown> }) => Object.keys(call.arguments)[0] as string;
 

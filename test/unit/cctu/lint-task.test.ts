@@ -87,7 +87,7 @@ describe('lintTask', () => {
     const perTool = withConstraints(threeOfOne, [{ id: 'per-tool', category: 'resource.specific_tool_call_count', params: { limits: { [tool]: 2 } } }]);
     expect(lintTask(perTool)).toEqual([expect.objectContaining({ kind: 'infeasible', constraints: ['per-tool'], message: `${tool} may be called 2 times, but 3 subqueries need an output of it each` })]);
     // The reference calls each tool of its steps; a cap of 0 below that is caught from the trajectory alone.
-    const called = multiHop.reference.trajectory.flatMap((step) => ('toolCalls' in step ? step.toolCalls.map((call) => call.name) : []));
+    const called = multiHop.reference!.trajectory.flatMap((step) => ('toolCalls' in step ? step.toolCalls.map((call) => call.name) : []));
     const needed = multiHop.grading.subqueries.filter((subquery) => subquery.tool === called[0]).length;
     const made = called.filter((name) => name === called[0]).length;
     expect(made).toBeGreaterThanOrEqual(needed);
@@ -137,7 +137,7 @@ describe('lintTask', () => {
   });
 
   it('checks that the reference solves every subquery, one output each', async () => {
-    const callsOf = (tool: string) => multiHop.reference.trajectory.flatMap((step) => ('toolCalls' in step ? step.toolCalls.filter((call) => call.name === tool) : [])).length;
+    const callsOf = (tool: string) => multiHop.reference!.trajectory.flatMap((step) => ('toolCalls' in step ? step.toolCalls.filter((call) => call.name === tool) : [])).length;
     const needOf = (tool: string) => multiHop.grading.subqueries.filter((entry) => entry.tool === tool).length;
     // A subquery whose tool the reference calls exactly as often as subqueries need it: one more is one output short.
     const subquery = multiHop.grading.subqueries.find((entry) => callsOf(entry.tool) === needOf(entry.tool))!;

@@ -142,6 +142,8 @@ describe('CLI help', () => {
         mcp-config [options]                  Print the MCP client config entry (and
                                               the \`claude mcp add\` line) for a task, a
                                               suite or a plain server
+        import                                Import another benchmark's released data
+                                              as a suite of tasks
         help [command]                        display help for command
       "
     `);

@@ -1,0 +1,74 @@
+import { capBytes } from '../../src/mcp/tool-result-text.ts';
+import { PythonSandbox } from '../../src/python-sandbox/index.ts';
+import type { MockTool } from '../../src/schemas/cctu-task.ts';
+import type { ToolOutcome, ToolRuntime } from './tool-runtime.ts';
+
+export interface PythonToolRuntimeOptions {
+  tools: readonly MockTool[];
+  /** Per-call wall time (default 10 s, CCTU's tool limit). */
+  timeoutMs?: number;
+  /** Python heap cap in MiB (default 64). */
+  memoryLimitMb?: number;
+  /** Cap on a result's UTF-8 bytes; longer results are cut and say so (default 64 KiB). */
+  maxResultBytes?: number;
+}
+
+/**
+ * Runs a task's Python tools (CCTU's `codes`: each source defines a function named like its tool) in one Python
+ * sandbox, opened on the first call. Each call runs the tool's source in a fresh namespace and calls
+ * `fn(**arguments)`; the text is CCTU's (dict/list as JSON with ensure_ascii=False, else str()). An exception,
+ * timeout or memory breach is an error outcome the agent reads; a sandbox killed by one is replaced on the next call.
+ */
+export function createPythonToolRuntime(options: PythonToolRuntimeOptions): ToolRuntime {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxBytes = options.maxResultBytes ?? 64 * 1024;
+  const sources = new Map(options.tools.map((tool) => [tool.name, tool.implementation]));
+  let opening: Promise<{ sandbox: PythonSandbox; loadErrors: Map<string, string> }> | undefined;
+  let disposed = false;
+
+  async function open(): Promise<{ sandbox: PythonSandbox; loadErrors: Map<string, string> }> {
+    const sandbox = await PythonSandbox.open({ timeoutMs, memoryLimitMb: options.memoryLimitMb });
+    const loadErrors = new Map<string, string>();
+    for (const [name, source] of sources) {
+      const error = sandbox.define(name, source);
+      if (error !== '') loadErrors.set(name, error);
+    }
+    if (disposed) sandbox.dispose();
+    return { sandbox, loadErrors };
+  }
+
+  async function current(): Promise<{ sandbox: PythonSandbox; loadErrors: Map<string, string> }> {
+    if (opening !== undefined) {
+      const ready = await opening.catch(() => undefined);
+      if (ready !== undefined && !ready.sandbox.dead) return ready;
+    }
+    opening = open();
+    return opening;
+  }
+
+  return {
+    async call(name, args): Promise<ToolOutcome> {
+      if (!sources.has(name)) return { text: `Unknown tool "${name}". Available tools: ${[...sources.keys()].join(', ')}.`, isError: true };
+      if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+        return { text: `Arguments of ${name} must be a JSON object, got ${Array.isArray(args) ? 'an array' : args === null ? 'null' : typeof args}.`, isError: true };
+      }
+      let ready;
+      try {
+        ready = await current();
+      } catch (error) {
+        return { text: `Error: the Python sandbox could not start: ${(error as Error).message}`, isError: true };
+      }
+      const loadError = ready.loadErrors.get(name);
+      if (loadError !== undefined) return { text: `Error: tool ${name} failed to load: ${loadError}`, isError: true };
+      const outcome = ready.sandbox.call(name, name, JSON.stringify(args), 'tool');
+      if (outcome.ok) return { text: capBytes(outcome.value, maxBytes), isError: false };
+      if (outcome.kind === 'timeout') return { text: `Error: ${name} timed out after ${timeoutMs} ms.`, isError: true };
+      if (outcome.kind === 'memory') return { text: `Error: ${name} ran out of memory; try narrower arguments.`, isError: true };
+      return { text: `Error: ${capBytes(outcome.error, maxBytes)}`, isError: true };
+    },
+    dispose() {
+      disposed = true;
+      void opening?.then((ready) => ready.sandbox.dispose(), () => undefined);
+    },
+  };
+}

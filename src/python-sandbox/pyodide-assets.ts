@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Where Pyodide's files live inside the isolate (a name only: the isolate has no file system). */
+export const INDEX_URL = '/pyodide/';
+
+/** Everything the isolate needs to boot Pyodide, read once per process from the pinned npm package. */
+export interface PyodideAssets {
+  version: string;
+  /** pyodide.mjs (the loader) and pyodide.asm.mjs (the Emscripten module), patched for the isolate. */
+  loaderSource: string;
+  moduleSource: string;
+  /** The isolate's shims (isolate-globals.js) and the Python prelude run after boot (sandbox-prelude.py). */
+  globalsSource: string;
+  preludeSource: string;
+  /** Served by the isolate's `read`/`readbuffer`: the lock file as text, the WASM binary and the stdlib zip as bytes. */
+  files: Record<string, string | ArrayBuffer>;
+}
+
+/**
+ * Textual patches of the pinned build (pyodide@314.0.7), each required to match exactly once so an upgrade that
+ * moves them fails loudly here instead of booting a sandbox that is silently less locked down.
+ * - `import.meta.url`: module URLs are names inside the isolate.
+ * - random source: Emscripten's d8-shell branch would shell out through `os.system`; use the isolate's seeded crypto.
+ * - memory growth: refuse to grow the WASM heap past `globalThis.__PY_HEAP_MAX` bytes, so Python gets MemoryError.
+ */
+const MODULE_PATCHES: Array<[string, string]> = [
+  ['var initRandomFill=()=>{', 'var initRandomFill=()=>{return view=>crypto.getRandomValues(view);'],
+  ['var growMemory=size=>{', 'var growMemory=size=>{if(size>globalThis.__PY_HEAP_MAX)return;'],
+];
+
+function patchOnce(source: string, from: string, to: string, file: string): string {
+  const first = source.indexOf(from);
+  if (first < 0 || source.indexOf(from, first + from.length) >= 0) {
+    throw new Error(`${file} of this Pyodide build does not contain "${from}" exactly once; the Python sandbox supports pyodide@314.0.7`);
+  }
+  return source.replace(from, to);
+}
+
+function arrayBufferOf(bytes: Buffer): ArrayBuffer {
+  const copy = new ArrayBuffer(bytes.byteLength);
+  new Uint8Array(copy).set(bytes);
+  return copy;
+}
+
+let cached: PyodideAssets | undefined;
+
+/** The assets, read and patched on first use (about 12 MB: the WASM binary and the standard library). */
+export function pyodideAssets(): PyodideAssets {
+  if (cached !== undefined) return cached;
+  const require = createRequire(import.meta.url);
+  const packageDir = path.dirname(require.resolve('pyodide/package.json'));
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const read = (file: string) => readFileSync(path.join(packageDir, file));
+  const version = (JSON.parse(read('package.json').toString('utf8')) as { version: string }).version;
+  let moduleSource = read('pyodide.asm.mjs').toString('utf8').replaceAll('import.meta.url', JSON.stringify(`file://${INDEX_URL}pyodide.asm.mjs`));
+  for (const [from, to] of MODULE_PATCHES) moduleSource = patchOnce(moduleSource, from, to, 'pyodide.asm.mjs');
+  const loaderSource = read('pyodide.mjs').toString('utf8').replaceAll('import.meta.url', JSON.stringify(`file://${INDEX_URL}pyodide.mjs`));
+  cached = {
+    version,
+    loaderSource,
+    moduleSource,
+    globalsSource: readFileSync(path.join(here, 'isolate-globals.js'), 'utf8'),
+    preludeSource: readFileSync(path.join(here, 'sandbox-prelude.py'), 'utf8'),
+    files: {
+      [`${INDEX_URL}pyodide-lock.json`]: read('pyodide-lock.json').toString('utf8'),
+      [`${INDEX_URL}pyodide.asm.wasm`]: arrayBufferOf(read('pyodide.asm.wasm')),
+      [`${INDEX_URL}python_stdlib.zip`]: arrayBufferOf(read('python_stdlib.zip')),
+    },
+  };
+  return cached;
+}

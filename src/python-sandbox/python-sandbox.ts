@@ -1,0 +1,219 @@
+import ivm from 'isolated-vm';
+import { INDEX_URL, pyodideAssets } from './pyodide-assets.ts';
+import { readCachedSnapshot, writeCachedSnapshot } from './snapshot-cache.ts';
+
+/** Limits of one Python sandbox (the defaults are the JS tool sandbox's: 64 MiB, 10 s per call). */
+export interface PythonSandboxOptions {
+  /** Cap on the WASM heap (Python's memory) in MiB. Default 64. */
+  memoryLimitMb?: number;
+  /** Wall time of one call in ms. Default 10 000. */
+  timeoutMs?: number;
+}
+
+/** What one call produced: the text (CCTU's tool text, or JSON), or why it failed. */
+export type PythonOutcome =
+  | { ok: true; value: string }
+  | { ok: false; error: string; kind: 'exception' | 'timeout' | 'memory' | 'crash' };
+
+export const DEFAULT_PYTHON_MEMORY_MB = 64;
+export const DEFAULT_PYTHON_TIMEOUT_MS = 10_000;
+/** Every sandbox's clock reads this instant (2026-01-01T00:00:00Z): `time.time()` cannot differ between runs. */
+export const SANDBOX_EPOCH_MS = Date.UTC(2026, 0, 1);
+const RANDOM_SEED = 20_260_101;
+/** The isolate's JS heap: Pyodide's runtime (~15 MB) plus room for the strings a call returns. */
+const JS_HEAP_MB = 128;
+/** A snapshot restore needs the WASM heap it was taken with (~30 MB); the Python cap must leave room above it. */
+const MIN_MEMORY_MB = 40;
+
+type Entry = (op: string, a: string, b?: string, c?: string, d?: string) => string;
+
+let filesCopy: ivm.ExternalCopy<Record<string, string | ArrayBuffer>> | undefined;
+/** The memory snapshot sandboxes are restored from (this process's, or the on-disk cache's). */
+let snapshot: ivm.ExternalCopy<ArrayBuffer> | undefined;
+
+/** Counters for the benchmark: how sandboxes started and how long it took. */
+export const sandboxStarts = { full: 0, restored: 0, fullMs: 0, restoredMs: 0 };
+
+// In the isolate: boot Pyodide (from the snapshot when there is one), with an empty `js` module, no output, a fixed
+// hash seed and nothing of the host reachable. Everything settles in microtasks (the shims are synchronous), so the
+// boot has finished when the script returns.
+const BOOT = `
+globalThis.__PY_STATE = 'booting';
+(() => {
+  const loader = __loader, createPyodideModule = __asm.default, snapshot = globalThis.__PY_SNAPSHOT;
+  for (const name of ['__loader', '__asm', '__PY_SNAPSHOT']) delete globalThis[name];
+  loader.loadPyodide({
+    indexURL: '${INDEX_URL}', createPyodideModule, jsglobals: Object.freeze(Object.create(null)),
+    env: { PYTHONHASHSEED: '0', PYTHONDONTWRITEBYTECODE: '1' }, stdout: () => {}, stderr: () => {}, stdin: () => null,
+    ...(snapshot ? { _loadSnapshot: snapshot } : { _makeSnapshot: true }),
+  }).then((py) => { globalThis.__py = py; globalThis.__PY_STATE = 'ready'; },
+          (error) => { globalThis.__PY_STATE = 'failed: ' + String(error && error.message || error); });
+})();`;
+
+const MAKE_SNAPSHOT = `(() => { const bytes = globalThis.__py.makeMemorySnapshot(); return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength); })()`;
+
+// In the isolate, after boot: the shims' state reset, the prelude run, and one entry point over the prelude's
+// functions; the Pyodide API and every boot helper leave the global object.
+const FINISH = `
+(() => {
+  const py = globalThis.__py, prelude = globalThis.__PY_PRELUDE;
+  for (const name of ['__py', '__PY_PRELUDE', '__PY_STATE', 'read', 'readbuffer', 'load']) delete globalThis[name];
+  globalThis.__PY_RESET();
+  if (py._api && py._api.config) py._api.config._loadSnapshot = undefined;
+  py.runPython(prelude);
+  const define = py.globals.get('__sandbox_define');
+  const functions = py.globals.get('__sandbox_functions');
+  const call = py.globals.get('__sandbox_call');
+  globalThis.__entry = function (op, a, b, c, d) {
+    if (op === 'define') return define(a, b);
+    if (op === 'functions') return functions(a);
+    return call(a, b, c, d);
+  };
+})()`;
+
+function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Context } {
+  const assets = pyodideAssets();
+  snapshot ??= (() => {
+    const cached = readCachedSnapshot();
+    return cached === undefined ? undefined : new ivm.ExternalCopy(cached, { transferOut: true });
+  })();
+  const fromSnapshot = snapshot !== undefined;
+  const started = performance.now();
+  const isolate = new ivm.Isolate({ memoryLimit: JS_HEAP_MB });
+  try {
+    const context = isolate.createContextSync();
+    const global = context.global;
+    global.setSync('globalThis', global.derefInto());
+    filesCopy ??= new ivm.ExternalCopy(assets.files);
+    global.setSync('__PY_FILES', filesCopy.copyInto());
+    global.setSync('__PY_SEED', RANDOM_SEED);
+    global.setSync('__PY_EPOCH_MS', SANDBOX_EPOCH_MS);
+    global.setSync('__PY_HEAP_MAX', Math.max(memoryLimitMb, MIN_MEMORY_MB) * 1024 * 1024);
+    if (snapshot !== undefined) global.setSync('__PY_SNAPSHOT', snapshot.copyInto());
+    context.evalSync(assets.globalsSource, { filename: 'isolate-globals.js' });
+    for (const [name, file, source] of [['__asm', 'pyodide.asm.mjs', assets.moduleSource], ['__loader', 'pyodide.mjs', assets.loaderSource]] as const) {
+      const module = isolate.compileModuleSync(source, { filename: `file://${INDEX_URL}${file}` });
+      module.instantiateSync(context, () => {
+        throw new Error('Pyodide modules import nothing in the sandbox');
+      });
+      module.evaluateSync();
+      global.setSync(name, module.namespace.derefInto());
+    }
+    context.evalSync(BOOT, { timeout: 120_000 });
+    const state = context.evalSync('globalThis.__PY_STATE') as string;
+    if (state !== 'ready') throw new Error(`Pyodide did not boot in the isolate (${state})`);
+    if (!fromSnapshot) {
+      const bytes = context.evalSync(MAKE_SNAPSHOT, { copy: true, timeout: 60_000 }) as ArrayBuffer;
+      writeCachedSnapshot(bytes);
+      snapshot = new ivm.ExternalCopy(bytes, { transferOut: true });
+    }
+    global.setSync('__PY_PRELUDE', assets.preludeSource);
+    context.evalSync(FINISH, { timeout: 60_000 });
+    const elapsed = performance.now() - started;
+    if (fromSnapshot) {
+      sandboxStarts.restored += 1;
+      sandboxStarts.restoredMs += elapsed;
+    } else {
+      sandboxStarts.full += 1;
+      sandboxStarts.fullMs += elapsed;
+    }
+    return { isolate, context };
+  } catch (error) {
+    if (!isolate.isDisposed) isolate.dispose();
+    throw error;
+  }
+}
+
+/**
+ * CPython (Pyodide, WebAssembly) inside its own isolated-vm isolate: the Python code has no Node API, no host
+ * files, no network and no processes, and the JavaScript it could reach is the isolate's own. Code is registered
+ * as named units and called by function name; every call runs the unit in a fresh namespace.
+ * The first sandbox of a machine boots CPython (the cold start) and leaves a memory snapshot under `data/`;
+ * every later one is restored from it. A timeout, a memory breach or an interpreter crash kills the sandbox
+ * (`dead`): its owner opens a new one.
+ */
+export class PythonSandbox {
+  #isolate: ivm.Isolate;
+  #entry: ivm.Reference<Entry>;
+  #timeoutMs: number;
+  #dead = false;
+
+  private constructor(isolate: ivm.Isolate, entry: ivm.Reference<Entry>, timeoutMs: number) {
+    this.#isolate = isolate;
+    this.#entry = entry;
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Opens a sandbox synchronously (blocks for the boot: ~0.5 s restored, a few seconds the first time). */
+  static openSync(options: PythonSandboxOptions = {}): PythonSandbox {
+    const { isolate, context } = boot(options.memoryLimitMb ?? DEFAULT_PYTHON_MEMORY_MB);
+    const entry = context.global.getSync('__entry', { reference: true }) as ivm.Reference<Entry>;
+    return new PythonSandbox(isolate, entry, options.timeoutMs ?? DEFAULT_PYTHON_TIMEOUT_MS);
+  }
+
+  /** `openSync` after the current turn of the event loop (so a caller's pending I/O goes first). */
+  static async open(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
+    await new Promise((resolve) => setImmediate(resolve));
+    return PythonSandbox.openSync(options);
+  }
+
+  /** The isolate's heap figures (JS heap and external memory: the WASM heap, buffers), for the benchmark. */
+  heapStatistics(): ivm.HeapStatistics {
+    return this.#isolate.getHeapStatisticsSync();
+  }
+
+  /** True once a call killed it (or it was disposed): every later call fails at once. */
+  get dead(): boolean {
+    return this.#dead || this.#isolate.isDisposed;
+  }
+
+  /** Compiles `source` as unit `unit`; returns '' or the compile error (e.g. "SyntaxError: …"). */
+  define(unit: string, source: string): string {
+    const outcome = this.#run('define', unit, source);
+    return outcome.ok ? outcome.value : outcome.error;
+  }
+
+  /** JSON list of the callables unit `unit` defines at top level (running its top level once). */
+  functions(unit: string): PythonOutcome {
+    return this.#unwrap(this.#run('functions', unit));
+  }
+
+  /**
+   * Calls `fn` of `unit`. mode `tool`: `argsJson` is an object of keyword arguments and the value is CCTU's
+   * text (dict/list as JSON with ensure_ascii=False, anything else str()); mode `json`: `argsJson` is an array of
+   * positional arguments and the value is the result as JSON.
+   */
+  call(unit: string, fn: string, argsJson: string, mode: 'tool' | 'json'): PythonOutcome {
+    return this.#unwrap(this.#run('call', unit, fn, argsJson, mode));
+  }
+
+  /** The prelude's functions answer with a JSON envelope: { ok, value } or { ok: false, error, memory? }. */
+  #unwrap(outcome: PythonOutcome): PythonOutcome {
+    if (!outcome.ok) return outcome;
+    const envelope = JSON.parse(outcome.value) as { ok: boolean; value?: string; error?: string; memory?: boolean };
+    if (envelope.ok) return { ok: true, value: envelope.value ?? '' };
+    return { ok: false, error: envelope.error ?? 'unknown error', kind: envelope.memory === true ? 'memory' : 'exception' };
+  }
+
+  #run(op: string, a: string, b?: string, c?: string, d?: string): PythonOutcome {
+    if (this.dead) return { ok: false, error: 'the Python sandbox was stopped by an earlier failure', kind: 'crash' };
+    try {
+      const value = this.#entry.applySync(undefined, [op, a, b, c, d], { timeout: this.#timeoutMs, result: { copy: true } }) as string;
+      return { ok: true, value };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const disposed = this.#isolate.isDisposed;
+      this.dispose();
+      if (/timed out/i.test(message)) return { ok: false, error: `timed out after ${this.#timeoutMs} ms`, kind: 'timeout' };
+      if (disposed || /memory/i.test(message)) return { ok: false, error: 'ran out of memory', kind: 'memory' };
+      return { ok: false, error: `the Python interpreter failed: ${message.split('\n')[0]}`, kind: 'crash' };
+    }
+  }
+
+  dispose(): void {
+    if (this.#dead) return;
+    this.#dead = true;
+    this.#entry.release();
+    if (!this.#isolate.isDisposed) this.#isolate.dispose();
+  }
+}

@@ -1,0 +1,127 @@
+import { PythonSandbox, type PythonOutcome } from '../python-sandbox/index.ts';
+import type { Constraint } from '../schemas/constraint.ts';
+import type { Step, Verdict } from '../schemas/step.ts';
+import { customConstraintName } from './custom-constraint-name.ts';
+
+export type PythonConstraint = Extract<Constraint, { category: 'python' }>;
+
+export interface PythonValidatorOptions {
+  /** Wall time of one validator call in ms (default 2 000; a timeout is retried once, 5× longer, in a fresh sandbox). */
+  timeoutMs?: number;
+  /** Python heap cap in MiB (default 64). */
+  memoryLimitMb?: number;
+}
+
+export const DEFAULT_PYTHON_VALIDATOR_TIMEOUT_MS = 2_000;
+const PREFIX = 'INSTRUCTION FOLLOWING ERROR: ';
+
+/** The response a Python validator reads: the text after the last `</think>` (reasoning is not the answer), trimmed. */
+export function responseForValidation(content: string): string {
+  const end = content.lastIndexOf('</think>');
+  return (end < 0 ? content : content.slice(end + '</think>'.length)).trim();
+}
+
+/**
+ * The task's `python` constraints (CCTU's response validators), run in one Python sandbox per episode, opened at
+ * the first final answer. Each call runs the validator's source in a fresh namespace, so validators hold no state
+ * and a fresh sandbox gives the same verdicts (re-validation cannot differ). A validator that raises, returns
+ * something other than `(bool, str)`, times out twice or runs out of memory gets one `error` verdict and is left
+ * out from then on; the others are unaffected.
+ */
+export class PythonStepValidator {
+  readonly #constraints: readonly PythonConstraint[];
+  readonly #timeoutMs: number;
+  readonly #memoryLimitMb: number | undefined;
+  readonly #broken = new Set<number>();
+  /** Validators whose source did not compile, with the error (reported at the first answer). */
+  readonly #loadErrors = new Map<number, string>();
+  #sandbox: PythonSandbox | undefined;
+  #disposed = false;
+
+  constructor(constraints: readonly PythonConstraint[], options: PythonValidatorOptions = {}) {
+    this.#constraints = constraints;
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_PYTHON_VALIDATOR_TIMEOUT_MS;
+    this.#memoryLimitMb = options.memoryLimitMb;
+  }
+
+  /** Opens the sandbox now rather than at the first answer (the engine does it while the episode starts). */
+  prepare(): void {
+    if (this.#constraints.length > 0) this.#open(this.#timeoutMs);
+  }
+
+  #open(timeoutMs: number): PythonSandbox {
+    if (this.#sandbox !== undefined && !this.#sandbox.dead) return this.#sandbox;
+    const sandbox = PythonSandbox.openSync({ timeoutMs, memoryLimitMb: this.#memoryLimitMb });
+    this.#constraints.forEach((constraint, index) => {
+      const failure = sandbox.define(`constraint_${index}`, constraint.params.source);
+      if (failure !== '') this.#loadErrors.set(index, failure);
+    });
+    this.#sandbox = sandbox;
+    return sandbox;
+  }
+
+  #call(index: number, response: string): PythonOutcome {
+    const constraint = this.#constraints[index]!;
+    const args = JSON.stringify([response]);
+    let outcome = this.#open(this.#timeoutMs).call(`constraint_${index}`, constraint.params.function, args, 'json');
+    if (!outcome.ok && outcome.kind === 'timeout') {
+      // A stalled machine is not a broken validator: once more, in a fresh sandbox with a longer limit.
+      const patient = this.#open(this.#timeoutMs * 5);
+      outcome = patient.call(`constraint_${index}`, constraint.params.function, args, 'json');
+      patient.dispose();
+    }
+    return outcome;
+  }
+
+  /** Verdicts of the python constraints on one step: only final answers are checked. */
+  checkSync(step: Step): Verdict[] {
+    if (this.#disposed || step.kind !== 'final-answer' || this.#constraints.length === 0) return [];
+    const response = responseForValidation(step.content);
+    const verdicts: Verdict[] = [];
+    let startFailure: string | undefined;
+    try {
+      this.#open(this.#timeoutMs);
+    } catch (failure) {
+      startFailure = `the Python sandbox could not start: ${(failure as Error).message}`;
+    }
+    this.#constraints.forEach((constraint, index) => {
+      if (this.#broken.has(index)) return;
+      const outcome = this.#outcome(index, response, startFailure);
+      if (typeof outcome === 'string') {
+        this.#broken.add(index);
+        verdicts.push({ constraintId: constraint.id, category: 'python', effect: 'error', message: `${constraint.params.function} failed: ${outcome}` });
+      } else if (!outcome.passed) {
+        verdicts.push({
+          constraintId: constraint.id,
+          category: 'python',
+          effect: 'reject-answer',
+          message: `${PREFIX}${customConstraintName(constraint.params.name)} NOT FOLLOWED! ${outcome.message}`,
+        });
+      }
+    });
+    return verdicts;
+  }
+
+  /** One validator's answer on `response`: passed and its message, or why it could not give one. */
+  #outcome(index: number, response: string, startFailure: string | undefined): { passed: boolean; message: string } | string {
+    if (startFailure !== undefined) return startFailure;
+    const loadError = this.#loadErrors.get(index);
+    if (loadError !== undefined) return `its source does not compile: ${loadError}`;
+    let outcome: PythonOutcome;
+    try {
+      outcome = this.#call(index, response);
+    } catch (failure) {
+      return `the Python sandbox could not start: ${(failure as Error).message}`;
+    }
+    if (!outcome.ok) return outcome.kind === 'exception' ? outcome.error : `${outcome.error} (${outcome.kind})`;
+    const result = JSON.parse(outcome.value) as unknown;
+    if (!Array.isArray(result) || result.length !== 2 || typeof result[0] !== 'boolean') return `it must return (bool, str), returned ${outcome.value.slice(0, 200)}`;
+    return { passed: result[0], message: typeof result[1] === 'string' ? result[1] : JSON.stringify(result[1]) };
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    this.#sandbox?.dispose();
+    this.#sandbox = undefined;
+  }
+}

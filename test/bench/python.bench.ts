@@ -1,0 +1,132 @@
+// `npm run bench -- python`: the Python sandbox (Pyodide in an isolated-vm isolate).
+// - cold_start_ms: the first sandbox of a machine (no snapshot yet: a full CPython boot, the snapshot made and saved);
+// - restore_start_p50_ms: every later sandbox in a process (restored from the snapshot);
+// - new_process_start_ms: the first sandbox of a new process when the snapshot is on disk (a user's second run);
+// - suite_start_per_episode_ms: sandbox start time amortised over a 20-episode suite (one cold, 19 restored);
+// - tool_call_p50_ms: a warm Python tool call through MCP (client → mock-tools server → sandbox → back);
+// - validator_step_p50_ms: one final-answer step through CCTU-style Python validators (two regex checks);
+// - memory_per_sandbox_mb: RSS growth per extra live sandbox (4 extra held open at once).
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createServer } from '../../mcp-servers/mock-tools/create-server.ts';
+import { connectServer } from '../../src/mcp/connect-server.ts';
+import { PythonSandbox } from '../../src/python-sandbox/index.ts';
+import { ConstraintSchema } from '../../src/schemas/constraint.ts';
+import type { MockTool } from '../../src/schemas/cctu-task.ts';
+import { PythonStepValidator, type PythonConstraint } from '../../src/validator/python-step-validator.ts';
+import { REPO_ROOT } from '../../src/data-dir.ts';
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+const TOOL: MockTool = {
+  name: 'historical_event_retriever',
+  description: 'events of a year',
+  parameters: { type: 'object', properties: { year: { type: 'integer' } }, required: ['year'] },
+  implementation: `EVENTS = {1969: ["Apollo 11 lands on the Moon", "Woodstock"], 1989: ["Fall of the Berlin Wall"]}
+
+
+def historical_event_retriever(year):
+    return {"year": year, "events": EVENTS.get(year, [])}
+`,
+  language: 'python',
+};
+
+const VALIDATORS = `import re
+from typing import Tuple
+
+
+def validate_punctuation(response: str) -> Tuple[bool, str]:
+    if response.rstrip().endswith('.'):
+        return True, 'ok'
+    return False, 'The response must end with a period.'
+
+
+def validate_identifiers(response: str) -> Tuple[bool, str]:
+    if re.search(r"Total Casualties:\\s*(?:\\d{1,3}(?:,\\d{3})*|\\d+)\\b", response):
+        return True, 'ok'
+    return False, "Include 'Total Casualties:' followed by the number."
+`;
+
+async function toolCallP50(): Promise<number> {
+  const connection = await connectServer('mock-tools', { kind: 'in-memory', server: createServer({ tools: [TOOL], world: {} }) });
+  try {
+    const options = { timeoutMs: 10_000, maxBytes: 64 * 1024 };
+    await connection.callTool(TOOL.name, { year: 1969 }, options); // opens the sandbox: the calls below are warm
+    const samples: number[] = [];
+    for (let index = 0; index < 300; index++) {
+      const started = performance.now();
+      await connection.callTool(TOOL.name, { year: 1969 + (index % 30) }, options);
+      samples.push(performance.now() - started);
+    }
+    return median(samples);
+  } finally {
+    await connection.close();
+  }
+}
+
+function validatorStepP50(): number {
+  const constraints = ['validate_punctuation', 'validate_identifiers'].map(
+    (fn, index) => ConstraintSchema.parse({ id: `v${index}`, category: 'python', params: { name: fn, source: VALIDATORS, function: fn } }) as PythonConstraint,
+  );
+  const validator = new PythonStepValidator(constraints);
+  validator.prepare();
+  try {
+    const samples: number[] = [];
+    for (let index = 0; index < 500; index++) {
+      const started = performance.now();
+      validator.checkSync({ kind: 'final-answer', round: 3, content: index % 2 === 0 ? 'Total Casualties: 2,150.' : 'About two thousand' });
+      samples.push(performance.now() - started);
+    }
+    return median(samples);
+  } finally {
+    validator.dispose();
+  }
+}
+
+function rssMb(): number {
+  globalThis.gc?.();
+  return process.memoryUsage().rss / (1024 * 1024);
+}
+
+export async function run(): Promise<Record<string, number>> {
+  const load = os.loadavg()[0]!;
+  // A data directory of our own: the first sandbox is cold (no snapshot on disk), as on a fresh machine.
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'python-bench-'));
+  process.env.SANDBOX_DATA_DIR = dataDir;
+
+  let started = performance.now();
+  const first = PythonSandbox.openSync();
+  const cold = performance.now() - started;
+  const restores: number[] = [];
+  for (let index = 0; index < 8; index++) {
+    started = performance.now();
+    PythonSandbox.openSync().dispose();
+    restores.push(performance.now() - started);
+  }
+  const restore = median(restores);
+
+  // A new process finding the snapshot on disk.
+  const probe = `import { PythonSandbox } from ${JSON.stringify(path.join(REPO_ROOT, 'src/python-sandbox/index.ts'))}; const t = performance.now(); PythonSandbox.openSync().dispose(); process.stdout.write(String(performance.now() - t));`;
+  const newProcess = Number(
+    execFileSync(process.execPath, ['--no-node-snapshot', '--import', 'tsx', '--input-type=module', '-e', probe], { env: { ...process.env, SANDBOX_DATA_DIR: dataDir }, cwd: REPO_ROOT, encoding: 'utf8' }),
+  );
+
+  const before = rssMb();
+  const held = Array.from({ length: 4 }, () => PythonSandbox.openSync());
+  for (const sandbox of held) sandbox.define('probe', 'def f():\n    return 1\n');
+  const memory = (rssMb() - before) / held.length;
+  for (const sandbox of [first, ...held]) sandbox.dispose();
+
+  return {
+    load_average_1m: Number(load.toFixed(2)),
+    cold_start_ms: cold,
+    restore_start_p50_ms: restore,
+    new_process_start_ms: newProcess,
+    suite_start_per_episode_ms: (cold + 19 * restore) / 20,
+    tool_call_p50_ms: await toolCallP50(),
+    validator_step_p50_ms: validatorStepP50(),
+    memory_per_sandbox_mb: memory,
+  };
+}
