@@ -20,9 +20,11 @@ export function listRuns(store: ResultsStore): Promise<Row[]> {
       round(avg(e.sr), 4) AS sr, round(avg(e.psr), 4) AS psr, round(avg(e.accuracy), 4) AS accuracy,
       CASE WHEN bool_and(e.cost_known) THEN round(sum(e.cost_usd), 6) END AS cost_usd,
       string_agg(DISTINCT e.style, ', ') AS styles,
-      CAST((SELECT count(*) FROM files f WHERE f.run_dir = r.run_dir AND f.error IS NOT NULL) AS INTEGER) AS unreadable
+      CAST(coalesce(any_value(u.unreadable), 0) AS INTEGER) AS unreadable
     FROM runs r LEFT JOIN episode_scores e USING (run_dir)
-    GROUP BY ALL ORDER BY started_at DESC NULLS LAST, r.name`);
+      LEFT JOIN (SELECT run_dir, count(*) AS unreadable FROM files WHERE error IS NOT NULL GROUP BY run_dir) u USING (run_dir)
+    GROUP BY r.run_dir, r.name, r.model, r.suite, r.judge, r.enforcement, r.started_at, r.finished_at, r.planned_episodes
+    ORDER BY started_at DESC NULLS LAST, r.name`);
 }
 
 export interface EpisodeFilter {
@@ -176,7 +178,7 @@ export function eventPage(store: ResultsStore, episodeId: string, from: number, 
     `SELECT seq, type, round, time, call_id, name, left(arguments, ${PREVIEW}) AS arguments, disposition,
        left(content, ${PREVIEW}) AS content, length(content) AS content_length, is_error, kind,
        CASE WHEN length(CAST(message AS VARCHAR)) <= ${PREVIEW * 4} THEN message END AS message, usage, latency_ms, verdicts, enforcement,
-       status, reason, constraint_status, CAST(execution IS NOT NULL AS BOOLEAN) AS has_execution
+       status, reason, constraint_status, messages
      FROM steps WHERE episode_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
     [episodeId, from, from + Math.min(Math.max(1, limit), 500)],
   );

@@ -1,0 +1,2 @@
+import { Command } from 'commander';
+export function reportCommand(): Command { return new Command('report'); }
