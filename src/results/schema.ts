@@ -64,7 +64,7 @@ CREATE TABLE IF NOT EXISTS steps (
   call_id VARCHAR,
   name VARCHAR,
   arguments VARCHAR,
-  disposition VARCHAR,
+  disposition VARCHAR,             -- tool-call: its disposition; tool-result: the disposition of its call (blocked → the feedback the agent saw)
   content VARCHAR,
   is_error BOOLEAN,
   kind VARCHAR,
@@ -78,7 +78,8 @@ CREATE TABLE IF NOT EXISTS steps (
   execution JSON,
   status VARCHAR,
   reason VARCHAR,
-  constraint_status JSON
+  constraint_status JSON,
+  messages JSON                   -- episode-start: the system and user messages the model starts from
 );
 CREATE TABLE IF NOT EXISTS verdicts (
   episode_id VARCHAR NOT NULL,
@@ -159,6 +160,7 @@ export const EVENT_COLUMNS: Record<string, string> = {
   taskHash: 'VARCHAR',
   model: 'VARCHAR',
   settings: 'JSON',
+  messages: 'JSON',
   round: 'INTEGER',
   message: 'JSON',
   usage: 'JSON',

@@ -208,8 +208,10 @@ async function readTrajectories(store: ResultsStore, files: readonly RunFile[]):
     await connection.run('DELETE FROM raw WHERE filename IN (SELECT path FROM bad)');
   }
 
-  await connection.run(`INSERT INTO steps SELECT filename, seq, type, round, time, callId, name, arguments, disposition, content, isError, kind,
-    message, usage, latencyMs, step, verdicts, enforcement, durationMs, execution, status, reason, constraintStatus FROM raw`);
+  await connection.run(`INSERT INTO steps SELECT r.filename, seq, type, round, time, r.callId, name, arguments, coalesce(r.disposition, c.disposition), content,
+      isError, kind, message, usage, latencyMs, step, verdicts, enforcement, durationMs, execution, status, reason, constraintStatus, messages
+    FROM raw r LEFT JOIN (SELECT filename, callId, any_value(disposition) AS disposition FROM raw WHERE type = 'tool-call' GROUP BY ALL) c
+      ON r.type = 'tool-result' AND c.filename = r.filename AND c.callId = r.callId`);
   await connection.run(`INSERT INTO verdicts
     SELECT filename, seq, CAST(step ->> '$.round' AS INTEGER), (v ->> '$.constraintId'), (v ->> '$.category'), (v ->> '$.effect'), (v ->> '$.callId'), (v ->> '$.message'), enforcement
     FROM (SELECT filename, seq, step, enforcement, unnest(CAST(verdicts AS JSON[])) AS v FROM raw WHERE type = 'constraint-check')`);
