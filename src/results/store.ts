@@ -252,11 +252,14 @@ async function readTrajectories(store: ResultsStore, files: readonly RunFile[]):
   for (const file of files) await recordFile(store, file, errors.get(file.path) ?? null);
 }
 
-/** run.json, whatever it records: the fields of today's run-suite and, when present, the run identity (judge, enforcement). */
+/**
+ * run.json, whatever it records: the fields of today's run-suite and, when present, the run identity (judge, enforcement).
+ * A run is named after its folder (a copied folder keeps the name inside its run.json).
+ */
 async function readRunJson(store: ResultsStore, file: RunFile): Promise<void> {
   try {
     await store.connection.run(
-      `INSERT INTO runs SELECT $1, coalesce(json ->> '$.name', regexp_extract($1, '[^/\\\\]+$')), (json ->> '$.suite'), (json ->> '$.model'),
+      `INSERT INTO runs SELECT $1, regexp_extract($1, '[^/\\\\]+$'), (json ->> '$.suite'), (json ->> '$.model'),
         coalesce(json ->> '$.judge.spec', (json ->> '$.judge')), coalesce(json ->> '$.enforcement', (json ->> '$.settings.enforcement')),
         TRY_CAST(json ->> '$.repeats' AS INTEGER), TRY_CAST(coalesce(json ->> '$.seed', (json ->> '$.settings.seed')) AS INTEGER),
         (json ->> '$.startedAt'), (json ->> '$.finishedAt'), TRY_CAST(json ->> '$.episodes' AS INTEGER), json

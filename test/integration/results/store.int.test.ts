@@ -24,7 +24,7 @@ beforeAll(async () => {
       passed,
       structure: task === 'A' || task === 'B' ? 'single-hop' : 'multi-hop',
       // category x over the four repeat-0 episodes: satisfied, soft-satisfied, unsatisfied, soft-satisfied
-      constraints: repeat === 0 ? { c1: ['toolset.x', ({ A: 'satisfied', B: 'soft-satisfied', C: 'unsatisfied', D: 'soft-satisfied' } as Record<string, string>)[task]!] } : {},
+      constraints: (repeat === 0 ? { c1: ['toolset.x', ({ A: 'satisfied', B: 'soft-satisfied', C: 'unsatisfied', D: 'soft-satisfied' } as Record<string, string>)[task]!] } : {}) as Record<string, [string, string]>,
       // task A is priced on every call; task B has tokens but one call without a price
       usage: task === 'A' ? [{ inputTokens: 10, outputTokens: 5, costUsd: 0.01 }, { inputTokens: 20, outputTokens: 5, costUsd: 0.02 }]
         : task === 'B' ? [{ inputTokens: 10, outputTokens: 5, costUsd: 0.01 }, { inputTokens: 20, outputTokens: 5 }] : [{}],
