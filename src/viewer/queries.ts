@@ -81,13 +81,9 @@ export async function runDetail(store: ResultsStore, runDir: string): Promise<Re
   if (!run) return { found: false };
   const runs = [runDir];
   const reports: Report[] = [await leaderboard(store, runs), await violations(store, runs), await passAtK(store, runs), await flipRate(store, runs), await costLedger(store, runs)];
-  const episodes = await store.query(
-    `SELECT task_id, repeat, status, passed, rounds, duration_ms, model_latency_ms, input_tokens, output_tokens, cost_usd,
-       CAST(metrics ->> '$.table_coverage' AS DOUBLE) AS table_coverage, CAST(metrics ->> '$.column_coverage' AS DOUBLE) AS column_coverage,
-       CAST(metrics ->> '$.entropy' AS DOUBLE) AS entropy
-     FROM episode_scores WHERE run_dir = $1`,
-    runs,
-  );
+  // distributions are binned here: the page gets 20 bins per measure, never one row per episode
+  const histograms: Record<string, Row[]> = {};
+  for (const [name, expression] of Object.entries(HISTOGRAMS)) histograms[name] = await histogram(store, runDir, expression);
   const ddr = await store.query(
     `SELECT "group" AS scenario, CAST(count(*) AS INTEGER) AS episodes, round(avg(accuracy), 4) AS accuracy
      FROM episode_scores WHERE run_dir = $1 AND style = 'ddr' GROUP BY ALL ORDER BY scenario`,
@@ -116,13 +112,37 @@ export async function runDetail(store: ResultsStore, runDir: string): Promise<Re
     found: true,
     run,
     reports: Object.fromEntries(reports.map((report) => [report.name, report])),
-    episodes,
+    histograms,
     ddr: ddr.map((row) => ({ ...row, explorer: baseline[String(row.scenario)]?.accuracyMean ?? null })),
     topK,
     ratings,
     violatedCategories: categories.map((row) => row.category),
     unreadable,
   };
+}
+
+/** The per-episode measures the run page shows as histograms. */
+const HISTOGRAMS: Record<string, string> = {
+  column_coverage: "CAST(metrics ->> '$.column_coverage' AS DOUBLE)",
+  entropy: "CAST(metrics ->> '$.entropy' AS DOUBLE)",
+  duration_ms: 'duration_ms',
+  model_latency_ms: 'model_latency_ms',
+  output_tokens: 'CAST(output_tokens AS DOUBLE)',
+  cost_usd: 'cost_usd',
+};
+
+/** 20 equal-width bins [x0, x1) of a measure over a run's episodes (the last bin closed), skipping episodes without it. */
+async function histogram(store: ResultsStore, runDir: string, expression: string): Promise<Row[]> {
+  return store.query(
+    `WITH v AS (SELECT ${expression} AS x FROM episode_scores WHERE run_dir = $1 AND ${expression} IS NOT NULL AND isfinite(${expression})),
+       r AS (SELECT min(x) AS lo, max(x) AS hi, count(*) AS n FROM v),
+       b AS (SELECT CASE WHEN r.hi = r.lo THEN 0 ELSE least(19, CAST(floor((x - r.lo) / (r.hi - r.lo) * 20) AS INTEGER)) END AS bin FROM v, r)
+     SELECT bin, CAST(count(*) AS INTEGER) AS count,
+       any_value(CASE WHEN r.hi = r.lo THEN r.lo - 0.5 ELSE r.lo + bin * (r.hi - r.lo) / 20 END) AS x0,
+       any_value(CASE WHEN r.hi = r.lo THEN r.lo + 0.5 ELSE r.lo + (bin + 1) * (r.hi - r.lo) / 20 END) AS x1
+     FROM b, r GROUP BY bin ORDER BY bin`,
+    [runDir],
+  );
 }
 
 /** One episode's header: its row, score, constraint facts, checklist items, plan, the agent's messages (for links) and its neighbours. */
@@ -139,7 +159,7 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
     key,
   );
   // The i-th agent message (0-based, as checklist verdicts count them) is the i-th model response.
-  const messages = await store.query(
+  const messages = checklist.length === 0 ? [] : await store.query(
     "SELECT CAST(row_number() OVER (ORDER BY seq) - 1 AS INTEGER) AS message, seq FROM steps WHERE episode_id = $1 AND type = 'model-response' ORDER BY seq",
     [episodeId],
   );

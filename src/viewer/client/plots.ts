@@ -6,7 +6,7 @@ import type { Row } from './api.ts';
 export interface RunData {
   run: Row;
   reports: Record<string, { columns: string[]; rows: Row[] }>;
-  episodes: Row[];
+  histograms: Record<string, Row[]>;
   ddr: Row[];
   topK: Row[];
   ratings: Row[];
@@ -18,11 +18,11 @@ function figure(id: string, title: string, chart: Element): HTMLElement {
   return h('figure', { class: 'plot', 'data-plot': id }, h('figcaption', {}, title), chart);
 }
 
-/** A histogram of one numeric field of the episodes (only the episodes that have it). */
-function histogram(id: string, title: string, episodes: Row[], field: string, label: string): HTMLElement | null {
-  const values = episodes.map((episode) => episode[field]).filter((value): value is number => typeof value === 'number' && Number.isFinite(value));
-  if (values.length === 0) return null;
-  return figure(id, `${title} (${values.length} episodes)`, Plot.plot({ width: WIDTH, height: 200, x: { label }, y: { grid: true, label: 'episodes' }, marks: [Plot.rectY(values, { ...Plot.binX({ y: 'count' }, { x: (d: number) => d }), fill: '#60a5fa' }), Plot.ruleY([0])] }));
+/** A histogram of one measure, from the bins the server computed (src/viewer/queries.ts). */
+function histogram(id: string, title: string, bins: Row[] | undefined, label: string): HTMLElement | null {
+  if (!bins || bins.length === 0) return null;
+  const total = bins.reduce((sum, bin) => sum + Number(bin.count), 0);
+  return figure(id, `${title} (${total} episodes)`, Plot.plot({ width: WIDTH, height: 200, x: { label }, y: { grid: true, label: 'episodes' }, marks: [Plot.rectY(bins, { x1: 'x0', x2: 'x1', y: 'count', fill: '#60a5fa', inset: 0.5, tip: true }), Plot.ruleY([0])] }));
 }
 
 /**
@@ -86,17 +86,17 @@ export function runPlots(data: RunData): HTMLElement[] {
       marks: [Plot.line(passK, { x: 'k', y: 'value', stroke: 'measure', marker: true, tip: true })],
     })));
   }
-  plots.push(histogram('coverage', 'Column coverage', data.episodes, 'column_coverage', 'columns seen / columns'));
-  plots.push(histogram('entropy', 'Exploration entropy', data.episodes, 'entropy', 'entropy'));
+  plots.push(histogram('coverage', 'Column coverage', data.histograms.column_coverage, 'columns seen / columns'));
+  plots.push(histogram('entropy', 'Exploration entropy', data.histograms.entropy, 'entropy'));
   if (data.ratings.length > 0) {
     plots.push(figure('plan-ratings', 'Plan ratings', Plot.plot({
       width: WIDTH, height: 60 + 24 * data.ratings.length, marginLeft: 120, x: { grid: true, label: 'episodes' }, y: { label: null, domain: data.ratings.map((row) => row.rating) },
       marks: [Plot.barX(data.ratings, { y: 'rating', x: 'episodes', fill: '#8b5cf6', tip: true }), Plot.ruleX([0])],
     })));
   }
-  plots.push(histogram('duration', 'Episode duration', data.episodes, 'duration_ms', 'ms'));
-  plots.push(histogram('latency', 'Model latency per episode', data.episodes, 'model_latency_ms', 'ms'));
-  plots.push(histogram('tokens', 'Output tokens per episode', data.episodes, 'output_tokens', 'tokens'));
-  plots.push(histogram('cost', 'Cost per episode (known prices only)', data.episodes, 'cost_usd', 'USD'));
+  plots.push(histogram('duration', 'Episode duration', data.histograms.duration_ms, 'ms'));
+  plots.push(histogram('latency', 'Model latency per episode', data.histograms.model_latency_ms, 'ms'));
+  plots.push(histogram('tokens', 'Output tokens per episode', data.histograms.output_tokens, 'tokens'));
+  plots.push(histogram('cost', 'Cost per episode (known prices only)', data.histograms.cost_usd, 'USD'));
   return plots.filter((plot): plot is HTMLElement => plot !== null);
 }
