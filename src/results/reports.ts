@@ -40,6 +40,15 @@ export function leaderboard(store: ResultsStore, runDirs?: readonly string[]): P
     ORDER BY r.model, r.name, grouping(e."group"), e."group"`);
 }
 
+/** Per run and task: n graded trials (repeats), c of them passed. */
+function trials(runDirs?: readonly string[]): string {
+  return `trials AS (
+      SELECT run_dir, task_id, count(*) AS n, count(*) FILTER (WHERE passed) AS c
+      FROM episode_scores WHERE graded AND passed IS NOT NULL AND ${runFilter('run_dir', runDirs)}
+      GROUP BY run_dir, task_id
+    )`;
+}
+
 /**
  * pass^k and pass@k over repeats, per run, as τ-bench defines them (Yao et al., "τ-bench", 2024, §5.1): for a task
  * tried n times with c successes, pass^k = C(c, k) / C(n, k) — the chance that k trials drawn without replacement
@@ -49,11 +58,7 @@ export function leaderboard(store: ResultsStore, runDirs?: readonly string[]): P
  */
 export function passAtK(store: ResultsStore, runDirs?: readonly string[]): Promise<Report> {
   return report(store, 'pass_k', 'pass^k and pass@k over repeats (τ-bench)', `
-    WITH trials AS (
-      SELECT run_dir, task_id, count(*) AS n, count(*) FILTER (WHERE passed) AS c
-      FROM episode_scores WHERE graded AND passed IS NOT NULL AND ${runFilter('run_dir', runDirs)}
-      GROUP BY run_dir, task_id
-    ), ks AS (
+    WITH ${trials(runDirs)}, ks AS (
       SELECT t.*, k FROM trials t, range(1, (SELECT max(n) FROM trials) + 1) AS r(k) WHERE k <= t.n
     ), per_task AS (
       SELECT run_dir, task_id, k,
@@ -73,11 +78,7 @@ export function passAtK(store: ResultsStore, runDirs?: readonly string[]): Promi
  */
 export function flipRate(store: ResultsStore, runDirs?: readonly string[]): Promise<Report> {
   return report(store, 'flip_rate', 'Flip rate (tasks whose outcome changes across repeats)', `
-    WITH trials AS (
-      SELECT run_dir, task_id, count(*) AS n, count(*) FILTER (WHERE passed) AS c
-      FROM episode_scores WHERE graded AND passed IS NOT NULL AND ${runFilter('run_dir', runDirs)}
-      GROUP BY run_dir, task_id
-    )
+    WITH ${trials(runDirs)}
     SELECT r.name AS run, r.model, CAST(count(*) FILTER (WHERE n >= 2) AS INTEGER) AS tasks_repeated,
       CAST(count(*) FILTER (WHERE n >= 2 AND c > 0 AND c < n) AS INTEGER) AS flipped,
       round(count(*) FILTER (WHERE n >= 2 AND c > 0 AND c < n) / nullif(count(*) FILTER (WHERE n >= 2), 0), 4) AS flip_rate
