@@ -64,7 +64,7 @@ CREATE TABLE IF NOT EXISTS steps (
   call_id VARCHAR,
   name VARCHAR,
   arguments VARCHAR,
-  disposition VARCHAR,             -- tool-call: its disposition; tool-result: the disposition of its call (blocked → the feedback the agent saw)
+  disposition VARCHAR,
   content VARCHAR,
   is_error BOOLEAN,
   kind VARCHAR,

@@ -195,7 +195,9 @@ const PREVIEW = 4000;
 /** A page of an episode's events (steps), by seq, with long texts cut to a preview (`*_length` says how long they are). */
 export function eventPage(store: ResultsStore, episodeId: string, from: number, limit: number): Promise<Row[]> {
   return store.query(
-    `SELECT seq, type, round, time, call_id, name, left(arguments, ${PREVIEW}) AS arguments, disposition,
+    `SELECT seq, type, round, time, call_id, name, left(arguments, ${PREVIEW}) AS arguments,
+       -- a tool result shows its call's disposition: the result of a blocked call is the feedback the agent saw
+       coalesce(disposition, (SELECT any_value(c.disposition) FROM steps c WHERE c.episode_id = $1 AND c.type = 'tool-call' AND c.call_id = steps.call_id)) AS disposition,
        left(content, ${PREVIEW}) AS content, length(content) AS content_length, is_error, kind,
        CASE WHEN length(CAST(message AS VARCHAR)) <= ${PREVIEW * 4} THEN message END AS message, usage, latency_ms, verdicts, enforcement,
        status, reason, constraint_status, messages
