@@ -1,5 +1,11 @@
 import { Command } from 'commander';
-import { positiveInteger } from './cli-options.ts';
+import { SandboxError } from '../sandbox-error.ts';
+
+function port(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1 || number > 65535) throw new SandboxError('invalid-input', `--port must be an integer from 1 to 65535, got "${value}"`);
+  return number;
+}
 
 interface ViewFlags {
   port?: number;
@@ -12,7 +18,7 @@ export function viewCommand(): Command {
   return new Command('view')
     .description('Open a local web viewer (127.0.0.1 only) of run folders: runs, plots, episodes, comparisons; updates live')
     .argument('[dirs...]', 'run folders, or folders of runs', ['runs'])
-    .option('--port <n>', 'port to listen on (default: a free one)', positiveInteger('--port'))
+    .option('--port <n>', 'port to listen on (default: a free one)', port)
     .option('--open', 'open the viewer in the default browser')
     .option('--store <file>', 'the results store', 'runs/results.duckdb')
     .action(async (dirs: string[], flags: ViewFlags) => {
