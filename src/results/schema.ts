@@ -4,6 +4,12 @@
  * only what changed. Scores come from the run's `summary.json` (written by `sandbox run`); an episode with none is
  * `graded = false`, never scored 0.
  */
+/** Bump when a table changes: a store of another version is rebuilt from the run folders (it is only an index). */
+export const STORE_VERSION = 2;
+
+/** Every table and view, for dropping a store of another version. */
+export const STORE_OBJECTS = ['episode_scores:VIEW', 'files', 'runs', 'episodes', 'steps', 'verdicts', 'scores', 'constraint_facts', 'checklist_items', 'plan_ratings'];
+
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS files (
   path VARCHAR PRIMARY KEY,
@@ -100,7 +106,11 @@ CREATE TABLE IF NOT EXISTS scores (
   grade_error VARCHAR,
   passed BOOLEAN,
   metrics JSON,
-  details JSON
+  details JSON,
+  sr DOUBLE,                      -- CCTU
+  psr DOUBLE,
+  accuracy DOUBLE,                -- DDR checklist accuracy
+  grp VARCHAR                     -- CCTU structure, DDR scenario, plan kind / shape
 );
 CREATE TABLE IF NOT EXISTS constraint_facts (
   run_dir VARCHAR NOT NULL,
@@ -137,11 +147,10 @@ SELECT e.*,
   s.passed,
   s.grade_error,
   s.passed IS NOT NULL AS graded,
-  CAST((s.metrics ->> '$.sr') AS DOUBLE) AS sr,
-  CAST((s.metrics ->> '$.psr') AS DOUBLE) AS psr,
-  CAST((s.metrics ->> '$.accuracy') AS DOUBLE) AS accuracy,
-  coalesce((s.details ->> '$.structure'), (s.details ->> '$.scenario'),
-           CASE WHEN (s.details ->> '$.kind') IS NOT NULL THEN ((s.details ->> '$.kind')) || ' / ' || ((s.details ->> '$.shape')) END) AS "group",
+  s.sr,
+  s.psr,
+  s.accuracy,
+  s.grp AS "group",
   s.metrics,
   s.details
 FROM episodes e

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { SandboxError } from '../sandbox-error.ts';
 import { discoverRunFiles, type RunFile } from './discover.ts';
-import { EVENT_COLUMNS, EVENT_TYPES, SCHEMA_SQL } from './schema.ts';
+import { EVENT_COLUMNS, EVENT_TYPES, SCHEMA_SQL, STORE_OBJECTS, STORE_VERSION } from './schema.ts';
 
 /** Where `sandbox results` and `sandbox view` keep the store unless told otherwise. */
 export const DEFAULT_STORE = path.join('runs', 'results.duckdb');
@@ -45,6 +45,16 @@ export async function openStore(file: string = DEFAULT_STORE): Promise<ResultsSt
   const connection = await instance.connect();
   // Rows carry their own order (seq): letting DuckDB insert in any order makes reading many files ~10× faster.
   await connection.run('SET preserve_insertion_order = false');
+  await connection.run('CREATE TABLE IF NOT EXISTS store_version (version INTEGER)');
+  const version = (await connection.runAndReadAll('SELECT max(version) AS v FROM store_version')).getRowObjectsJson()[0]?.v;
+  if (version !== STORE_VERSION) {
+    for (const entry of STORE_OBJECTS) {
+      const [name, kind = 'TABLE'] = entry.split(':');
+      await connection.run(`DROP ${kind} IF EXISTS ${name}`);
+    }
+    await connection.run('DELETE FROM store_version');
+    await connection.run(`INSERT INTO store_version VALUES (${STORE_VERSION})`);
+  }
   await connection.run(SCHEMA_SQL);
   return {
     connection,
@@ -91,7 +101,8 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[]): 
   // No one transaction around it all: a file DuckDB refuses would abort it, and a refused file must not stop the index.
   const connection = store.connection;
   {
-    const gone = [...removed, ...changed.map((file) => file.path)];
+    // rows to drop: of vanished files, and of changed files indexed before (a new file has none)
+    const gone = [...removed, ...changed.filter((file) => known.has(file.path)).map((file) => file.path)];
     if (gone.length > 0) await forget(store, gone);
     const trajectories = changed.filter((file) => file.kind === 'trajectory');
     for (let index = 0; index < trajectories.length; index += BATCH) await readTrajectories(store, trajectories.slice(index, index + BATCH));
@@ -101,6 +112,8 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[]): 
     await connection.run(`INSERT INTO runs (run_dir, name)
       SELECT DISTINCT run_dir, regexp_extract(run_dir, '[^/\\\\]+$') FROM files WHERE run_dir NOT IN (SELECT run_dir FROM runs)`);
     await connection.run('DELETE FROM runs WHERE run_dir NOT IN (SELECT run_dir FROM files)');
+    // after a large index, write it into the database file now rather than during the next small re-index
+    if (changed.length >= 100) await connection.run('CHECKPOINT');
   }
   const unreadable = await store.query<{ path: string; reason: string }>(
     `SELECT path, error AS reason FROM files WHERE error IS NOT NULL AND (${rootPaths.map((root) => `path LIKE ${quote(`${root}%`)}`).join(' OR ') || 'true'}) ORDER BY path`,
@@ -295,7 +308,10 @@ async function readSummary(store: ResultsStore, file: RunFile): Promise<void> {
       SELECT (e ->> '$.taskId') AS task_id, CAST(e ->> '$.repeat' AS INTEGER) AS repeat, (e ->> '$.gradeError') AS grade_error, (e -> '$.score') AS score
       FROM (SELECT unnest(CAST(json -> '$.episodes' AS JSON[])) AS e FROM read_json_objects(${quote(file.path)}, format = 'auto', maximum_object_size = ${MAX_OBJECT}))`);
     await connection.run(`INSERT INTO scores SELECT ${run}, task_id, repeat, (score ->> '$.style'), grade_error,
-        CAST(score ->> '$.passed' AS BOOLEAN), (score -> '$.metrics'), (score -> '$.details')
+        CAST(score ->> '$.passed' AS BOOLEAN), (score -> '$.metrics'), (score -> '$.details'),
+        CAST(score ->> '$.metrics.sr' AS DOUBLE), CAST(score ->> '$.metrics.psr' AS DOUBLE), CAST(score ->> '$.metrics.accuracy' AS DOUBLE),
+        coalesce((score ->> '$.details.structure'), (score ->> '$.details.scenario'),
+          CASE WHEN (score ->> '$.details.kind') IS NOT NULL THEN (score ->> '$.details.kind') || ' / ' || (score ->> '$.details.shape') END)
       FROM summary WHERE score IS NOT NULL AND json_type(score) = 'OBJECT' OR grade_error IS NOT NULL`);
     await connection.run(`INSERT INTO constraint_facts SELECT ${run}, task_id, repeat, (c ->> '$.id'), (c ->> '$.category'), (c ->> '$.status')
       FROM (SELECT task_id, repeat, unnest(CAST(score -> '$.details.constraints' AS JSON[])) AS c FROM summary WHERE json_type(score -> '$.details.constraints') = 'ARRAY')`);
