@@ -14,6 +14,11 @@ export default tseslint.config(
     },
   },
   {
+    // The viewer's client runs in the browser.
+    files: ['src/viewer/client/**/*.ts'],
+    languageOptions: { globals: { ...globals.browser } },
+  },
+  {
     // Constraint validators and mock-tool code run inside isolated-vm: no Node globals there.
     files: ['constraints/**/*.js', 'src/python-sandbox/isolate-globals.js'],
     languageOptions: { globals: {}, sourceType: 'script' },

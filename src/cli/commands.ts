@@ -10,9 +10,13 @@ import { validateCommand } from './validate.ts';
 import { serveCommand } from './serve.ts';
 import { mcpConfigCommand } from './mcp-config.ts';
 import { importCommand } from './import.ts';
+import { resultsCommand } from './results.ts';
+import { reportCommand } from './report.ts';
+import { viewCommand } from './view.ts';
 
 /**
  * Every subcommand, one file each (`src/cli/<name>.ts` exporting `<name>Command(): Command`).
  * Add a subcommand by adding its factory here.
  */
 export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, importCommand];
+export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, resultsCommand, reportCommand, viewCommand];

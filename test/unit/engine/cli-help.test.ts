@@ -144,6 +144,16 @@ describe('CLI help', () => {
                                               suite or a plain server
         import                                Import another benchmark's released data
                                               as a suite of tasks
+        results [options] [dirs...]           Index run folders into the results store
+                                              (DuckDB; only changed files are read)
+                                              and print its reports
+        report [options] <run-dir>            Write a report of one run:
+                                              self-contained HTML with plots (opens
+                                              offline), Markdown, CSV of episodes, or
+                                              JUnit XML for CI
+        view [options] [dirs...]              Open a local web viewer (127.0.0.1 only)
+                                              of run folders: runs, plots, episodes,
+                                              comparisons; updates live
         help [command]                        display help for command
       "
     `);
@@ -201,6 +211,56 @@ describe('CLI help', () => {
         --name <name>     the server name in the client (default:
                           agent-sandbox-<task|suite|server>) (default: "")
         -h, --help        display help for command
+      "
+    `);
+  });
+  it('results, report, view', () => {
+    expect([helpOf('results'), helpOf('report'), helpOf('view')].join('\n')).toMatchInlineSnapshot(`
+      "Usage: sandbox results [options] [dirs...]
+
+      Index run folders into the results store (DuckDB; only changed files are read)
+      and print its reports
+
+      Arguments:
+        dirs             run folders, or folders of runs (default: ["runs"])
+
+      Options:
+        --store <file>   the results store (default: "runs/results.duckdb")
+        --json           print every report as JSON
+        --csv            print one report (--report) as CSV
+        --report <name>  the report --csv prints (choices: "leaderboard", "pass_k",
+                         "flip_rate", "violations", "cost", "unreadable", default:
+                         "leaderboard")
+        -h, --help       display help for command
+
+      Usage: sandbox report [options] <run-dir>
+
+      Write a report of one run: self-contained HTML with plots (opens offline),
+      Markdown, CSV of episodes, or JUnit XML for CI
+
+      Arguments:
+        run-dir            a run folder
+
+      Options:
+        --format <format>  report format (choices: "html", "md", "csv", "junit",
+                           default: "html")
+        --out <file>       where to write it (default <run-dir>/report.<ext>; - for
+                           stdout)
+        -h, --help         display help for command
+
+      Usage: sandbox view [options] [dirs...]
+
+      Open a local web viewer (127.0.0.1 only) of run folders: runs, plots, episodes,
+      comparisons; updates live
+
+      Arguments:
+        dirs            run folders, or folders of runs (default: ["runs"])
+
+      Options:
+        --port <n>      port to listen on (default: a free one)
+        --open          open the viewer in the default browser
+        --store <file>  the results store (default: "runs/results.duckdb")
+        -h, --help      display help for command
       "
     `);
   });

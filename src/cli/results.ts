@@ -1,0 +1,57 @@
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { SandboxError } from '../sandbox-error.ts';
+import { EXIT_CODES } from './exit-codes.ts';
+import { formatTable } from './format-table.ts';
+
+const REPORTS = ['leaderboard', 'pass_k', 'flip_rate', 'violations', 'cost', 'unreadable'] as const;
+
+interface ResultsFlags {
+  store: string;
+  json?: boolean;
+  csv?: boolean;
+  report: (typeof REPORTS)[number];
+}
+
+/** `sandbox results`: index run folders into the results store and print its reports. */
+export function resultsCommand(): Command {
+  return new Command('results')
+    .description('Index run folders into the results store (DuckDB; only changed files are read) and print its reports')
+    .argument('[dirs...]', 'run folders, or folders of runs', ['runs'])
+    .option('--store <file>', 'the results store', 'runs/results.duckdb')
+    .option('--json', 'print every report as JSON')
+    .option('--csv', 'print one report (--report) as CSV')
+    .addOption(new Option('--report <name>', 'the report --csv prints').choices(REPORTS).default('leaderboard'))
+    .action(async (dirs: string[], flags: ResultsFlags) => {
+      if (flags.json && flags.csv) throw new SandboxError('invalid-input', '--json and --csv are exclusive: choose one');
+      const { openStore, indexRuns } = await import('../results/store.ts');
+      const { allReports } = await import('../results/reports.ts');
+      const store = await openStore(flags.store);
+      try {
+        const summary = await indexRuns(store, dirs);
+        // the reports cover the runs under the folders named (the store may hold others from earlier calls)
+        const roots = dirs.map((dir) => path.resolve(dir));
+        const runDirs = (await store.query<{ run_dir: string }>('SELECT DISTINCT run_dir FROM files')).map((row) => row.run_dir)
+          .filter((runDir) => roots.some((root) => runDir === root || runDir.startsWith(root + path.sep)));
+        const reports = await allReports(store, runDirs);
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ index: summary, reports: Object.fromEntries(reports.map((report) => [report.name, report.rows])) }, null, 2)}\n`);
+        } else if (flags.csv) {
+          const { reportCsv } = await import('../report/csv.ts');
+          process.stdout.write(reportCsv(reports.find((report) => report.name === flags.report)!));
+        } else {
+          process.stdout.write(`${summary.runs} runs: ${summary.read} files read, ${summary.unchanged} unchanged, ${summary.removed} removed (${summary.seconds.toFixed(2)} s)\n\n`);
+          const shown = reports.filter((report) => report.rows.length > 0);
+          process.stdout.write(`${shown.map((report) => formatTable({ title: report.title, columns: report.columns, rows: report.rows.map((row) => report.columns.map((column) => cell(row[column]))) })).join('\n\n')}\n`);
+        }
+        process.exitCode = EXIT_CODES.ok;
+      } finally {
+        store.close();
+      }
+    });
+}
+
+function cell(value: unknown): string | number {
+  if (value === null || value === undefined) return '-';
+  return typeof value === 'number' ? value : String(value);
+}

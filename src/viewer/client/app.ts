@@ -1,0 +1,46 @@
+import { h } from './dom.ts';
+import { comparePage } from './pages/compare.ts';
+import { episodePage } from './pages/episode.ts';
+import { runPage } from './pages/run.ts';
+import { runsPage } from './pages/runs.ts';
+
+/** A page renders into `root` and may return a cleanup (listeners, scrollers) run when the route changes. */
+export type Page = (root: HTMLElement, args: string[]) => Promise<(() => void) | void>;
+
+const ROUTES: Record<string, Page> = { runs: runsPage, run: runPage, episode: episodePage, compare: comparePage };
+const app = document.getElementById('app')!;
+let cleanup: (() => void) | void;
+let rendering = 0;
+
+/** Routes: #/runs, #/run/<dir>, #/episode/<file>, #/compare/<dir a>/<dir b> (each part URI-encoded). */
+async function render(): Promise<void> {
+  const ticket = ++rendering;
+  const [name = 'runs', ...args] = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
+  const page = ROUTES[name] ?? runsPage;
+  cleanup?.();
+  cleanup = undefined;
+  const root = h('div', { class: `page page-${name}` });
+  try {
+    const done = await page(root, args);
+    if (ticket !== rendering) {
+      done?.();
+      return;
+    }
+    cleanup = done;
+  } catch (error) {
+    root.replaceChildren(h('div', { class: 'error-box' }, `Could not load this page: ${(error as Error).message}`));
+  }
+  if (ticket === rendering) app.replaceChildren(root);
+}
+
+window.addEventListener('hashchange', () => void render());
+void render();
+
+// Live updates: the server re-indexes the run folders and says when something changed; the list pages refresh.
+const live = document.getElementById('live');
+const source = new EventSource('/api/live');
+source.addEventListener('hello', () => live?.classList.add('on'));
+source.addEventListener('error', () => live?.classList.remove('on'));
+source.addEventListener('change', () => {
+  if (/^#\/(runs|run\/)|^$|^#\/?$/.test(location.hash)) void render();
+});

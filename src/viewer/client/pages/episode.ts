@@ -1,0 +1,274 @@
+import dagre from '@dagrejs/dagre';
+import { Virtualizer, elementScroll, measureElement, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
+import { get, type Row } from '../api.ts';
+import { basename, h, num, usd } from '../dom.ts';
+import { go } from '../nav.ts';
+
+const PAGE = 200;
+
+/** Episode: the transcript (virtualized, fetched a page of events at a time) with verdicts inline, and its score beside it. */
+export async function episodePage(root: HTMLElement, [id = '']: string[]): Promise<() => void> {
+  const detail = await get<Row>('/api/episode', { id });
+  if (!detail.found) {
+    root.append(h('div', { class: 'error-box', id: 'unreadable' }, detail.unreadable ? `Unreadable trajectory ${basename(id)}: ${detail.unreadable}` : `No episode ${id} in the results store.`));
+    return () => undefined;
+  }
+  const episode = detail.episode as Row;
+  const count = Number(episode.events);
+  const pages = new Map<number, Row[] | Promise<void>>();
+  let highlighted = -1;
+
+  const scroller = h('div', { class: 'transcript', id: 'transcript', tabindex: 0 });
+  const inner = h('div', { style: 'position: relative; width: 100%;' });
+  scroller.append(inner);
+
+  const virtualizer = new Virtualizer<HTMLDivElement, HTMLElement>({
+    count,
+    getScrollElement: () => scroller,
+    estimateSize: () => 64,
+    overscan: 8,
+    scrollToFn: elementScroll,
+    observeElementRect,
+    observeElementOffset,
+    measureElement,
+    onChange: () => draw(),
+  });
+
+  function eventAt(seq: number): Row | undefined {
+    const page = pages.get(Math.floor(seq / PAGE));
+    return Array.isArray(page) ? page[seq - Math.floor(seq / PAGE) * PAGE] : undefined;
+  }
+
+  function need(seq: number): void {
+    const index = Math.floor(seq / PAGE);
+    if (pages.has(index)) return;
+    pages.set(index, get<Row[]>('/api/events', { id, from: index * PAGE, limit: PAGE }).then((rows) => {
+      const full: Row[] = [];
+      for (const row of rows) full[row.seq - index * PAGE] = row;
+      pages.set(index, full);
+      draw();
+    }));
+  }
+
+  function draw(): void {
+    const items = virtualizer.getVirtualItems();
+    inner.style.height = `${virtualizer.getTotalSize()}px`;
+    const nodes = items.map((item) => {
+      const event = eventAt(item.index);
+      if (!event) need(item.index);
+      const node = event ? renderEvent(event) : h('div', { class: 'event loading' }, h('span', { class: 'muted' }, `event ${item.index} …`));
+      node.dataset.index = String(item.index);
+      node.dataset.seq = String(item.index);
+      node.style.cssText = `position: absolute; top: 0; left: 0; width: 100%; transform: translateY(${item.start}px);`;
+      if (item.index === highlighted) node.classList.add('highlight');
+      return node;
+    });
+    inner.replaceChildren(...nodes);
+    for (const node of nodes) virtualizer.measureElement(node);
+  }
+
+  /** Scrolls the transcript to an event and highlights it (checklist links). */
+  function reveal(seq: number): void {
+    highlighted = seq;
+    virtualizer.scrollToIndex(seq, { align: 'center' });
+    draw();
+    // dynamic row heights settle over a frame or two: align again once measured
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      virtualizer.scrollToIndex(seq, { align: 'center' });
+      draw();
+    }));
+  }
+
+  const messageSeqs = detail.messageSeqs as number[];
+  const side = h('aside', { class: 'side' },
+    scoreSection(episode),
+    constraintSection(detail.constraints as Row[]),
+    checklistSection(detail.checklist as Row[], messageSeqs, reveal),
+    planSection(detail.plan),
+  );
+
+  const nav = h('div', { class: 'toolbar' },
+    h('a', { href: `#/run/${encodeURIComponent(episode.run_dir)}` }, `← ${basename(episode.run_dir)}`),
+    detail.previous ? h('a', { id: 'previous', href: `#/episode/${encodeURIComponent(detail.previous)}` }, '◀ previous') : null,
+    detail.next ? h('a', { id: 'next', href: `#/episode/${encodeURIComponent(detail.next)}` }, 'next ▶') : null,
+    h('span', { class: 'muted' }, 'keys: ', h('span', { class: 'kbd' }, 'j'), '/', h('span', { class: 'kbd' }, 'k'), ' next/previous episode, ', h('span', { class: 'kbd' }, 'Home'), '/', h('span', { class: 'kbd' }, 'End'), ' top/end'),
+  );
+  root.append(
+    h('h1', {}, `${episode.task_id}#${episode.repeat}`, ' ', h('span', { class: `badge ${episode.status}` }, episode.status)),
+    h('p', { class: 'muted' }, `${episode.model ?? ''} · ${episode.enforcement ?? ''} · ${episode.reason ?? ''} · ${count} events`),
+    nav,
+    h('div', { class: 'cols' }, scroller, side),
+  );
+
+  const onKey = (event: KeyboardEvent) => {
+    if ((event.target as HTMLElement).closest('input, select, textarea')) return;
+    if ((event.key === 'j' || event.key === 'ArrowRight') && detail.next) go('episode', detail.next);
+    else if ((event.key === 'k' || event.key === 'ArrowLeft') && detail.previous) go('episode', detail.previous);
+    else if (event.key === 'End') virtualizer.scrollToIndex(count - 1, { align: 'end' });
+    else if (event.key === 'Home') virtualizer.scrollToIndex(0, { align: 'start' });
+    else return;
+    event.preventDefault();
+  };
+  window.addEventListener('keydown', onKey);
+  const unmount = virtualizer._didMount();
+  queueMicrotask(() => {
+    virtualizer._willUpdate();
+    draw();
+  });
+  (window as unknown as { transcript: unknown }).transcript = { reveal, scrollToEnd: () => virtualizer.scrollToIndex(count - 1, { align: 'end' }) };
+  return () => {
+    window.removeEventListener('keydown', onKey);
+    unmount();
+  };
+}
+
+function scoreSection(episode: Row): HTMLElement {
+  const metrics = (typeof episode.metrics === 'string' ? JSON.parse(episode.metrics) : episode.metrics) as Record<string, number | null> | null;
+  return h('section', { id: 'score' },
+    h('h2', {}, 'Score'),
+    episode.graded ? h('p', {}, h('span', { class: episode.passed ? 'pass' : 'fail' }, episode.passed ? 'passed' : 'failed'), ` · ${episode.style}${episode.group ? ` · ${episode.group}` : ''}`)
+      : h('p', { class: 'muted' }, episode.grade_error ? `not graded: ${episode.grade_error}` : 'not graded (no summary.json score)'),
+    metrics ? h('table', {}, h('tbody', {}, ...Object.entries(metrics).map(([name, value]) => h('tr', {}, h('td', {}, name), h('td', { class: 'num' }, value === null ? 'not judged' : num(value, Number.isInteger(value) ? 0 : 3)))))) : null,
+    h('p', { class: 'muted' }, `rounds ${num(episode.rounds)} · tool calls ${num(episode.tool_calls)} · blocked ${num(episode.blocked_calls)} · rejected ${num(episode.rejected_answers)} · tokens ${num(episode.input_tokens)}/${num(episode.output_tokens)} · cost ${usd(episode.cost_usd)}`),
+  );
+}
+
+function constraintSection(constraints: Row[]): HTMLElement | null {
+  if (constraints.length === 0) return null;
+  return h('section', { id: 'constraints' }, h('h2', {}, 'Constraints'), h('table', {}, h('tbody', {}, ...constraints.map((row) =>
+    h('tr', { 'data-constraint': row.constraint_id }, h('td', {}, row.category), h('td', {}, h('span', { class: `badge ${row.status}` }, row.status)))))));
+}
+
+function checklistSection(items: Row[], messageSeqs: number[], reveal: (seq: number) => void): HTMLElement | null {
+  if (items.length === 0) return null;
+  const link = (message: number, kind: string) => {
+    const seq = messageSeqs[message];
+    return seq === undefined ? h('span', { class: 'muted' }, ` msg ${message}`) : h('a', { href: '#', class: `message-link ${kind}`, 'data-seq': seq, onclick: (event: Event) => {
+      event.preventDefault();
+      reveal(seq);
+    } }, ` msg ${message}`);
+  };
+  return h('section', { id: 'checklist' }, h('h2', {}, 'Checklist'), h('ul', {}, ...items.map((item) =>
+    h('li', { 'data-item': item.item_id },
+      h('span', { class: `badge ${item.verdict}` }, item.verdict), ` ${item.item_id}`, item.grader === 'judge' ? h('span', { class: 'muted' }, ' (judge)') : null,
+      (item.supporting as number[]).length > 0 ? h('div', {}, 'supporting:', ...(item.supporting as number[]).map((message) => link(message, 'supporting'))) : null,
+      (item.contradicting as number[]).length > 0 ? h('div', {}, 'contradicting:', ...(item.contradicting as number[]).map((message) => link(message, 'contradicting'))) : null,
+      item.reason ? h('div', { class: 'muted' }, item.reason) : null,
+    ))));
+}
+
+/** The plan as a DAG laid out by dagre (steps as boxes, depends_on as edges). */
+function planSection(plan: unknown): HTMLElement | null {
+  if (!plan || typeof plan !== 'object') return null;
+  if ('error' in plan) return h('section', { id: 'plan' }, h('h2', {}, 'Plan'), h('p', { class: 'fail' }, String((plan as { error: string }).error)));
+  const steps = (plan as { steps: Array<{ id: number; tool: string; prompt: string; depends_on: number[] }> }).steps;
+  const graph = new dagre.graphlib.Graph();
+  graph.setGraph({ rankdir: 'TB', nodesep: 20, ranksep: 30 });
+  graph.setDefaultEdgeLabel(() => ({}));
+  for (const step of steps) graph.setNode(String(step.id), { width: 150, height: 44, label: `${step.id}. ${step.tool}` });
+  for (const step of steps) for (const from of step.depends_on) if (graph.hasNode(String(from))) graph.setEdge(String(from), String(step.id));
+  dagre.layout(graph);
+  const { width = 0, height = 0 } = graph.graph();
+  const ns = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(ns, 'svg');
+  svg.setAttribute('viewBox', `0 0 ${width + 20} ${height + 20}`);
+  const make = (tag: string, attrs: Record<string, string | number>) => {
+    const element = document.createElementNS(ns, tag);
+    for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, String(value));
+    svg.append(element);
+    return element;
+  };
+  for (const edge of graph.edges()) {
+    const points = graph.edge(edge).points;
+    make('polyline', { points: points.map((point: { x: number; y: number }) => `${point.x + 10},${point.y + 10}`).join(' '), fill: 'none', stroke: '#9ca3af', 'stroke-width': 1.5, 'marker-end': 'url(#arrow)' });
+  }
+  const defs = document.createElementNS(ns, 'defs');
+  defs.innerHTML = '<marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="#9ca3af"/></marker>';
+  svg.prepend(defs);
+  for (const step of steps) {
+    const node = graph.node(String(step.id));
+    const box = make('rect', { x: node.x - node.width / 2 + 10, y: node.y - node.height / 2 + 10, width: node.width, height: node.height, rx: 6, fill: '#eff6ff', stroke: '#2563eb' });
+    box.setAttribute('data-step', String(step.id));
+    const title = document.createElementNS(ns, 'title');
+    title.textContent = step.prompt;
+    box.append(title);
+    const text = make('text', { x: node.x + 10, y: node.y + 14, 'text-anchor': 'middle', 'font-size': 12 });
+    text.textContent = `${step.id}. ${step.tool}`;
+  }
+  return h('section', { id: 'plan' }, h('h2', {}, `Plan (${steps.length} steps)`), h('div', { class: 'dag' }, svg),
+    h('ol', {}, ...steps.map((step) => h('li', { value: step.id }, `${step.tool}: ${step.prompt}`))));
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON columns (messages, verdicts) of an event, shaped by src/schemas/event.ts
+function parse(value: unknown): any {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}
+
+/** One event of the transcript: what the agent said, what the validator said about it, what the tools answered. */
+function renderEvent(event: Row): HTMLElement {
+  const head = h('div', { class: 'head' }, `#${event.seq} ${event.type}${event.round ? ` · round ${event.round}` : ''}`);
+  const node = h('div', { class: `event ${event.type}` }, head);
+  switch (event.type) {
+    case 'episode-start': {
+      const messages = (parse(event.messages) ?? []) as Array<{ role: string; content: string }>;
+      for (const message of messages) node.append(h('details', { open: message.role === 'user' }, h('summary', {}, message.role), h('pre', {}, message.content)));
+      break;
+    }
+    case 'model-response': {
+      const message = parse(event.message) as { content: string | null; tool_calls?: Array<{ function: { name: string; arguments: string } }>; reasoning?: string } | null;
+      if (!message) {
+        node.append(h('span', { class: 'muted' }, 'a very long message: open it in full'), fullLink(event));
+        break;
+      }
+      if (message.reasoning) node.append(h('details', {}, h('summary', {}, 'reasoning'), h('pre', {}, message.reasoning)));
+      if (message.content) node.append(h('div', { class: 'content' }, message.content));
+      for (const call of message.tool_calls ?? []) node.append(h('pre', {}, `→ ${call.function.name}(${call.function.arguments})`));
+      break;
+    }
+    case 'constraint-check': {
+      const verdicts = (parse(event.verdicts) ?? []) as Array<{ constraintId: string; category: string; effect: string; message: string; callId?: string }>;
+      const observed = event.enforcement !== 'block';
+      if (verdicts.length === 0) node.append(h('span', { class: 'muted' }, 'every constraint passed'));
+      for (const verdict of verdicts) {
+        node.append(h('div', { class: 'verdict', 'data-category': verdict.category },
+          h('span', { class: `badge ${observed ? 'observed' : verdict.effect === 'error' ? 'error' : 'blocked'}` }, observed ? `${verdict.effect} (observed)` : verdict.effect),
+          ` ${verdict.category} `, h('span', { class: 'muted' }, verdict.constraintId), h('div', {}, verdict.message)));
+      }
+      break;
+    }
+    case 'tool-call':
+      node.append(h('span', { class: `badge ${event.disposition}` }, event.disposition), h('pre', {}, `${event.name}(${event.arguments})`));
+      break;
+    case 'tool-result': {
+      const blocked = event.disposition === 'blocked';
+      if (blocked) node.classList.add('blocked');
+      const body = h('pre', { class: blocked ? 'feedback-text' : '' }, event.content ?? '');
+      const label = `${blocked ? 'feedback the agent saw (call blocked)' : event.is_error ? 'tool error' : 'result'} · ${event.name} · ${num(event.content_length)} chars`;
+      node.append(h('details', { open: blocked || event.is_error }, h('summary', {}, label), body, event.content_length > (event.content ?? '').length ? fullLink(event) : null));
+      break;
+    }
+    case 'feedback':
+      node.append(h('span', { class: `badge ${event.kind === 'constraint' ? 'blocked' : ''}` }, event.kind === 'constraint' ? 'answer rejected' : 'protocol'), h('div', { class: 'feedback-text' }, event.content));
+      break;
+    case 'episode-end': {
+      const statuses = (parse(event.constraint_status) ?? {}) as Record<string, string>;
+      node.append(h('div', {}, h('span', { class: `badge ${event.status}` }, event.status), ` ${event.reason ?? ''}`),
+        h('div', {}, ...Object.entries(statuses).map(([constraint, status]) => h('span', { class: `badge ${status}`, title: constraint }, `${constraint}: ${status}`))));
+      break;
+    }
+    default:
+      node.append(h('span', { class: 'muted' }, event.type === 'plan-execution' ? 'plan executed (see the tool calls below)' : ''));
+  }
+  return node;
+}
+
+function fullLink(event: Row): HTMLElement {
+  const link = h('a', { href: '#', onclick: async (click: Event) => {
+    click.preventDefault();
+    const id = decodeURIComponent(location.hash.replace(/^#\/episode\//, ''));
+    const full = await get<Row>('/api/event', { id, seq: event.seq });
+    link.replaceWith(h('pre', {}, String(full.content ?? JSON.stringify(parse(full.message), null, 2))));
+  } }, ' show all');
+  return link;
+}
+

@@ -1,0 +1,238 @@
+import baselineJson from '../../episodes/ddr-generator/explorer-baseline.json' with { type: 'json' };
+import { parsePlan } from '../planning/parse-plan.ts';
+import { costLedger, flipRate, leaderboard, passAtK, violations, type Report } from '../results/reports.ts';
+import type { ResultsStore, Row } from '../results/store.ts';
+
+/**
+ * What the viewer's pages and the HTML report ask the results store, one function per question; every value from
+ * the page reaches SQL as a bound parameter. Pages get one page of rows at a time, never a whole run.
+ */
+
+/** Runs with their headline figures (episodes, graded, pass rate, SR/PSR, accuracy, cost: NULL when a price is unknown). */
+export function listRuns(store: ResultsStore): Promise<Row[]> {
+  return store.query(`
+    SELECT r.run_dir, r.name, r.model, r.suite, r.judge, coalesce(r.enforcement, any_value(e.enforcement)) AS enforcement,
+      coalesce(r.started_at, min(e.started_at)) AS started_at, r.finished_at, r.planned_episodes,
+      CAST(count(e.episode_id) AS INTEGER) AS episodes,
+      CAST(count(*) FILTER (WHERE e.status = 'running') AS INTEGER) AS running,
+      CAST(count(*) FILTER (WHERE e.graded) AS INTEGER) AS graded,
+      round(avg(CASE WHEN e.passed THEN 1.0 WHEN e.passed = false THEN 0.0 END), 4) AS pass_rate,
+      round(avg(e.sr), 4) AS sr, round(avg(e.psr), 4) AS psr, round(avg(e.accuracy), 4) AS accuracy,
+      CASE WHEN bool_and(e.cost_known) THEN round(sum(e.cost_usd), 6) END AS cost_usd,
+      string_agg(DISTINCT e.style, ', ') AS styles,
+      CAST(coalesce(any_value(u.unreadable), 0) AS INTEGER) AS unreadable
+    FROM runs r LEFT JOIN episode_scores e USING (run_dir)
+      LEFT JOIN (SELECT run_dir, count(*) AS unreadable FROM files WHERE error IS NOT NULL GROUP BY run_dir) u USING (run_dir)
+    GROUP BY r.run_dir, r.name, r.model, r.suite, r.judge, r.enforcement, r.started_at, r.finished_at, r.planned_episodes
+    ORDER BY started_at DESC NULLS LAST, r.name`);
+}
+
+export interface EpisodeFilter {
+  runDir: string;
+  offset?: number;
+  limit?: number;
+  failedOnly?: boolean;
+  status?: string;
+  category?: string;
+  sort?: string;
+}
+
+const SORTS: Record<string, string> = {
+  task: 'task_id, repeat',
+  status: 'status, task_id, repeat',
+  rounds: 'rounds DESC NULLS LAST, task_id',
+  duration: 'duration_ms DESC NULLS LAST, task_id',
+  passed: 'passed NULLS FIRST, task_id, repeat',
+};
+
+function episodeWhere(filter: EpisodeFilter): { sql: string; params: Array<string | number> } {
+  const clauses = ['run_dir = $1'];
+  const params: Array<string | number> = [filter.runDir];
+  if (filter.failedOnly) clauses.push('passed = false');
+  if (filter.status) {
+    params.push(filter.status);
+    clauses.push(`status = $${params.length}`);
+  }
+  if (filter.category) {
+    params.push(filter.category);
+    clauses.push(`(task_id, repeat) IN (SELECT task_id, repeat FROM constraint_facts f WHERE f.run_dir = $1 AND f.category = $${params.length} AND f.status IN ('soft-satisfied', 'unsatisfied'))`);
+  }
+  return { sql: clauses.join(' AND '), params };
+}
+
+/** One page of a run's episode table, with the total matching the filter. */
+export async function listEpisodes(store: ResultsStore, filter: EpisodeFilter): Promise<{ total: number; rows: Row[] }> {
+  const { sql, params } = episodeWhere(filter);
+  const limit = Math.min(Math.max(1, filter.limit ?? 100), 1000);
+  const offset = Math.max(0, filter.offset ?? 0);
+  const [count] = await store.query<{ total: number }>(`SELECT CAST(count(*) AS INTEGER) AS total FROM episode_scores WHERE ${sql}`, params);
+  const rows = await store.query(
+    `SELECT episode_id, file, task_id, repeat, status, reason, style, "group", graded, passed, sr, psr, accuracy, rounds, tool_calls,
+       blocked_calls, rejected_answers, input_tokens, output_tokens, cost_usd, cost_known, duration_ms, truncated, grade_error
+     FROM episode_scores WHERE ${sql} ORDER BY ${SORTS[filter.sort ?? 'task'] ?? SORTS.task} LIMIT ${limit} OFFSET ${offset}`,
+    params,
+  );
+  return { total: count?.total ?? 0, rows };
+}
+
+/** Everything the run page plots and tables, computed in the store. */
+export async function runDetail(store: ResultsStore, runDir: string): Promise<Record<string, unknown>> {
+  const [run] = (await listRuns(store)).filter((row) => row.run_dir === runDir);
+  if (!run) return { found: false };
+  const runs = [runDir];
+  const reports: Report[] = [await leaderboard(store, runs), await violations(store, runs), await passAtK(store, runs), await flipRate(store, runs), await costLedger(store, runs)];
+  // distributions are binned here: the page gets 20 bins per measure, never one row per episode
+  const histograms: Record<string, Row[]> = {};
+  for (const [name, expression] of Object.entries(HISTOGRAMS)) histograms[name] = await histogram(store, runDir, expression);
+  const ddr = await store.query(
+    `SELECT "group" AS scenario, CAST(count(*) AS INTEGER) AS episodes, round(avg(accuracy), 4) AS accuracy
+     FROM episode_scores WHERE run_dir = $1 AND style = 'ddr' GROUP BY ALL ORDER BY scenario`,
+    runs,
+  );
+  const baseline = (baselineJson as { scenarios: Record<string, { accuracyMean: number }> }).scenarios;
+  // the top-k curve: pooled accuracy counting a correct fact once one of the first k messages stated it (DDR grader)
+  const topK = await store.query(
+    `WITH items AS (
+       SELECT "group" AS scenario, CAST(metrics ->> '$.items' AS DOUBLE) AS items, CAST(details -> '$.countingK' AS INTEGER[]) AS ks
+       FROM episode_scores WHERE run_dir = $1 AND style = 'ddr')
+     SELECT scenario, k, round(sum(len(list_filter(ks, x -> x IS NOT NULL AND x <= k))) / nullif(sum(items), 0), 4) AS accuracy
+     FROM items, (SELECT unnest([1, 2, 5, 10, 20, 30, 50, 100]) AS k) GROUP BY scenario, k ORDER BY scenario, k`,
+    runs,
+  );
+  const ratings = await store.query(
+    'SELECT rating, CAST(count(*) AS INTEGER) AS episodes FROM plan_ratings WHERE run_dir = $1 GROUP BY rating ORDER BY min(rating_index) DESC',
+    runs,
+  );
+  const categories = await store.query(
+    `SELECT DISTINCT f.category FROM constraint_facts f WHERE f.run_dir = $1 AND f.status IN ('soft-satisfied', 'unsatisfied') ORDER BY 1`,
+    runs,
+  );
+  const unreadable = await store.query('SELECT path, error AS reason FROM files WHERE run_dir = $1 AND error IS NOT NULL ORDER BY path', runs);
+  return {
+    found: true,
+    run,
+    reports: Object.fromEntries(reports.map((report) => [report.name, report])),
+    histograms,
+    ddr: ddr.map((row) => ({ ...row, explorer: baseline[String(row.scenario)]?.accuracyMean ?? null })),
+    topK,
+    ratings,
+    violatedCategories: categories.map((row) => row.category),
+    unreadable,
+  };
+}
+
+/** The per-episode measures the run page shows as histograms. */
+const HISTOGRAMS: Record<string, string> = {
+  column_coverage: "CAST(metrics ->> '$.column_coverage' AS DOUBLE)",
+  entropy: "CAST(metrics ->> '$.entropy' AS DOUBLE)",
+  duration_ms: 'duration_ms',
+  model_latency_ms: 'model_latency_ms',
+  output_tokens: 'CAST(output_tokens AS DOUBLE)',
+  cost_usd: 'cost_usd',
+};
+
+/** 20 equal-width bins [x0, x1) of a measure over a run's episodes (the last bin closed), skipping episodes without it. */
+async function histogram(store: ResultsStore, runDir: string, expression: string): Promise<Row[]> {
+  return store.query(
+    `WITH v AS (SELECT ${expression} AS x FROM episode_scores WHERE run_dir = $1 AND ${expression} IS NOT NULL AND isfinite(${expression})),
+       r AS (SELECT min(x) AS lo, max(x) AS hi, count(*) AS n FROM v),
+       b AS (SELECT CASE WHEN r.hi = r.lo THEN 0 ELSE least(19, CAST(floor((x - r.lo) / (r.hi - r.lo) * 20) AS INTEGER)) END AS bin FROM v, r)
+     SELECT bin, CAST(count(*) AS INTEGER) AS count,
+       any_value(CASE WHEN r.hi = r.lo THEN r.lo - 0.5 ELSE r.lo + bin * (r.hi - r.lo) / 20 END) AS x0,
+       any_value(CASE WHEN r.hi = r.lo THEN r.lo + 0.5 ELSE r.lo + (bin + 1) * (r.hi - r.lo) / 20 END) AS x1
+     FROM b, r GROUP BY bin ORDER BY bin`,
+    [runDir],
+  );
+}
+
+/** One episode's header: its row, score, constraint facts, checklist items, plan, the agent's messages (for links) and its neighbours. */
+export async function episodeDetail(store: ResultsStore, episodeId: string): Promise<Record<string, unknown>> {
+  const [episode] = await store.query('SELECT * FROM episode_scores WHERE episode_id = $1', [episodeId]);
+  if (!episode) {
+    const [file] = await store.query('SELECT path, error FROM files WHERE path = $1', [episodeId]);
+    return { found: false, unreadable: file?.error ?? null };
+  }
+  const key = [episode.run_dir as string, episode.task_id as string, episode.repeat as number];
+  const constraints = await store.query('SELECT constraint_id, category, status FROM constraint_facts WHERE run_dir = $1 AND task_id = $2 AND repeat = $3 ORDER BY constraint_id', key);
+  const checklist = await store.query(
+    'SELECT grader, item_id, verdict, supporting, contradicting, reason FROM checklist_items WHERE run_dir = $1 AND task_id = $2 AND repeat = $3 ORDER BY grader, item_id',
+    key,
+  );
+  // The i-th agent message (0-based, as checklist verdicts count them) is the i-th model response.
+  const messages = checklist.length === 0 ? [] : await store.query(
+    "SELECT CAST(row_number() OVER (ORDER BY seq) - 1 AS INTEGER) AS message, seq FROM steps WHERE episode_id = $1 AND type = 'model-response' ORDER BY seq",
+    [episodeId],
+  );
+  const neighbours = await store.query(
+    `SELECT episode_id, task_id, repeat FROM (
+       SELECT episode_id, task_id, repeat, lag(episode_id) OVER w AS previous, lead(episode_id) OVER w AS next
+       FROM episodes WHERE run_dir = $1 WINDOW w AS (ORDER BY task_id, repeat))
+     WHERE next = $2 OR previous = $2`,
+    [episode.run_dir as string, episodeId],
+  );
+  const order = await store.query('SELECT task_id, repeat FROM episodes WHERE episode_id = $1', [episodeId]);
+  const before = (row: Row) => String(row.task_id) < String(order[0]?.task_id) || (row.task_id === order[0]?.task_id && Number(row.repeat) < Number(order[0]?.repeat));
+  let plan: unknown = null;
+  if (episode.style === 'plan' && typeof episode.final_answer === 'string') {
+    const parsed = parsePlan(episode.final_answer);
+    plan = parsed.ok ? parsed.plan : { error: parsed.message };
+  }
+  return {
+    found: true,
+    episode,
+    constraints,
+    checklist,
+    messageSeqs: messages.map((row) => row.seq),
+    plan,
+    previous: neighbours.find(before)?.episode_id ?? null,
+    next: neighbours.find((row) => !before(row))?.episode_id ?? null,
+  };
+}
+
+/** The longest text of an event sent in a page; the whole of it comes from `eventFull`. */
+const PREVIEW = 4000;
+
+/** A page of an episode's events (steps), by seq, with long texts cut to a preview (`*_length` says how long they are). */
+export function eventPage(store: ResultsStore, episodeId: string, from: number, limit: number): Promise<Row[]> {
+  return store.query(
+    `SELECT seq, type, round, time, call_id, name, left(arguments, ${PREVIEW}) AS arguments,
+       -- a tool result shows its call's disposition: the result of a blocked call is the feedback the agent saw
+       coalesce(disposition, (SELECT any_value(c.disposition) FROM steps c WHERE c.episode_id = $1 AND c.type = 'tool-call' AND c.call_id = steps.call_id)) AS disposition,
+       left(content, ${PREVIEW}) AS content, length(content) AS content_length, is_error, kind,
+       CASE WHEN length(CAST(message AS VARCHAR)) <= ${PREVIEW * 4} THEN message END AS message, usage, latency_ms, verdicts, enforcement,
+       status, reason, constraint_status, messages
+     FROM steps WHERE episode_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
+    [episodeId, from, from + Math.min(Math.max(1, limit), 500)],
+  );
+}
+
+/** One event in full. */
+export async function eventFull(store: ResultsStore, episodeId: string, seq: number): Promise<Row | null> {
+  const [row] = await store.query('SELECT * EXCLUDE (episode_id) FROM steps WHERE episode_id = $1 AND seq = $2', [episodeId, seq]);
+  return row ?? null;
+}
+
+/**
+ * Two runs side by side per task: pass rate, SR, PSR, blocked calls and violations in each, and the deltas (B − A).
+ * Tasks run in only one of them are listed with the other side empty.
+ */
+export function compareRuns(store: ResultsStore, a: string, b: string): Promise<Row[]> {
+  return store.query(
+    `WITH per AS (
+       SELECT e.run_dir, e.task_id, count(*) AS episodes,
+         avg(CASE WHEN e.passed THEN 1.0 WHEN e.passed = false THEN 0.0 END) AS pass_rate, avg(e.sr) AS sr, avg(e.psr) AS psr,
+         avg(e.blocked_calls) AS blocked_calls, avg(e.rounds) AS rounds,
+         avg(CAST(e.metrics ->> '$.violated_constraints' AS DOUBLE)) AS violated
+       FROM episode_scores e WHERE e.run_dir IN ($1, $2) GROUP BY e.run_dir, e.task_id)
+     SELECT coalesce(x.task_id, y.task_id) AS task_id,
+       CAST(x.episodes AS INTEGER) AS a_episodes, round(x.pass_rate, 4) AS a_pass, round(x.sr, 4) AS a_sr, round(x.psr, 4) AS a_psr,
+       round(x.blocked_calls, 2) AS a_blocked, round(x.violated, 2) AS a_violated, round(x.rounds, 2) AS a_rounds,
+       CAST(y.episodes AS INTEGER) AS b_episodes, round(y.pass_rate, 4) AS b_pass, round(y.sr, 4) AS b_sr, round(y.psr, 4) AS b_psr,
+       round(y.blocked_calls, 2) AS b_blocked, round(y.violated, 2) AS b_violated, round(y.rounds, 2) AS b_rounds,
+       round(y.pass_rate - x.pass_rate, 4) AS delta_pass, round(y.sr - x.sr, 4) AS delta_sr, round(y.psr - x.psr, 4) AS delta_psr,
+       round(y.blocked_calls - x.blocked_calls, 2) AS delta_blocked
+     FROM (SELECT * FROM per WHERE run_dir = $1) x FULL OUTER JOIN (SELECT * FROM per WHERE run_dir = $2) y ON x.task_id = y.task_id
+     ORDER BY task_id`,
+    [a, b],
+  );
+}

@@ -1,0 +1,131 @@
+// `npm run bench -- viewer`: the results store and the viewer at scale.
+// - index_10k_s: 10,000 episodes (copies of real reference-model CCTU trajectories, 20 run folders of 500) indexed
+//   cold into a new store; reindex_1_s: the re-index after one new episode is written.
+// - runs_first_paint_s: headless Chromium opens the viewer over those 10,000 episodes until the runs table shows.
+// - long_episode_*: a 100,000-event trajectory (~35 MB): its index time, the episode page's first paint, and the time
+//   from pressing End to the last event on screen.
+// - report_200_mb: the self-contained HTML report of a 200-episode run, in MB (and report_200_s to write it).
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from '../../src/data-dir.ts';
+import { defaultValidatorFactory, loadSuite, modelFactoryFor, runSuite } from '../../src/engine/index.ts';
+import { collectRun } from '../../src/report/collect.ts';
+import { htmlReport } from '../../src/report/html.ts';
+import { indexRuns, openStore } from '../../src/results/store.ts';
+import { startViewer } from '../../src/viewer/server.ts';
+import { launchChromium } from '../support/chromium.ts';
+
+const RUNS = 20;
+const PER_RUN = 500;
+
+/** A run folder of `count` episodes made of the seed trajectories, each with its own task × repeat. */
+async function copyRun(seed: Array<{ taskId: string; lines: string[]; score: unknown }>, dir: string, count: number): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const entries = [];
+  for (let index = 0; index < count; index++) {
+    const source = seed[index % seed.length]!;
+    const repeat = Math.floor(index / seed.length);
+    const start = JSON.parse(source.lines[0]!) as { settings: { repeat: number } };
+    start.settings.repeat = repeat;
+    const file = path.join(dir, `${source.taskId}.${repeat}.jsonl`);
+    await writeFile(file, `${[JSON.stringify(start), ...source.lines.slice(1)].join('\n')}\n`);
+    entries.push({ taskId: source.taskId, repeat, file, status: 'completed', reason: 'final answer accepted', score: { ...(source.score as object), repeat } });
+  }
+  await writeFile(path.join(dir, 'run.json'), JSON.stringify({ name: path.basename(dir), suite: 'episodes/cctu', model: 'reference', repeats: Math.ceil(count / seed.length), settings: { enforcement: 'block' }, startedAt: new Date().toISOString() }));
+  await writeFile(path.join(dir, 'summary.json'), JSON.stringify({ episodes: entries, tables: [] }));
+}
+
+/** A trajectory of `events` events, ~350 bytes each: rounds of model response, check, call and result. */
+async function longTrajectory(file: string, events: number): Promise<void> {
+  const lines: string[] = [];
+  const time = new Date().toISOString();
+  const push = (event: Record<string, unknown>) => lines.push(JSON.stringify({ schemaVersion: 1, seq: lines.length, time, ...event }));
+  push({ type: 'episode-start', taskId: 'long-task', model: 'reference', settings: { enforcement: 'block', seed: 0, repeat: 0, execute: false }, versions: {}, messages: [{ role: 'user', content: 'a long episode' }], tools: [] });
+  let round = 0;
+  while (lines.length < events - 1) {
+    round += 1;
+    const id = `call_${round}`;
+    push({ type: 'model-response', round, message: { role: 'assistant', content: `Round ${round}: I look up the next record.`, tool_calls: [{ id, type: 'function', function: { name: 'record_lookup', arguments: JSON.stringify({ record_id: `R-${round}` }) } }] }, usage: {}, latencyMs: 12 });
+    if (lines.length < events - 1) push({ type: 'constraint-check', step: { kind: 'tool-calls', round, calls: [{ id, name: 'record_lookup', arguments: JSON.stringify({ record_id: `R-${round}` }) }] }, verdicts: [], enforcement: 'block', durationMs: 0.4 });
+    if (lines.length < events - 1) push({ type: 'tool-call', round, callId: id, name: 'record_lookup', arguments: JSON.stringify({ record_id: `R-${round}` }), disposition: 'executed' });
+    if (lines.length < events - 1) push({ type: 'tool-result', round, callId: id, name: 'record_lookup', content: `{"record_id":"R-${round}","status":"active","owner":"team ${round % 17}","notes":"${'x'.repeat(280)}"}`, isError: false, durationMs: 3 });
+  }
+  push({ type: 'episode-end', status: 'limit', reason: 'round limit', finalAnswer: null, counts: { rounds: round, toolCalls: round, blockedCalls: 0, rejectedAnswers: 0 }, constraintStatus: {}, durationMs: 1000 });
+  await writeFile(file, `${lines.join('\n')}\n`);
+}
+
+export async function run(): Promise<Record<string, number>> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'viewer-bench-'));
+  const figures: Record<string, number> = {};
+  try {
+    // Seed: real episodes of 40 CCTU tasks (10 per structure) played by the reference model.
+    const tasks = (await loadSuite(path.join(REPO_ROOT, 'episodes/cctu'))).filter((loaded) => Number(/-(\d+)$/.exec(loaded.task.id)?.[1]) <= 10);
+    const seedRun = path.join(scratch, 'seed');
+    const result = await runSuite({ tasks, modelSpec: 'reference', createModel: modelFactoryFor('reference'), outDir: seedRun, concurrency: 2, createValidator: defaultValidatorFactory });
+    const seed = await Promise.all(result.episodes.map(async (episode) => ({ taskId: episode.taskId, lines: (await readFile(episode.file, 'utf8')).trimEnd().split('\n'), score: episode.score })));
+
+    const root = path.join(scratch, 'runs');
+    for (let index = 0; index < RUNS; index++) await copyRun(seed, path.join(root, `run-${String(index).padStart(2, '0')}`), PER_RUN);
+    let bytes = 0;
+    for (const dir of await readdir(root)) for (const file of await readdir(path.join(root, dir))) bytes += (await stat(path.join(root, dir, file))).size;
+    figures.episodes = RUNS * PER_RUN;
+    figures.input_mb = bytes / 1e6;
+
+    const store = await openStore(path.join(scratch, 'results.duckdb'));
+    let started = performance.now();
+    const first = await indexRuns(store, [root]);
+    figures.index_10k_s = (performance.now() - started) / 1000;
+    if (first.unreadable.length > 0) throw new Error(`unreadable: ${first.unreadable[0]!.reason}`);
+
+    await copyRun(seed.slice(0, 1), path.join(root, 'run-new'), 1);
+    started = performance.now();
+    const again = await indexRuns(store, [root]);
+    figures.reindex_1_s = (performance.now() - started) / 1000;
+    figures.reindex_files_read = again.read;
+
+    const longRun = path.join(root, 'long');
+    await mkdir(longRun, { recursive: true });
+    const longFile = path.join(longRun, 'long-task.0.jsonl');
+    await longTrajectory(longFile, 100_000);
+    figures.long_episode_mb = (await stat(longFile)).size / 1e6;
+    started = performance.now();
+    await indexRuns(store, [root]);
+    figures.long_episode_index_s = (performance.now() - started) / 1000;
+
+    const viewer = await startViewer({ store, dirs: [root], pollMs: 0 });
+    const context = await launchChromium();
+    try {
+      const page = await context.newPage();
+      // first paint: from the start of navigation to the rows on screen, as the page's own clock measures it
+      await page.goto(viewer.url, { waitUntil: 'commit' });
+      await page.waitForSelector('table#runs tbody tr');
+      figures.runs_first_paint_s = (await page.evaluate(() => performance.now())) / 1000;
+      figures.runs_listed = await page.locator('table#runs tbody tr').count();
+
+      await page.goto('about:blank');
+      await page.goto(`${viewer.url}#/episode/${encodeURIComponent(longFile)}`, { waitUntil: 'commit' });
+      await page.waitForSelector('.event.model-response');
+      figures.long_episode_first_paint_s = (await page.evaluate(() => performance.now())) / 1000;
+      started = performance.now();
+      await page.keyboard.press('End');
+      await page.waitForSelector('.event.episode-end[data-seq="99999"]');
+      figures.long_episode_scroll_end_s = (performance.now() - started) / 1000;
+    } finally {
+      await context.close();
+      await viewer.close();
+      store.close();
+    }
+
+    const small = path.join(scratch, 'report-run');
+    await copyRun(seed, small, 200);
+    started = performance.now();
+    const html = await htmlReport(await collectRun(small));
+    figures.report_200_s = (performance.now() - started) / 1000;
+    figures.report_200_mb = Buffer.byteLength(html) / 1e6;
+    figures.load_1m = os.loadavg()[0]!;
+    return figures;
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,187 @@
+import { spawnSync } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../../src/data-dir.ts';
+import { openStore, type ResultsStore } from '../../../src/results/store.ts';
+import { startViewer, type Viewer } from '../../../src/viewer/server.ts';
+import { launchChromium } from '../../support/chromium.ts';
+
+/** Screenshots kept as CI artefacts. */
+const SHOTS = path.join(REPO_ROOT, 'runs', 'viewer-screenshots');
+
+function sandbox(...args: string[]) {
+  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/sandbox.js'), ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 240_000 });
+  if (result.status !== 0) throw new Error(`sandbox ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return result.stdout;
+}
+
+let scratch: string;
+let runs: string;
+let store: ResultsStore;
+let viewer: Viewer;
+let context: BrowserContext;
+let page: Page;
+const problems: string[] = [];
+const MH = path.join(REPO_ROOT, 'episodes/cctu/cctu-mh-001.json');
+
+beforeAll(async () => {
+  scratch = await mkdtemp(path.join(os.tmpdir(), 'viewer-'));
+  runs = path.join(scratch, 'runs');
+  const suite = path.join(scratch, 'suite');
+  await mkdir(suite, { recursive: true });
+  for (const task of ['cctu-sh-001', 'cctu-psh-001', 'cctu-mh-001', 'cctu-pmh-001']) await cp(path.join(REPO_ROOT, 'episodes/cctu', `${task}.json`), path.join(suite, `${task}.json`));
+  sandbox('run', '--suite', suite, '--model', 'reference', '--repeats', '3', '--out', path.join(runs, 'reference'), '--concurrency', '2');
+  // block vs observe: a scripted agent that first calls a tool it does not have, then plays the reference
+  const task = JSON.parse(await readFile(MH, 'utf8')) as { reference: { trajectory: unknown[] } };
+  const script = path.join(scratch, 'script.json');
+  await writeFile(script, JSON.stringify([{ toolCalls: [{ name: 'no_such_tool', arguments: {} }] }, ...task.reference.trajectory]));
+  for (const enforcement of ['block', 'observe']) sandbox('run', '--suite', MH, '--model', `scripted:${script}`, '--enforcement', enforcement, '--repeats', '2', '--out', path.join(runs, enforcement));
+  sandbox('run', '--suite', path.join(REPO_ROOT, 'episodes/ddr/ddr-clinical-p-0001.json'), '--model', 'reference', '--out', path.join(runs, 'ddr'));
+  // a run with a corrupt trajectory beside a good one
+  await cp(path.join(runs, 'block'), path.join(runs, 'broken'), { recursive: true });
+  await writeFile(path.join(runs, 'broken', 'cctu-mh-001.1.jsonl'), '{"schemaVersion":1,"seq":0,"type":"episode-st\n');
+
+  store = await openStore(path.join(scratch, 'results.duckdb'));
+  viewer = await startViewer({ store, dirs: [runs], pollMs: 300 });
+  await mkdir(SHOTS, { recursive: true });
+  context = await launchChromium();
+  page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+}, 600_000);
+
+afterAll(async () => {
+  await context?.close();
+  await viewer?.close();
+  store?.close();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+const encode = encodeURIComponent;
+
+describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
+  it('runs → run: every run listed; the violation plot has one bar per constraint category', async () => {
+    await page.goto(viewer.url);
+    await page.waitForSelector('table#runs tbody tr');
+    expect(await page.locator('table#runs tbody tr').count()).toBe(5);
+    await page.screenshot({ path: path.join(SHOTS, 'runs.png') });
+
+    await page.click(`tr[data-run="${path.join(runs, 'block')}"] a`);
+    await page.waitForSelector('figure[data-plot="violations"] svg');
+    // the task's constraints, one category each (cctu-mh-001.json): the plot draws a bar per category
+    const categories = new Set((JSON.parse(await readFile(MH, 'utf8')) as { constraints: Array<{ category: string }> }).constraints.map((constraint) => constraint.category));
+    expect(await page.locator('figure[data-plot="violations"] g[aria-label="bar"] rect').count()).toBe(categories.size);
+    const labels = await page.locator('figure[data-plot="violations"] g[aria-label="y-axis tick label"] text').allTextContents();
+    expect(new Set(labels)).toEqual(categories);
+    await page.waitForSelector('#episodes tbody tr');
+    await page.screenshot({ path: path.join(SHOTS, 'run.png'), fullPage: true });
+  });
+
+  it('episode: the blocked call shows the feedback the agent saw; j goes to the next episode', async () => {
+    await page.click('#episodes tbody tr:first-child a');
+    await page.waitForSelector('.event.tool-result.blocked .feedback-text');
+    // the feedback text is the tool message the agent read for its blocked call (from its trajectory)
+    const file = path.join(runs, 'block', 'cctu-mh-001.0.jsonl');
+    const events = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; callId?: string; disposition?: string; content?: string });
+    const blocked = events.find((event) => event.type === 'tool-call' && event.disposition === 'blocked')!;
+    const feedback = events.find((event) => event.type === 'tool-result' && event.callId === blocked.callId)!.content!;
+    expect(feedback).toContain('no_such_tool');
+    expect((await page.locator('.event.tool-result.blocked .feedback-text').textContent())?.trim()).toBe(feedback.trim());
+    expect(await page.locator('#constraints [data-constraint] .badge.soft-satisfied').count()).toBe(1);
+    await page.screenshot({ path: path.join(SHOTS, 'episode.png') });
+    expect(await page.locator('#next').count()).toBe(1);
+    await page.keyboard.press('j');
+    await page.waitForURL((url) => decodeURIComponent(url.hash).endsWith('cctu-mh-001.1.jsonl'));
+  });
+
+  it('episode: a checklist link scrolls the transcript to the message and highlights it', async () => {
+    await page.goto(`${viewer.url}#/episode/${encode(path.join(runs, 'ddr', 'ddr-clinical-p-0001.0.jsonl'))}`);
+    await page.waitForSelector('#checklist .message-link');
+    const seqs = await page.locator('#checklist .message-link').evaluateAll((links) => links.map((link) => Number(link.getAttribute('data-seq'))));
+    const target = Math.max(...seqs);
+    expect(await page.locator(`.event[data-seq="${target}"]`).count()).toBe(0); // far down: not rendered yet
+    await page.locator(`#checklist .message-link[data-seq="${target}"]`).first().click();
+    const row = page.locator(`.event.highlight[data-seq="${target}"]`);
+    await row.waitFor();
+    // the highlighted row is inside the transcript's visible area
+    await expect.poll(async () => {
+      const scroller = await page.locator('#transcript').boundingBox();
+      const box = await row.boundingBox();
+      return scroller !== null && box !== null && box.y >= scroller.y - 1 && box.y + box.height <= scroller.y + scroller.height + 1;
+    }).toBe(true);
+    expect(await row.textContent()).toContain('model-response');
+    await page.screenshot({ path: path.join(SHOTS, 'episode-checklist.png') });
+  });
+
+  it('compare: block vs observe per task with the deltas', async () => {
+    await page.goto(viewer.url);
+    await page.waitForSelector('table#runs tbody tr');
+    await page.check(`tr[data-run="${path.join(runs, 'block')}"] input[type=checkbox]`);
+    await page.check(`tr[data-run="${path.join(runs, 'observe')}"] input[type=checkbox]`);
+    await page.click('#compare');
+    await page.waitForSelector('#compare-table tbody tr');
+    const cells = await page.locator('#compare-table tbody tr[data-task="cctu-mh-001"] td').allTextContents();
+    // A = the run checked first (block), B = observe: block blocks the call (1 per episode), observe only records it (0)
+    const header = await page.locator('#compare-table thead th').allTextContents();
+    const value = (name: string) => cells[header.indexOf(name)];
+    expect([value('A blocked'), value('B blocked'), value('Δ blocked')]).toEqual(['1.00', '0.00', '-1.00']);
+    await page.screenshot({ path: path.join(SHOTS, 'compare.png') });
+  });
+
+  it('a corrupt trajectory is listed as unreadable with its reason; the page still works', async () => {
+    await page.goto(`${viewer.url}#/run/${encode(path.join(runs, 'broken'))}`);
+    await page.waitForSelector('#unreadable');
+    expect(await page.locator('#unreadable').textContent()).toMatch(/cctu-mh-001\.1\.jsonl: .*JSON/i);
+    expect(await page.locator('#episodes tbody tr').count()).toBe(1);
+  });
+
+  it('updates live: a run written while the page is open appears without a reload', async () => {
+    await page.goto(viewer.url);
+    await page.waitForSelector('table#runs tbody tr');
+    await cp(path.join(runs, 'observe'), path.join(runs, 'observe-copy'), { recursive: true });
+    await expect.poll(() => page.locator('table#runs tbody tr').count(), { timeout: 15_000 }).toBe(6);
+  });
+
+  it('the HTML report opens from a file with no network and draws its plots', async () => {
+    const out = path.join(scratch, 'report.html');
+    sandbox('report', path.join(runs, 'block'), '--format', 'html', '--out', out);
+    const requests: string[] = [];
+    const offline = await context.newPage();
+    offline.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`report console: ${message.text()}`);
+    });
+    await offline.route('**/*', (route) => {
+      if (!route.request().url().startsWith('file:')) {
+        requests.push(route.request().url());
+        return route.abort();
+      }
+      return route.continue();
+    });
+    await offline.goto(pathToFileURL(out).href);
+    await offline.waitForSelector('figure[data-plot="violations"] g[aria-label="bar"] rect', { state: 'attached' });
+    expect(await offline.locator('figure[data-plot="violations"] g[aria-label="bar"] rect').count()).toBe(8);
+    expect(await offline.locator('table#episodes tbody tr').count()).toBe(2);
+    await offline.screenshot({ path: path.join(SHOTS, 'report.png'), fullPage: true });
+    await offline.close();
+    expect(requests).toEqual([]);
+  });
+
+  it('no console errors on any page', () => {
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('sandbox results --json (acceptance)', { timeout: 120_000 }, () => {
+  it('gives pass^k for a run with --repeats 3', () => {
+    const json = JSON.parse(sandbox('results', path.join(runs, 'reference'), '--store', path.join(scratch, 'cli.duckdb'), '--json')) as { reports: { pass_k: Array<Record<string, number>> } };
+    // the reference plays each task's reference trajectory, which satisfies every constraint of a feasible task:
+    // every one of the 3 repeats passes, so C(3,k)/C(3,k) = 1 for k = 1..3 over the 4 tasks
+    expect(json.reports.pass_k.map((row) => [row.k, row.tasks, row['pass^k'], row['pass@k']])).toEqual([[1, 4, 1, 1], [2, 4, 1, 1], [3, 4, 1, 1]]);
+  });
+});
