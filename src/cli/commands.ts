@@ -18,4 +18,4 @@ import { viewCommand } from './view.ts';
  * Every subcommand, one file each (`src/cli/<name>.ts` exporting `<name>Command(): Command`).
  * Add a subcommand by adding its factory here.
  */
-export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, resultsCommand, reportCommand, viewCommand, importCommand];
+export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, importCommand, resultsCommand, reportCommand, viewCommand];
