@@ -1,4 +1,4 @@
-import { Option } from 'commander';
+import { Option, type Command } from 'commander';
 import { SandboxError } from '../sandbox-error.ts';
 import { ModelSpecSchema } from '../schemas/model-spec.ts';
 
@@ -21,4 +21,31 @@ export function checkModelSpec(spec: string): string {
   const parsed = ModelSpecSchema.safeParse(spec);
   if (!parsed.success) throw new SandboxError('invalid-input', parsed.error.issues[0]?.message ?? `invalid model spec ${spec}`);
   return spec;
+}
+
+/** A non-negative integer option value (a seed), or `invalid-input` naming the option. */
+export function nonNegativeInteger(name: string): (value: string) => number {
+  return (value) => {
+    const number = Number(value);
+    if (!Number.isInteger(number) || number < 0) throw new SandboxError('invalid-input', `${name} must be a non-negative integer, got "${value}"`);
+    return number;
+  };
+}
+
+/** The task selection flags (`run`, `tasks`, `lint`); see src/engine/select-tasks.ts. */
+export interface SelectionFlags {
+  tasks?: string;
+  limit?: number;
+  sample?: number;
+  seed?: number;
+}
+
+/** Adds `--tasks`, `--limit`, `--sample` (and `--seed` unless the command has its own) to a command. */
+export function addSelectionOptions(command: Command, options: { seed: boolean }): Command {
+  command
+    .option('--tasks <ids>', 'only these tasks: ids and globs over ids, comma-separated (e.g. cctu-mh-00[1-3],cctu-sh-010)')
+    .option('--limit <n>', 'only the first N tasks (after --tasks and --sample)', positiveInteger('--limit'))
+    .option('--sample <n>', 'a seeded random sample of N tasks (see --seed), kept in suite order', positiveInteger('--sample'));
+  if (options.seed) command.option('--seed <n>', 'seed of --sample', nonNegativeInteger('--seed'), 0);
+  return command;
 }

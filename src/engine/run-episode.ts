@@ -13,6 +13,7 @@ import { applyVerdicts, buildStep, checkStep, describeValidatorErrors } from './
 import { PROTOCOLS, type EpisodeProtocol, type PlanExecutor } from './protocols/index.ts';
 import { initialMessages, recordEpisodeEnd, recordEpisodeStart, type ConstraintStatusFunction } from './record-episode.ts';
 import { Recorder } from './recorder.ts';
+import { WallClock } from './wall-clock.ts';
 
 /** Makes the episode's model once its tools are known (the `reference` model needs the task, providers need the tools). */
 export type ModelFactory = (context: { task: Task; tools: readonly ToolSpec[] }) => Promise<Model>;
@@ -63,6 +64,8 @@ interface EpisodeContext {
   signal: AbortSignal;
   /** Why `signal` fired: the wall-time limit, or the caller. */
   abortReason: () => string;
+  /** Pauses the wall-time limit (see ModelRequest.pauseWallTime). */
+  pauseWallTime: () => () => void;
 }
 
 function contextOf(config: LangGraphRunnableConfig): EpisodeContext {
@@ -90,7 +93,12 @@ async function modelNode(state: EpisodeStateValue, config: LangGraphRunnableConf
   }
   let response: ModelResponse;
   try {
-    response = await context.model.respond({ messages: added.length ? state.messages.concat(added) : state.messages, tools: context.tools, signal: context.signal });
+    response = await context.model.respond({
+      messages: added.length ? state.messages.concat(added) : state.messages,
+      tools: context.tools,
+      signal: context.signal,
+      pauseWallTime: context.pauseWallTime,
+    });
   } catch (error) {
     if (context.signal.aborted) return { ...ended('limit', context.abortReason()), messages: added, counts };
     return { ...ended('error', `model failed: ${(error as Error).message}`), messages: added, counts };
@@ -240,10 +248,10 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   const recorder = new Recorder(options.trajectoryPath ?? null, options.onEvent);
   const controller = new AbortController();
   let abortReason = 'aborted';
-  const timer = setTimeout(() => {
+  const clock = new WallClock(task.limits.wallTimeMs, () => {
     abortReason = `wall-time limit reached (${task.limits.wallTimeMs} ms)`;
     controller.abort();
-  }, task.limits.wallTimeMs);
+  });
   const onCallerAbort = () => {
     abortReason = 'aborted by the caller';
     controller.abort();
@@ -278,6 +286,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       planExecutor: options.planExecutor,
       signal: controller.signal,
       abortReason: () => abortReason,
+      pauseWallTime: () => clock.pause(),
     };
     compiledGraph ??= buildEpisodeGraph();
     // Each round visits at most three nodes; the round limit ends the episode long before this recursion limit.
@@ -295,7 +304,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model?.spec ?? options.modelSpec ?? 'unknown', settings, tools: [] });
     }
   } finally {
-    clearTimeout(timer);
+    clock.stop();
     options.signal?.removeEventListener('abort', onCallerAbort);
     await environment?.close().catch(() => undefined);
     if (validator && validator !== options.validator) validator.dispose();

@@ -15,7 +15,6 @@ describe('parseHumanCommand', () => {
         { name: 'c', arguments: '{}' },
       ],
     });
-    expect(parseHumanCommand('call get_weather {"city": ')).toEqual({ kind: 'calls', calls: [{ name: 'get_weather', arguments: '{"city":' }] });
     expect(parseHumanCommand('  answer It is sunny.  ')).toEqual({ kind: 'answer', text: 'It is sunny.' });
     expect(parseHumanCommand('tools')).toEqual({ kind: 'tools' });
     expect(parseHumanCommand('help')).toEqual({ kind: 'help' });
@@ -25,6 +24,10 @@ describe('parseHumanCommand', () => {
     expect(parseHumanCommand('answer')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('answer needs text') });
     expect(parseHumanCommand('call')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('names no tool') });
     expect(parseHumanCommand('fly away')).toMatchObject({ kind: 'invalid', reason: 'unknown command "fly"' });
+    // Issue 15: a typo in the arguments is answered at the terminal, not sent to the validator as a step.
+    expect(parseHumanCommand('call get_weather {"city": ')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('the arguments of get_weather are not a JSON object') });
+    expect(parseHumanCommand('call x {bad json')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('the arguments of x are not a JSON object') });
+    expect(parseHumanCommand('call x [1]')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('got an array') });
   });
 });
 
