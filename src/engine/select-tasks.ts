@@ -14,9 +14,28 @@ export interface TaskSelection {
   limit?: number;
 }
 
-/** The comma-separated patterns of `--tasks`, trimmed, empty ones dropped. */
+/**
+ * The comma-separated patterns of `--tasks`, trimmed, empty ones dropped. A comma inside `{…}`, `[…]` or `(…)` is
+ * part of its glob (`cctu-{sh,mh}-*` is one pattern).
+ */
 export function taskPatterns(tasks: string | readonly string[]): string[] {
-  return (typeof tasks === 'string' ? tasks.split(',') : tasks.flatMap((part) => part.split(','))).map((part) => part.trim()).filter(Boolean);
+  const patterns: string[] = [];
+  for (const text of typeof tasks === 'string' ? [tasks] : tasks) {
+    let depth = 0;
+    let current = '';
+    for (const char of text) {
+      if (char === ',' && depth === 0) {
+        patterns.push(current);
+        current = '';
+        continue;
+      }
+      if ('{[('.includes(char)) depth += 1;
+      else if ('}])'.includes(char) && depth > 0) depth -= 1;
+      current += char;
+    }
+    patterns.push(current);
+  }
+  return patterns.map((part) => part.trim()).filter(Boolean);
 }
 
 /**
