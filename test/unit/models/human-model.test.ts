@@ -63,3 +63,28 @@ describe('human model', () => {
     await model.close?.();
   });
 });
+
+describe('human model, issue 15', () => {
+  it('answers a call to an unknown tool or with bad JSON at the terminal (no step is made) and pauses the wall clock while waiting', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const model = createHumanModel({ input, output });
+    const clock: string[] = [];
+    input.write('call get_wether {"city": "Paris"}\ncall get_weather {bad json\ncall get_weather {"city": "Paris"}\n');
+    const response = await model.respond({
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [WEATHER_TOOL],
+      pauseWallTime: () => {
+        clock.push('paused');
+        return () => clock.push('resumed');
+      },
+    });
+    expect(response.message.tool_calls?.map((call) => call.function.name)).toEqual(['get_weather']);
+    expect(shown).toContain('no tool named get_wether');
+    expect(shown).toContain('the arguments of get_weather are not a JSON object');
+    expect(clock).toEqual(['paused', 'resumed']);
+    await model.close?.();
+  });
+});
