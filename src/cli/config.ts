@@ -6,14 +6,11 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { formatIssuePath } from '../engine/load-task.ts';
 import { SandboxError } from '../sandbox-error.ts';
+import { UsageError } from './usage-error.ts';
+
 
 /** The config files looked for in the working directory, in this order (at most one may exist). */
 export const CONFIG_FILES = ['sandbox.config.json', 'sandbox.config.yaml', 'sandbox.config.yml'];
-
-/** A usage error found outside commander (a bad config file, an unknown command): the CLI prints the one line and exits 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
 
 type ConfigValue = string | number | boolean;
 /** A config object: flag defaults (`"concurrency": 8`) and per-command sections (`"run": { "concurrency": 8 }`). */

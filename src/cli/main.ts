@@ -4,8 +4,9 @@ import { Command, CommanderError } from 'commander';
 import { REPO_ROOT } from '../data-dir.ts';
 import { isSandboxError } from '../sandbox-error.ts';
 import { COMMANDS } from './commands.ts';
-import { applyConfig, UsageError, loadConfig, loadEnvFiles } from './config.ts';
+import { applyConfig, loadConfig, loadEnvFiles } from './config.ts';
 import { EXIT_CODES } from './exit-codes.ts';
+import { UsageError } from './usage-error.ts';
 
 /** The version of agent-sandbox (package.json), for `sandbox --version`. */
 function sandboxVersion(): string {

@@ -1,15 +1,16 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { displayPath, loadSuite } from '../engine/load-task.ts';
+import { displayPath, EPISODES_DIR, loadSuite } from '../engine/load-task.ts';
 import { selectTasks } from '../engine/select-tasks.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { addSelectionOptions, checkModelSpec, enforcementOption, nonNegativeInteger, positiveInteger, type SelectionFlags } from './cli-options.ts';
+import { UsageError } from './usage-error.ts';
 import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
 import { formatErrorReasons } from './format-errors.ts';
 import { formatTable } from './format-table.ts';
 
 interface RunFlags extends SelectionFlags {
-  suite: string;
+  suite?: string;
   model: string;
   repeats: number;
   concurrency: number;
@@ -32,7 +33,7 @@ function defaultOut(suite: string, model: string): string {
 export function runCommand(): Command {
   const command = new Command('run')
     .description('Run a suite (repeats × tasks) and print its summary; re-running the same run into the same --out resumes it')
-    .requiredOption('--suite <dir|glob>', 'a directory of task files, a glob (episodes/cctu/cctu-mh-00[1-3].json), or one task file')
+    .option('--suite <dir|glob>', 'a directory of task files, a glob (episodes/cctu/cctu-mh-00[1-3].json), or one task file (default with --tasks: every task under episodes/)')
     .requiredOption('--model <spec>', 'the model spec (see `sandbox episode --help`)')
     .option('--repeats <n>', 'episodes per task', positiveInteger('--repeats'), 1)
     .option('--concurrency <n>', 'episodes in flight', positiveInteger('--concurrency'), 4)
@@ -46,8 +47,10 @@ export function runCommand(): Command {
   return addSelectionOptions(command, { seed: false }).action(async (flags: RunFlags) => {
     const spec = checkModelSpec(flags.model);
     const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
-    const tasks = selectTasks(await loadSuite(flags.suite), flags);
-    const outDir = path.resolve(flags.out ?? defaultOut(flags.suite, spec));
+    if (flags.suite === undefined && flags.tasks === undefined) throw new UsageError('run needs --suite <dir|glob> or --tasks <ids>');
+    const suite = flags.suite ?? EPISODES_DIR;
+    const tasks = selectTasks(await loadSuite(suite), flags);
+    const outDir = path.resolve(flags.out ?? defaultOut(flags.suite ?? 'tasks', spec));
     // The engine loads only now: help and bad input answer fast.
     const [{ runSuite }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { checkModelSetup }, { judgeOptions }] = await Promise.all([
       import('../engine/run-suite.ts'),
@@ -79,7 +82,7 @@ export function runCommand(): Command {
         planExecutor: lazyPlanExecutor,
         progress: true,
         signal: controller.signal,
-        suite: flags.suite,
+        suite: flags.suite ?? displayPath(EPISODES_DIR),
         gradeOptions: judgeOptions(judge),
         fresh: flags.fresh,
         keepErrors: flags.keepErrors,

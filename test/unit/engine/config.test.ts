@@ -2,7 +2,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyConfig, loadConfig, loadEnvFiles, UsageError } from '../../../src/cli/config.ts';
+import { applyConfig, loadConfig, loadEnvFiles } from '../../../src/cli/config.ts';
+import { UsageError } from '../../../src/cli/usage-error.ts';
 import { createProgram } from '../../../src/cli/main.ts';
 
 async function folder(files: Record<string, string>): Promise<string> {
