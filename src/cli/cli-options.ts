@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { SandboxError } from '../sandbox-error.ts';
 import { ModelSpecSchema } from '../schemas/model-spec.ts';
 
@@ -7,11 +7,11 @@ export function enforcementOption(): Option {
   return new Option('--enforcement <mode>', 'block: apply verdicts; observe: record only; off: no checks').choices(['block', 'observe', 'off']).default('block');
 }
 
-/** A positive integer option value, or `invalid-input` naming the option. */
+/** A positive integer option value; anything else is a usage error (exit 2) naming the option. */
 export function positiveInteger(name: string): (value: string) => number {
   return (value) => {
     const number = Number(value);
-    if (!Number.isInteger(number) || number < 1) throw new SandboxError('invalid-input', `${name} must be a positive integer, got "${value}"`);
+    if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError(`${name} must be a positive integer, got "${value}"`);
     return number;
   };
 }
@@ -23,11 +23,11 @@ export function checkModelSpec(spec: string): string {
   return spec;
 }
 
-/** A non-negative integer option value (a seed), or `invalid-input` naming the option. */
+/** A non-negative integer option value (a seed); anything else is a usage error (exit 2) naming the option. */
 export function nonNegativeInteger(name: string): (value: string) => number {
   return (value) => {
     const number = Number(value);
-    if (!Number.isInteger(number) || number < 0) throw new SandboxError('invalid-input', `${name} must be a non-negative integer, got "${value}"`);
+    if (!Number.isInteger(number) || number < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer, got "${value}"`);
     return number;
   };
 }

@@ -162,6 +162,8 @@ describe('issue 15: runs you can trust (the real CLI)', { timeout: 600_000 }, ()
 
     const calls = await sandbox(['db', 'build', 'contact-center', '--calls', '-5']);
     expect(calls.status).toBe(EXIT_CODES.usage);
+    expect((await sandbox(['run', '--suite', 'episodes/demo', '--model', 'reference', '--repeats', '0'])).status).toBe(EXIT_CODES.usage);
+    expect((await sandbox(['run', '--model', 'reference'])).stderr).toBe('sandbox: run needs --suite <dir|glob> or --tasks <ids>\n');
 
     const unfinished = path.join(dir, 'unfinished');
     await mkdir(unfinished);
