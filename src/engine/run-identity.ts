@@ -4,6 +4,7 @@ import { readFile, readdir, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { SandboxError } from '../sandbox-error.ts';
+import type { RunSettings } from '../schemas/event.ts';
 import { EnforcementSchema } from '../schemas/step.ts';
 import type { Task } from '../schemas/task.ts';
 import { describeZodError } from './load-task.ts';
@@ -55,6 +56,20 @@ export const RunFileSchema = z
 export type RunFile = z.infer<typeof RunFileSchema>;
 
 export const RUN_FILE = 'run.json';
+
+/** The identity a run asks for, from what `runSuite` is given (absent settings take their RunSettings defaults). */
+export function identityOf(run: { modelSpec: string; judgeSpec?: string | null; repeats?: number; settings?: Partial<RunSettings> }): RunIdentity {
+  const settings = run.settings ?? {};
+  return {
+    model: run.modelSpec,
+    judge: run.judgeSpec ?? null,
+    enforcement: settings.enforcement ?? 'block',
+    execute: settings.execute ?? false,
+    seed: settings.seed ?? 0,
+    temperature: settings.temperature ?? null,
+    repeats: run.repeats ?? 1,
+  };
+}
 
 /** The sha-256 (hex) of a task: of its file's content when it has a readable file, else of its JSON. */
 export function taskSha256(task: Task, file?: string): string {

@@ -11,7 +11,7 @@ import { displayPath, recordedTaskPath, type LoadedTask } from './load-task.ts';
 import type { PlanExecutor } from './protocols/plan.ts';
 import { readTrajectory } from './read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
-import { checkIdentity, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile, type RunIdentity } from './run-identity.ts';
+import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile } from './run-identity.ts';
 import { runEpisode, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 import { packageVersions } from './versions.ts';
 
@@ -140,20 +140,6 @@ async function clearRunFolder(outDir: string): Promise<void> {
   if (!existsSync(outDir)) return;
   const names = (await readdir(outDir)).filter((name) => name.endsWith('.jsonl') || name === RUN_FILE || name === 'summary.json');
   await Promise.all(names.map((name) => rm(path.join(outDir, name), { force: true })));
-}
-
-/** The identity a run's options ask for (src/engine/run-identity.ts). */
-export function identityOf(options: Pick<RunSuiteOptions, 'modelSpec' | 'judgeSpec' | 'repeats' | 'settings'>): RunIdentity {
-  const settings = options.settings ?? {};
-  return {
-    model: options.modelSpec,
-    judge: options.judgeSpec ?? null,
-    enforcement: settings.enforcement ?? 'block',
-    execute: settings.execute ?? false,
-    seed: settings.seed ?? 0,
-    temperature: settings.temperature ?? null,
-    repeats: options.repeats ?? 1,
-  };
 }
 
 /**
