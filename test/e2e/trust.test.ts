@@ -99,7 +99,7 @@ describe('issue 15: runs you can trust (the real CLI)', { timeout: 600_000 }, ()
     expect(await trajectoryModels(out)).toEqual([`scripted:${script}`]);
   });
 
-  it('1b. a changed task file re-runs that task only', async () => {
+  it('1b. a changed task file re-runs that task only (and grade warns about it until then)', async () => {
     const dir = await tmp('changed');
     const suite = path.join(dir, 'suite');
     await mkdir(suite);
@@ -109,6 +109,10 @@ describe('issue 15: runs you can trust (the real CLI)', { timeout: 600_000 }, ()
     const out = path.join(dir, 'R');
     expect((await sandbox(['run', '--suite', suite, '--model', 'reference', '--out', out])).stdout).toMatch(/^2 episodes run, 0 kept/);
     await writeFile(path.join(suite, 'b.json'), JSON.stringify({ ...demo, id: 'b', title: 'a changed title' }));
+    // Reproducible grading: grading the old trajectory against the changed file warns, naming the file.
+    const regrade = await sandbox(['grade', out]);
+    expect(regrade.status).toBe(EXIT_CODES.ok);
+    expect(regrade.stderr).toBe(`warning: ${path.join(suite, 'b.json')}: the task file changed since the trajectory was recorded\n`);
     const again = await sandbox(['run', '--suite', suite, '--model', 'reference', '--out', out]);
     expect(again.status).toBe(EXIT_CODES.ok);
     expect(again.stdout).toMatch(/^1 episodes run, 1 kept/);
