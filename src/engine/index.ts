@@ -5,7 +5,9 @@ export { buildStep, stepOfMessage, checkStep, applyVerdicts, describeValidatorEr
 export { PROTOCOLS, cctuProtocol, ddrProtocol, planProtocol, FINISH_PREFIX, type EpisodeProtocol, type Interpretation, type PlanExecutor, type PlanExecutionContext } from './protocols/index.ts';
 export { Recorder, type EventInput } from './recorder.ts';
 export { readTrajectory, parseTrajectory, type Trajectory } from './read-trajectory.ts';
-export { runSuite, pendingEpisodes, trajectoryFile, isFinishedTrajectory, statusTable, meanStd, type RunSuiteOptions, type SuiteResult, type EpisodeEntry } from './run-suite.ts';
+export { runSuite, errorReasons, pendingEpisodes, trajectoryFile, isFinishedTrajectory, statusTable, meanStd, type RunSuiteOptions, type SuiteResult, type EpisodeEntry, type ErrorReason, type PendingOptions } from './run-suite.ts';
+export { RunFileSchema, RunIdentitySchema, RUN_FILE, RUN_FORMAT, identityOf, identityDifferences, checkIdentity, readRunFile, writeRunFile, taskSha256, type RunFile, type RunIdentity } from './run-identity.ts';
+export { selectTasks, taskPatterns, type TaskSelection } from './select-tasks.ts';
 export { replayTrajectory, taskOfTrajectory, type Divergence, type ReplayReport, type ReplayOptions } from './replay.ts';
 export { defaultValidatorFactory, modelFactoryFor, lazyPlanExecutor } from './episode-defaults.ts';
 export { packageVersions } from './versions.ts';

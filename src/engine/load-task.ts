@@ -1,5 +1,6 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { glob } from 'tinyglobby';
 import type { z } from 'zod';
 import { REPO_ROOT } from '../data-dir.ts';
 import { SandboxError } from '../sandbox-error.ts';
@@ -85,7 +86,7 @@ export async function loadTask(idOrPath: string): Promise<LoadedTask> {
 }
 
 /**
- * Loads a suite: a directory (every task file under it), a single task file, or a glob (`episodes/cctu/*.json`).
+ * Loads a suite: a directory (every task file under it), a single task file, or a glob (`episodes/cctu/cctu-mh-00[1-3].json`).
  * Tasks are sorted by path; duplicate ids are an error because trajectories are named by id.
  */
 export async function loadSuite(dirOrGlob: string): Promise<LoadedTask[]> {
@@ -112,33 +113,10 @@ async function suiteFiles(dirOrGlob: string): Promise<string[]> {
   } catch {
     // not a plain path: try it as a glob
   }
-  // Node 20 has no fs.glob: walk from the glob's literal prefix and match `*` (within a name) and `**` (any depth).
-  const pattern = path.resolve(dirOrGlob);
-  const parts = pattern.split(path.sep);
-  const firstWild = parts.findIndex((part) => /[*?[]/.test(part));
-  if (firstWild === -1) return [];
-  const root = parts.slice(0, firstWild).join(path.sep) || path.sep;
-  const matcher = globToRegExp(pattern);
-  try {
-    return (await jsonFilesUnder(root)).filter((file) => matcher.test(file));
-  } catch {
-    return [];
-  }
-}
-
-function globToRegExp(pattern: string): RegExp {
-  let source = '';
-  for (let index = 0; index < pattern.length; index++) {
-    const char = pattern[index]!;
-    if (char === '*' && pattern[index + 1] === '*') {
-      source += '.*';
-      index++;
-      if (pattern[index + 1] === '/') index++;
-    } else if (char === '*') source += '[^/]*';
-    else if (char === '?') source += '[^/]';
-    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`);
+  // A glob, in tinyglobby's (picomatch's) full syntax: `*`, `**`, `?`, `[1-3]`, `{a,b}`, extglobs.
+  const inGenerator = (file: string) => path.relative(EPISODES_DIR, file).split(path.sep).some((part) => part.endsWith('-generator'));
+  const files = await glob(dirOrGlob, { cwd: process.cwd(), absolute: true, onlyFiles: true });
+  return files.filter((file) => file.endsWith('.json') && !inGenerator(file)).map((file) => path.resolve(file)).sort();
 }
 
 /** A path as shown to the user: relative to the current directory when inside it. */
