@@ -1,6 +1,20 @@
 import type { Model } from '../models/model.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { ChecklistVerdictSchema, type ChecklistItem, type ItemVerdict } from '../schemas/checklist.ts';
+import {
+  choiceMentions,
+  directionMentions,
+  isHedged,
+  numberMentions,
+  ordersValues,
+  termsAround,
+  type ChoiceMention,
+  type Mention,
+  type NumberMention,
+  type QuantityClass,
+  type WordMention,
+} from './clause-mentions.ts';
+import { itemTerms, normaliseText, specificTerms, termPositions } from './subject-terms.ts';
 
 type Evidence = 'support' | 'contradict' | 'none';
 
@@ -13,28 +27,19 @@ export function splitClauses(text: string): string[] {
     .filter((clause) => clause.length > 0);
 }
 
-/** Whether a phrase occurs starting at a word boundary ("diagnos" matches "diagnoses", "stay" does not match "costay"). */
-function startsWord(text: string, phrase: string): boolean {
-  const lower = phrase.toLowerCase().replaceAll('_', ' ');
-  for (let index = text.indexOf(lower); index !== -1; index = text.indexOf(lower, index + 1)) {
-    if (index === 0 || !/[a-z0-9]/.test(text[index - 1]!)) return true;
-  }
-  return false;
-}
-
-function addresses(item: ChecklistItem, clause: string): boolean {
-  return item.anchors.length > 0 && item.anchors.every((group) => group.some((phrase) => startsWord(clause, phrase)));
-}
-
-const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9, billions: 1e9 };
-// A number not inside an identifier ("P-0042", "A12"), with thousands separators, an optional sign and currency,
-// then an optional multiplier or percent sign.
-const NUMBER = /(?<![\w.]|\w-)([-−]?)\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(%|percent\b|k\b|thousand\b|mn\b|m\b|millions?\b|bn\b|b\b|billions?\b))?/g;
-
-interface Candidate {
-  value: number;
-  /** Weak candidates (year-like integers, fractions read as percentages) may support but never contradict. */
-  weak: boolean;
+function quantityOf(unit: string | undefined): QuantityClass {
+  const lower = (unit ?? '').toLowerCase().trim();
+  if (['%', 'percent', 'pp', 'percentage points', 'percentage point'].includes(lower)) return 'percent';
+  if (lower === 'rank') return 'rank';
+  if (['×', 'x', 'times', 'ratio'].includes(lower)) return 'ratio';
+  if (['σ', 'sd', 'standard deviations', 'z', 'z-score'].includes(lower)) return 'sigma';
+  if (['s', 'sec', 'seconds', 'second'].includes(lower)) return 'seconds';
+  if (['min', 'minutes'].includes(lower)) return 'minutes';
+  if (['h', 'hours'].includes(lower)) return 'hours';
+  if (['day', 'days'].includes(lower)) return 'days';
+  if (['month', 'months'].includes(lower)) return 'months';
+  if (['year', 'years'].includes(lower)) return 'years';
+  return 'plain';
 }
 
 function unitScale(unit: string | undefined): number {
@@ -45,96 +50,171 @@ function unitScale(unit: string | undefined): number {
   return 1;
 }
 
-function numberCandidates(item: ChecklistItem, clause: string): Candidate[] {
-  const percentItem = item.unit === '%';
-  const candidates: Candidate[] = [];
-  for (const match of clause.matchAll(NUMBER)) {
-    const [, sign, whole, fraction, suffix] = match;
-    let value = Number(`${whole!.replaceAll(',', '')}${fraction ?? ''}`) * (sign ? -1 : 1);
-    const isPercent = suffix === '%' || suffix === 'percent';
-    if (isPercent && !percentItem) continue;
-    if (suffix && !isPercent) value = (value * MULTIPLIERS[suffix]!) / unitScale(item.unit);
-    const yearLike = !fraction && !suffix && /^(19|20)\d\d$/.test(whole!);
-    candidates.push({ value, weak: yearLike });
-    if (percentItem && !isPercent && Math.abs(value) <= 1 && fraction) candidates.push({ value: value * 100, weak: true });
-  }
-  return candidates;
+/** Whether a number stated as `stated` can be a value of an item measured as `expected` (a bare number fits a count or a duration). */
+function compatible(expected: QuantityClass, mention: NumberMention): boolean {
+  if (expected === mention.quantity) return true;
+  if (mention.quantity !== 'plain') return false;
+  // A fraction may be a share stated without a percent sign ("0.71 of calls"): weak, never contradicting.
+  if (expected === 'percent') return mention.decimals > 0 && Math.abs(mention.value) <= 1;
+  return !['rank', 'ratio', 'sigma'].includes(expected);
 }
 
-function numberEvidence(item: ChecklistItem, clause: string): Evidence {
+/** Kinds of item whose number is a signed difference, stated as "fell 15 %" as often as "-15 %". */
+const SIGNED_KINDS = new Set<ChecklistItem['kind']>(['trend', 'anomaly', 'relationship']);
+
+interface PreparedItem {
+  item: ChecklistItem;
+  quantity: QuantityClass;
+  terms: Map<string, number>;
+  /** Terms weighing at least half the heaviest: one must be near a value for the value to be about this item. */
+  keys: Set<string>;
+  choices: string[];
+}
+
+/** What the grader derives from the checklist once: each item's subject terms and their specificity. */
+export interface GradingContext {
+  /** The entity's id (its words are not subject terms). */
+  entityId?: string;
+  /** Column name (lower case) → its documentation in the served database. */
+  documentation?: ReadonlyMap<string, string>;
+}
+
+function prepare(checklist: readonly ChecklistItem[], context: GradingContext): PreparedItem[] {
+  const weighted = specificTerms(checklist.map((item) => itemTerms(item, context)));
+  return checklist.map((item, index) => {
+    const terms = weighted[index]!;
+    const heaviest = Math.max(0, ...terms.values());
+    const choices = item.answer_type === 'category' || item.answer_type === 'set'
+      ? [...new Set([...(item.choices ?? []), ...(Array.isArray(item.answer) ? item.answer : [String(item.answer)])].map((choice) => choice.toLowerCase().replaceAll('_', ' ')))]
+      : [];
+    return { item, quantity: quantityOf(item.unit), terms, keys: new Set([...terms].filter(([, weight]) => weight >= heaviest / 2).map(([term]) => term)), choices };
+  });
+}
+
+function candidatesFor(mention: Mention, items: readonly PreparedItem[]): PreparedItem[] {
+  if (mention.kind === 'number') return items.filter((prepared) => prepared.item.answer_type === 'number' && compatible(prepared.quantity, mention));
+  if (mention.kind === 'direction') return items.filter((prepared) => prepared.item.answer_type === 'direction');
+  return items.filter((prepared) => prepared.choices.includes(mention.choice));
+}
+
+/**
+ * Attributes every value a clause states (numbers, named choices, direction words) to the item it is about: among the
+ * items that value could answer (by type and unit), the one whose subject terms stand nearest; a value with no
+ * key term of any item near it is about none. Values attributed alike to several items go to each of them.
+ */
+function attribute(clause: string, items: readonly PreparedItem[], allChoices: readonly string[]): Map<PreparedItem, Mention[]> {
+  const mentions: Mention[] = [...numberMentions(clause), ...directionMentions(clause), ...choiceMentions(clause, allChoices)].sort((a, b) => a.start - b.start);
+  const clauseTerms = new Set(termPositions(clause).map(({ term }) => term));
+  const byItem = new Map<PreparedItem, Mention[]>();
+  for (const mention of mentions) {
+    const candidates = candidatesFor(mention, items).filter((prepared) => [...prepared.keys].some((key) => clauseTerms.has(key)));
+    if (candidates.length === 0) continue;
+    const around = termsAround(clause, mentions, mention);
+    let best: PreparedItem[] = [];
+    let bestScore = 0;
+    for (const prepared of candidates) {
+      let score = 0;
+      let nearKey = false;
+      for (const [term, weight] of around) {
+        const itemWeight = prepared.terms.get(term);
+        if (itemWeight === undefined) continue;
+        score += itemWeight * weight;
+        if (weight === 1 && prepared.keys.has(term)) nearKey = true;
+      }
+      // A value is about an item when a key term stands next to it, or when it is the only value the item could take in the clause.
+      if (!nearKey && mentions.filter((other) => !(other.kind === 'number' && other.weak) && candidatesFor(other, [prepared]).length > 0).length > 1) continue;
+      if (score > bestScore + 1e-9) [best, bestScore] = [[prepared], score];
+      else if (Math.abs(score - bestScore) <= 1e-9 && score > 0) best.push(prepared);
+    }
+    for (const prepared of best) byItem.set(prepared, [...(byItem.get(prepared) ?? []), mention]);
+  }
+  return byItem;
+}
+
+/** The movement the direction words near a number state: up, down, or none/both (undecided). */
+function movementNear(clause: string, mention: NumberMention): 'up' | 'down' | null {
+  const window = clause.slice(Math.max(0, mention.start - 40), Math.min(clause.length, mention.end + 40));
+  const moves = new Set(directionMentions(window).map((word) => word.direction).filter((direction) => direction === 'up' || direction === 'down'));
+  return moves.size === 1 ? ([...moves][0] as 'up' | 'down') : null;
+}
+
+function numberEvidence(prepared: PreparedItem, mentions: readonly Mention[], clause: string): Evidence {
+  const { item } = prepared;
   const expected = Number(item.answer);
-  // Half a unit of the last decimal is always allowed: "4.23" reported as "4.2" is the same fact.
   const tolerance = (item.tolerance ?? 0) + 1e-9;
-  const candidates = numberCandidates(item, clause);
-  if (candidates.some((candidate) => Math.abs(candidate.value - expected) <= tolerance)) return 'support';
-  return candidates.some((candidate) => !candidate.weak) ? 'contradict' : 'none';
-}
-
-const phrasePatterns = new Map<string, RegExp>();
-
-/** Whether a phrase occurs as whole words (patterns are compiled once: a 100-turn trajectory tests thousands). */
-function containsPhrase(text: string, phrase: string): boolean {
-  let pattern = phrasePatterns.get(phrase);
-  if (!pattern) {
-    const escaped = phrase.toLowerCase().replaceAll('_', ' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    pattern = new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`);
-    phrasePatterns.set(phrase, pattern);
+  const numbers = (mentions.filter((mention) => mention.kind === 'number') as NumberMention[]).filter((mention) => !mention.reference);
+  if (numbers.length === 0) return 'none';
+  if (isHedged(clause)) return 'contradict';
+  const values: Array<{ value: number; weak: boolean }> = [];
+  for (const mention of numbers) {
+    let value = mention.value / (mention.quantity === 'plain' && item.unit && unitScale(item.unit) !== 1 && Math.abs(mention.value) >= 1e5 ? unitScale(item.unit) : 1);
+    let weak = mention.weak;
+    if (prepared.quantity === 'percent' && mention.quantity === 'plain') [value, weak] = [value * 100, true];
+    if (prepared.quantity === 'rank' && mention.orientation && item.rank_by && item.peers && mention.orientation !== item.rank_by) value = item.peers + 1 - value;
+    if (SIGNED_KINDS.has(item.kind) && !mention.signed && prepared.quantity !== 'rank' && prepared.quantity !== 'ratio') {
+      const movement = movementNear(clause, mention);
+      if (movement === null) {
+        // A size without its direction: agrees in magnitude with the answer but does not state it.
+        if (Math.abs(Math.abs(value) - Math.abs(expected)) <= tolerance && expected !== 0) continue;
+      } else value = movement === 'down' ? -Math.abs(value) : Math.abs(value);
+    }
+    values.push({ value, weak });
   }
-  return pattern.test(text);
+  if (values.length === 0) return 'none';
+  const strong = [...new Set(values.filter((entry) => !entry.weak).map((entry) => entry.value.toFixed(6)))];
+  // Several candidate values for one item in one sentence (a list, a range) state none of them.
+  if (strong.length > 1) return 'contradict';
+  if (values.some((entry) => Math.abs(entry.value - expected) <= tolerance)) return 'support';
+  return strong.length > 0 ? 'contradict' : 'none';
 }
 
-/** The choices a clause names, longest first, each occurrence consumed once ("heart failure" inside a longer name is not named twice). */
-function namedChoices(clause: string, choices: readonly string[]): Set<string> {
-  let rest = clause;
-  const named = new Set<string>();
-  for (const choice of [...choices].sort((a, b) => b.length - a.length)) {
-    if (!containsPhrase(rest, choice)) continue;
-    const normalised = choice.toLowerCase().replaceAll('_', ' ');
-    named.add(normalised);
-    rest = rest.replaceAll(normalised, ' ');
-  }
-  return named;
+function categoryEvidence(prepared: PreparedItem, mentions: readonly Mention[], clause: string): Evidence {
+  const named = (mentions.filter((mention) => mention.kind === 'choice') as ChoiceMention[]).map((mention) => mention.choice);
+  if (named.length === 0) return 'none';
+  if (isHedged(clause)) return 'contradict';
+  const distinct = [...new Set(named)];
+  // Several values named for one answer are candidates unless the sentence ranks them ("A, followed by B").
+  if (distinct.length > 1 && !ordersValues(clause)) return 'contradict';
+  return distinct[0] === String(prepared.item.answer).toLowerCase().replaceAll('_', ' ') ? 'support' : 'contradict';
 }
 
-function categoryEvidence(item: ChecklistItem, clause: string): Evidence {
-  const answer = String(item.answer).toLowerCase().replaceAll('_', ' ');
-  const named = namedChoices(clause, [...(item.choices ?? []), String(item.answer)]);
-  if (named.has(answer)) return 'support';
-  return named.size > 0 ? 'contradict' : 'none';
-}
-
-function setEvidence(item: ChecklistItem, clause: string): Evidence {
-  const answer = (item.answer as string[]).map((value) => value.toLowerCase().replaceAll('_', ' '));
-  const named = namedChoices(clause, [...(item.choices ?? []), ...answer]);
+function setEvidence(prepared: PreparedItem, mentions: readonly Mention[], clause: string): Evidence {
+  const answer = (prepared.item.answer as string[]).map((value) => value.toLowerCase().replaceAll('_', ' '));
+  const named = new Set((mentions.filter((mention) => mention.kind === 'choice') as ChoiceMention[]).map((mention) => mention.choice));
+  if (named.size === 0) return 'none';
+  if (isHedged(clause)) return 'contradict';
   if ([...named].some((value) => !answer.includes(value))) return 'contradict';
   return answer.every((value) => named.has(value)) ? 'support' : 'none';
 }
 
-const DIRECTION_WORDS: Record<'improved' | 'worsened' | 'same' | 'up' | 'down', string[]> = {
-  improved: ['improved', 'improving', 'improvement', 'better'],
-  worsened: ['worsened', 'worsening', 'deteriorated', 'deteriorating', 'worse'],
-  same: ['same', 'unchanged', 'stable', 'flat', 'steady', 'no change', 'no significant change'],
-  up: ['increased', 'increasing', 'increase', 'rose', 'risen', 'rising', 'grew', 'growing', 'higher', 'climbed', 'went up'],
-  down: ['decreased', 'decreasing', 'decrease', 'fell', 'fallen', 'falling', 'dropped', 'declined', 'declining', 'lower', 'went down', 'shrank'],
-};
+const JUDGEMENTS = new Set(['improved', 'worsened', 'same']);
 
-function directionEvidence(item: ChecklistItem, clause: string): Evidence {
-  const implied = new Set<string>();
-  for (const [direction, words] of Object.entries(DIRECTION_WORDS)) {
-    if (!words.some((word) => containsPhrase(clause, word))) continue;
-    if (direction === 'up' || direction === 'down') {
-      if (item.higher_is_better === undefined) continue;
-      implied.add((direction === 'up') === item.higher_is_better ? 'improved' : 'worsened');
-    } else {
-      implied.add(direction);
-    }
+/** The answer a direction word gives in the item's vocabulary (a judgement or a movement), or null when it cannot say. */
+function directionAnswer(item: ChecklistItem, word: WordMention['direction']): string | null {
+  const judgement = JUDGEMENTS.has(String(item.answer));
+  const better = item.higher_is_better;
+  if (judgement) {
+    if (word === 'up' || word === 'down') return better === undefined ? null : (word === 'up') === better ? 'improved' : 'worsened';
+    return word;
   }
-  if (implied.size === 0) return 'none';
-  if (implied.size === 1 && implied.has(String(item.answer))) return 'support';
-  return implied.has(String(item.answer)) ? 'none' : 'contradict';
+  if (word === 'same') return 'stable';
+  if (word === 'up') return 'increased';
+  if (word === 'down') return 'decreased';
+  return better === undefined ? null : (word === 'improved') === better ? 'increased' : 'decreased';
 }
 
-const EVIDENCE: Record<ChecklistItem['answer_type'], (item: ChecklistItem, clause: string) => Evidence> = {
+function directionEvidence(prepared: PreparedItem, mentions: readonly Mention[], clause: string): Evidence {
+  const implied = new Set(
+    (mentions.filter((mention) => mention.kind === 'direction') as WordMention[])
+      .map((mention) => directionAnswer(prepared.item, mention.direction))
+      .filter((value): value is string => value !== null),
+  );
+  if (implied.size === 0) return 'none';
+  if (isHedged(clause) || implied.size > 1) return 'contradict';
+  return implied.has(String(prepared.item.answer)) ? 'support' : 'contradict';
+}
+
+const EVIDENCE: Record<ChecklistItem['answer_type'], (prepared: PreparedItem, mentions: readonly Mention[], clause: string) => Evidence> = {
   number: numberEvidence,
   category: categoryEvidence,
   set: setEvidence,
@@ -142,35 +222,42 @@ const EVIDENCE: Record<ChecklistItem['answer_type'], (item: ChecklistItem, claus
 };
 
 /**
- * The deterministic checklist grader: a message supports an item when one of its sentences addresses the item
- * (its anchors) and states the answer (a number within tolerance, in the item's unit; the entity name; every
- * element of the set and no other; the direction), and contradicts it when it states another value. The agent
- * may revise itself, so the last message that addresses an item decides: CORRECT_INFO when it supports the item
- * (and does not also contradict it), INCORRECT_INFO when it contradicts it, INSUFFICIENT_INFO when no message
- * addresses the item. Indices are 0-based positions in `messages`.
+ * The deterministic checklist grader. Each sentence's values (numbers with their unit, named choices, direction
+ * words) are attributed to the item whose subject terms — derived from the item's question and the documentation of
+ * the columns its SQL reads, paraphrases folded — stand nearest; no hand-written anchors. A sentence supports an
+ * item when it states the answer (a number within tolerance in the item's unit and sign, the choice, every element
+ * of the set and no other, the direction), and contradicts it when it states another value, several candidate
+ * values (a list, a range), or hedges ("maybe", "could be"). The agent may revise itself, so the last message that
+ * addresses an item decides: CORRECT_INFO when it supports the item and does not also contradict it,
+ * INCORRECT_INFO when it contradicts it, INSUFFICIENT_INFO when no message addresses the item.
+ * Indices are 0-based positions in `messages`.
  */
-export function gradeChecklist(checklist: readonly ChecklistItem[], messages: readonly string[]): ItemVerdict[] {
-  const clauses = messages.map(splitClauses);
-  return checklist.map((item) => {
-    const supporting: number[] = [];
-    const contradicting: number[] = [];
-    let last: { support: boolean; contradict: boolean } | null = null;
-    clauses.forEach((messageClauses, index) => {
-      let support = false;
-      let contradict = false;
-      for (const clause of messageClauses) {
-        if (!addresses(item, clause)) continue;
-        const evidence = EVIDENCE[item.answer_type](item, clause);
-        if (evidence === 'support') support = true;
-        if (evidence === 'contradict') contradict = true;
+export function gradeChecklist(checklist: readonly ChecklistItem[], messages: readonly string[], context: GradingContext = {}): ItemVerdict[] {
+  const items = prepare(checklist, context);
+  const allChoices = [...new Set(items.flatMap((prepared) => prepared.choices))];
+  const decided = items.map(() => ({ supporting: [] as number[], contradicting: [] as number[], last: null as { support: boolean; contradict: boolean } | null }));
+  messages.forEach((message, index) => {
+    const flags = items.map(() => ({ support: false, contradict: false }));
+    for (const raw of splitClauses(message)) {
+      const clause = normaliseText(raw);
+      for (const [prepared, mentions] of attribute(clause, items, allChoices)) {
+        const evidence = EVIDENCE[prepared.item.answer_type](prepared, mentions, clause);
+        const flag = flags[items.indexOf(prepared)]!;
+        if (evidence === 'support') flag.support = true;
+        if (evidence === 'contradict') flag.contradict = true;
       }
-      if (support) supporting.push(index);
-      if (contradict) contradicting.push(index);
-      if (support || contradict) last = { support, contradict };
+    }
+    flags.forEach((flag, position) => {
+      const state = decided[position]!;
+      if (flag.support) state.supporting.push(index);
+      if (flag.contradict) state.contradicting.push(index);
+      if (flag.support || flag.contradict) state.last = flag;
     });
-    const decided = last as { support: boolean; contradict: boolean } | null;
-    const verdict = decided === null ? 'INSUFFICIENT_INFO' : decided.support && !decided.contradict ? 'CORRECT_INFO' : 'INCORRECT_INFO';
-    return { itemId: item.id, verdict, supporting, contradicting };
+  });
+  return items.map((prepared, position) => {
+    const { supporting, contradicting, last } = decided[position]!;
+    const verdict = last === null ? 'INSUFFICIENT_INFO' : last.support && !last.contradict ? 'CORRECT_INFO' : 'INCORRECT_INFO';
+    return { itemId: prepared.item.id, verdict, supporting, contradicting };
   });
 }
 

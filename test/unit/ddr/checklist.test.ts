@@ -5,13 +5,13 @@ import { ChecklistItemSchema, type ChecklistItem } from '../../../src/schemas/ch
 const item = (fields: Partial<ChecklistItem> & Pick<ChecklistItem, 'id' | 'answer' | 'answer_type'>): ChecklistItem =>
   ChecklistItemSchema.parse({ question: fields.id, verification_sql: 'SELECT 1', ...fields });
 
-const stay = item({ id: 'stay', answer: 4.2, answer_type: 'number', tolerance: 0.1, unit: 'days', anchors: [['length of stay']] });
-const revenue = item({ id: 'revenue', answer: 1234.5, answer_type: 'number', tolerance: 0.5, unit: 'USD million', anchors: [['revenue'], ['2024']] });
-const margin = item({ id: 'margin', answer: 12.3, answer_type: 'number', tolerance: 0.2, unit: '%', anchors: [['net margin']] });
-const admissions = item({ id: 'admissions', answer: 3, answer_type: 'number', tolerance: 0, unit: 'admissions', anchors: [['admission', 'admitted']] });
-const sector = item({ id: 'sector', answer: 'Energy', answer_type: 'category', anchors: [['sector']], choices: ['Energy', 'Technology', 'Healthcare'] });
-const drugs = item({ id: 'drugs', answer: ['metformin', 'insulin glargine'], answer_type: 'set', anchors: [['medication', 'drug']], choices: ['metformin', 'insulin glargine', 'insulin', 'semaglutide'] });
-const hba1c = item({ id: 'hba1c', answer: 'improved', answer_type: 'direction', anchors: [['hba1c']], higher_is_better: false });
+const stay = item({ id: 'stay', question: 'What is the average length of stay of patient P-0042, in days?', answer: 4.2, answer_type: 'number', tolerance: 0.1, unit: 'days' });
+const revenue = item({ id: 'revenue', question: "What was company C-001's revenue in fiscal 2024, in USD millions?", answer: 1234.5, answer_type: 'number', tolerance: 0.5, unit: 'USD million' });
+const margin = item({ id: 'margin', question: "What was company C-001's net margin (net income / revenue) in 2024, in percent?", answer: 12.3, answer_type: 'number', tolerance: 0.2, unit: '%' });
+const admissions = item({ id: 'admissions', question: 'How many hospital admissions does patient P-0042 have?', answer: 3, answer_type: 'number', tolerance: 0, unit: 'admissions' });
+const sector = item({ id: 'sector', question: 'In which sector does company C-001 operate?', answer: 'Energy', answer_type: 'category', choices: ['Energy', 'Technology', 'Healthcare'] });
+const drugs = item({ id: 'drugs', question: 'Which drugs has patient P-0042 been prescribed?', answer: ['metformin', 'insulin glargine'], answer_type: 'set', choices: ['metformin', 'insulin glargine', 'insulin', 'semaglutide'] });
+const hba1c = item({ id: 'hba1c', question: "Did patient P-0042's HbA1c improve, worsen or stay the same from the first to the last draw?", answer: 'improved', answer_type: 'direction', higher_is_better: false });
 
 const verdictOf = (checklistItem: ChecklistItem, messages: string[]) => gradeChecklist([checklistItem], messages)[0]!;
 
