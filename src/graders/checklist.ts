@@ -59,14 +59,18 @@ function compatible(expected: QuantityClass, mention: NumberMention): boolean {
   return !['rank', 'ratio', 'sigma'].includes(expected);
 }
 
-/** Kinds of item whose number is a signed difference, stated as "fell 15 %" as often as "-15 %". */
-const SIGNED_KINDS = new Set<ChecklistItem['kind']>(['trend', 'anomaly', 'relationship']);
+/** Whether an item's number is a signed difference (a change, a gap, a z-score), stated as "fell 15 %" as often as "-15 %". */
+function isSignedDifference(item: ChecklistItem): boolean {
+  return item.kind !== 'lookup' && item.kind !== 'aggregate' && /\b(change|changed|differ|differs|difference|standard deviations?)\b/i.test(item.question);
+}
+
+const MEASURED = new Set<QuantityClass>(['percent', 'rank', 'ratio', 'sigma', 'seconds', 'minutes', 'hours', 'days', 'months', 'years']);
 
 interface PreparedItem {
   item: ChecklistItem;
   quantity: QuantityClass;
   terms: Map<string, number>;
-  /** Terms weighing at least half the heaviest: one must be near a value for the value to be about this item. */
+  /** Terms specific to this item within its checklist: one must be near a value for the value to be about this item. */
   keys: Set<string>;
   choices: string[];
 }
@@ -80,14 +84,17 @@ export interface GradingContext {
 }
 
 function prepare(checklist: readonly ChecklistItem[], context: GradingContext): PreparedItem[] {
-  const weighted = specificTerms(checklist.map((item) => itemTerms(item, context)));
+  const weighted = specificTerms(checklist.map((item) => itemTerms(item, { ...context, measuredUnit: MEASURED.has(quantityOf(item.unit)) })));
   return checklist.map((item, index) => {
     const terms = weighted[index]!;
     const heaviest = Math.max(0, ...terms.values());
     const choices = item.answer_type === 'category' || item.answer_type === 'set'
       ? [...new Set([...(item.choices ?? []), ...(Array.isArray(item.answer) ? item.answer : [String(item.answer)])].map((choice) => choice.toLowerCase().replaceAll('_', ' ')))]
       : [];
-    return { item, quantity: quantityOf(item.unit), terms, keys: new Set([...terms].filter(([, weight]) => weight >= heaviest / 2).map(([term]) => term)), choices };
+    // Key terms: the question's terms that at most half of the checklist's items share (or the heaviest, when none is that specific).
+    const specific = [...terms].filter(([, weight]) => weight >= Math.log(3) - 1e-9);
+    const keys = new Set((specific.length > 0 ? specific : [...terms].filter(([, weight]) => weight >= heaviest - 1e-9)).map(([term]) => term));
+    return { item, quantity: quantityOf(item.unit), terms, keys, choices };
   });
 }
 
@@ -97,36 +104,75 @@ function candidatesFor(mention: Mention, items: readonly PreparedItem[]): Prepar
   return items.filter((prepared) => prepared.choices.includes(mention.choice));
 }
 
+function score(prepared: PreparedItem, around: ReadonlyMap<string, number>): { score: number; nearKey: boolean; coverage: number } {
+  let total = 0;
+  let nearKey = false;
+  for (const [term, weight] of around) {
+    const itemWeight = prepared.terms.get(term);
+    if (itemWeight === undefined) continue;
+    total += itemWeight * weight;
+    if (weight === 1 && prepared.keys.has(term)) nearKey = true;
+  }
+  const all = [...prepared.terms.values()].reduce((sum, weight) => sum + weight, 0);
+  return { score: total, nearKey, coverage: all === 0 ? 0 : total / all };
+}
+
+/** The word right after a number, stemmed, when it names the item's unit ("104 calls" for a count of calls). */
+function namesUnit(clause: string, mention: Mention, prepared: PreparedItem): boolean {
+  if (!prepared.item.unit || mention.kind !== 'number' || MEASURED.has(prepared.quantity)) return false;
+  const next = /^\s*([\p{L}]+)/u.exec(clause.slice(mention.end))?.[1];
+  const unit = termPositions(normaliseText(prepared.item.unit)).at(0)?.term;
+  return next !== undefined && unit !== undefined && termPositions(next).at(0)?.term === unit;
+}
+
 /**
  * Attributes every value a clause states (numbers, named choices, direction words) to the item it is about: among the
- * items that value could answer (by type and unit), the one whose subject terms stand nearest; a value with no
- * key term of any item near it is about none. Values attributed alike to several items go to each of them.
+ * items that value could answer (by type and unit), the one whose subject terms stand nearest (a number's own unit
+ * word counts; ties go to the item whose terms the clause covers best). A number needs a key term of its item next
+ * to it unless it is the only value that item could take in the clause; a choice or a direction word goes to an item
+ * only when no other item of the checklist fits the clause better ("the hold time of day- and evening-shift agents"
+ * is about hold time, not about the agent's shift).
  */
 function attribute(clause: string, items: readonly PreparedItem[], allChoices: readonly string[]): Map<PreparedItem, Mention[]> {
-  const mentions: Mention[] = [...numberMentions(clause), ...directionMentions(clause), ...choiceMentions(clause, allChoices)].sort((a, b) => a.start - b.start);
+  const choices = choiceMentions(clause, allChoices);
+  // A number inside a named value ("Type 2 diabetes") is part of the name.
+  const numbers = numberMentions(clause).filter((number) => !choices.some((choice) => number.start < choice.end && number.end > choice.start));
+  const mentions: Mention[] = [...numbers, ...directionMentions(clause), ...choices].sort((a, b) => a.start - b.start);
   const clauseTerms = new Set(termPositions(clause).map(({ term }) => term));
+  const addressed = items.filter((prepared) => [...prepared.keys].some((key) => clauseTerms.has(key)));
+  // Named values are not subjects: "Renewables" names a segment, it does not make a sentence about the Renewables share.
+  let valueless = clause;
+  for (const mention of mentions) if (mention.kind === 'choice') valueless = valueless.slice(0, mention.start) + ' '.repeat(mention.end - mention.start) + valueless.slice(mention.end);
   const byItem = new Map<PreparedItem, Mention[]>();
-  for (const mention of mentions) {
-    const candidates = candidatesFor(mention, items).filter((prepared) => [...prepared.keys].some((key) => clauseTerms.has(key)));
+  let bestOverall: number | null = null;
+  // Numbers first: a direction word next to a signed difference ("fell by 1.2 points") is that number's sign.
+  const ordered = [...mentions.filter((mention) => mention.kind === 'number'), ...mentions.filter((mention) => mention.kind !== 'number')];
+  const signedNumbers: NumberMention[] = [];
+  for (const mention of ordered) {
+    if (mention.kind === 'direction' && signedNumbers.some((number) => Math.abs(number.start - mention.start) <= 40)) continue;
+    const candidates = candidatesFor(mention, addressed);
     if (candidates.length === 0) continue;
-    const around = termsAround(clause, mentions, mention);
+    const around = termsAround(mention.kind === 'number' ? clause : valueless, mentions, mention);
+    if (mention.kind !== 'number') {
+      bestOverall ??= Math.max(...addressed.map((prepared) => score(prepared, around).score));
+    }
     let best: PreparedItem[] = [];
-    let bestScore = 0;
+    let bestKey: [number, number] = [0, 0];
     for (const prepared of candidates) {
-      let score = 0;
-      let nearKey = false;
-      for (const [term, weight] of around) {
-        const itemWeight = prepared.terms.get(term);
-        if (itemWeight === undefined) continue;
-        score += itemWeight * weight;
-        if (weight === 1 && prepared.keys.has(term)) nearKey = true;
-      }
-      // A value is about an item when a key term stands next to it, or when it is the only value the item could take in the clause.
-      if (!nearKey && mentions.filter((other) => !(other.kind === 'number' && other.weak) && candidatesFor(other, [prepared]).length > 0).length > 1) continue;
-      if (score > bestScore + 1e-9) [best, bestScore] = [[prepared], score];
-      else if (Math.abs(score - bestScore) <= 1e-9 && score > 0) best.push(prepared);
+      const fit = score(prepared, around);
+      if (mention.kind === 'number') {
+        const onlyValue = mentions.filter((other) => !(other.kind === 'number' && other.weak) && candidatesFor(other, [prepared]).length > 0).length === 1;
+        if (!fit.nearKey && !onlyValue) continue;
+        if (namesUnit(clause, mention, prepared)) fit.score += 1;
+      } else if (fit.score < bestOverall! - 1e-9) continue;
+      const key: [number, number] = [fit.score, fit.coverage];
+      const order = key[0] - bestKey[0] || key[1] - bestKey[1];
+      if (fit.score <= 0) continue;
+      if (best.length === 0 || order > 1e-9) [best, bestKey] = [[prepared], key];
+      else if (Math.abs(order) <= 1e-9) best.push(prepared);
     }
     for (const prepared of best) byItem.set(prepared, [...(byItem.get(prepared) ?? []), mention]);
+    if (mention.kind === 'number' && best.some((prepared) => isSignedDifference(prepared.item))) signedNumbers.push(mention);
   }
   return byItem;
 }
@@ -151,7 +197,7 @@ function numberEvidence(prepared: PreparedItem, mentions: readonly Mention[], cl
     let weak = mention.weak;
     if (prepared.quantity === 'percent' && mention.quantity === 'plain') [value, weak] = [value * 100, true];
     if (prepared.quantity === 'rank' && mention.orientation && item.rank_by && item.peers && mention.orientation !== item.rank_by) value = item.peers + 1 - value;
-    if (SIGNED_KINDS.has(item.kind) && !mention.signed && prepared.quantity !== 'rank' && prepared.quantity !== 'ratio') {
+    if (isSignedDifference(item) && !mention.signed && prepared.quantity !== 'rank' && prepared.quantity !== 'ratio') {
       const movement = movementNear(clause, mention);
       if (movement === null) {
         // A size without its direction: agrees in magnitude with the answer but does not state it.

@@ -49,6 +49,7 @@ const NUMBER =
 const ORDINAL_WORD = new RegExp(`\\b(the\\s+)?(${Object.keys(ORDINAL_WORDS).join('|')})[-\\s](${HIGH}|${LOW})\\b`, 'g');
 const SUPERLATIVE = new RegExp(`\\bthe\\s+(${HIGH}|${LOW})\\b`, 'g');
 const REFERENCE_BEFORE = /(\bfrom|\bthan|\bvs\.?|\bversus|\bcompared (with|to)|\bagainst|\b(peers?|others|baseline|benchmark|norm)\b[^.\d]{0,25})\s*\$?$/;
+const PEER_GROUP = /\b(among|of all|of the \d+|across all|in (its|their|the) (sector|team|site|group|queue|peers?))\b/;
 const UNIT_AFTER: Array<[RegExp, QuantityClass]> = [
   [/^\s?(x\b|×|-fold\b|fold\b|times (as|higher|lower|longer|shorter|larger|more|less|greater|the|that|what)\b)/, 'ratio'],
   [/^\s?(σ|sd\b|deviation)/, 'sigma'],
@@ -103,7 +104,7 @@ export function numberMentions(clause: string): NumberMention[] {
     const before = clause.slice(Math.max(0, start - 24), start);
     const after = clause.slice(end, end + 16);
     // "of 40" / "out of 40" after a rank names the peer count, not a value.
-    if (/\b(out of|of|among)\s*$/.test(before) && mentions.some((mention) => mention.quantity === 'rank' && start - mention.end < 30)) continue;
+    if (/\b(out of|of|among)(\s+the)?\s*$/.test(before) && mentions.some((mention) => mention.quantity === 'rank' && start - mention.end < 30)) continue;
     let value = Number(`${whole!.replaceAll(',', '')}${fraction ?? ''}`) * (sign === '-' || sign === '−' ? -1 : 1);
     const unit = (suffix ?? '').toLowerCase();
     let quantity: QuantityClass = 'plain';
@@ -127,6 +128,8 @@ export function numberMentions(clause: string): NumberMention[] {
   }
   for (const pattern of [ORDINAL_WORD, SUPERLATIVE]) {
     for (const match of clause.matchAll(pattern)) {
+      // "the largest segment" is not a rank; "the highest escalation rate of all agents" is.
+      if (pattern === SUPERLATIVE && !PEER_GROUP.test(clause.slice(match.index, match.index + 60))) continue;
       if (mentions.some((mention) => mention.quantity === 'rank' && Math.abs(mention.start - match.index) < 30)) continue;
       const rank = pattern === ORDINAL_WORD ? ORDINAL_WORDS[match[2]!]! : 1;
       const orientation = new RegExp(`^(${HIGH})$`).test(match[pattern === ORDINAL_WORD ? 3 : 1]!) ? 'highest' : 'lowest';

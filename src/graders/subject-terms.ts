@@ -13,7 +13,7 @@ const PARAPHRASES: ReadonlyArray<readonly string[]> = [
   ['csat satisfaction', 'customer satisfaction', 'csat', 'satisfaction', 'satisfied', 'survey score', 'survey scores', 'survey rating'],
   ['calls', 'contacts', 'interactions', 'conversations', 'handled'],
   ['admission', 'hospitalizations', 'hospitalisations', 'hospitalization', 'hospitalisation', 'hospitalized', 'hospitalised', 'admitted', 'inpatient stays', 'hospital stays', 'hospital visits'],
-  ['length of stay', 'days in hospital', 'stays last', 'stayed', 'inpatient days', 'los'],
+  ['length of stay', 'days in hospital', 'inpatient days', 'los'],
   ['revenue', 'sales', 'turnover', 'top line', 'top-line'],
   ['net margin', 'profit margin', 'net income margin', 'net profit margin', 'profitability', 'margins'],
   ['growth', 'cagr', 'compound annual', 'grew', 'grows', 'growing'],
@@ -31,7 +31,7 @@ const PARAPHRASES: ReadonlyArray<readonly string[]> = [
   ['rank', 'ranks', 'ranked', 'ranking', 'place', 'position', 'placing'],
   ['deviation', 'standard deviations', 'standard deviation', 'std devs', 'std dev', 'z-score', 'z score', 'sigma', 'σ', 'sd'],
   ['most', 'most frequent', 'most common', 'most often', 'leading', 'largest', 'biggest', 'main', 'principal', 'primary', 'top', 'dominant', 'usually', 'mostly', 'chiefly', 'mainly'],
-  ['share', 'proportion', 'fraction', 'percentage'],
+  ['share', 'proportion', 'fraction'],
   ['average', 'mean', 'typical', 'on average', 'averages', 'averaged', 'averaging'],
 ];
 
@@ -84,7 +84,10 @@ function entityTerms(entityId: string | undefined): Set<string> {
  * documentation of the columns its verification SQL reads (weight 0.5), paraphrases folded, the entity's own id
  * left out. `documentation` maps a column name (lower case) to its comment in the served database.
  */
-export function itemTerms(item: ChecklistItem, options: { entityId?: string; documentation?: ReadonlyMap<string, string> } = {}): Map<string, number> {
+export function itemTerms(
+  item: ChecklistItem,
+  options: { entityId?: string; documentation?: ReadonlyMap<string, string>; measuredUnit?: boolean } = {},
+): Map<string, number> {
   const skip = entityTerms(options.entityId);
   const terms = new Map<string, number>();
   const add = (text: string, weight: number) => {
@@ -94,6 +97,9 @@ export function itemTerms(item: ChecklistItem, options: { entityId?: string; doc
   };
   // The question without its parenthesised notes ("(same: within 5 %)") and units clause.
   add(item.question.replace(/\([^)]*\)/g, ' ').replace(/\b(improve|increase|rise|go up)\b[^?]*?\b(stay|remain)\b[^?]*?\b(same|stable)\b/i, ' ').replace(/,?\s+in (percent|seconds|days|points|usd[^?]*)\?/i, '?'), 1);
+  // A unit of measurement in the question ("in days", "how many standard deviations") is not the subject; a counted
+  // unit is ("how many admissions").
+  if (item.unit && options.measuredUnit) for (const { term } of termPositions(normaliseText(item.unit))) terms.delete(term);
   if (options.documentation) {
     const sql = item.verification_sql.toLowerCase();
     for (const [column, comment] of options.documentation) {
