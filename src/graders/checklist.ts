@@ -144,17 +144,29 @@ function attribute(clause: string, items: readonly PreparedItem[], allChoices: r
   let valueless = clause;
   for (const mention of mentions) if (mention.kind === 'choice') valueless = valueless.slice(0, mention.start) + ' '.repeat(mention.end - mention.start) + valueless.slice(mention.end);
   const byItem = new Map<PreparedItem, Mention[]>();
-  let bestOverall: number | null = null;
+  let bestOverall = 0;
   // Numbers first: a direction word next to a signed difference ("fell by 1.2 points") is that number's sign.
   const ordered = [...mentions.filter((mention) => mention.kind === 'number'), ...mentions.filter((mention) => mention.kind !== 'number')];
   const signedNumbers: NumberMention[] = [];
   for (const mention of ordered) {
-    if (mention.kind === 'direction' && signedNumbers.some((number) => Math.abs(number.start - mention.start) <= 40)) continue;
-    const candidates = candidatesFor(mention, addressed);
+    if (mention.kind === 'direction' && (mention.direction === 'up' || mention.direction === 'down') && signedNumbers.some((number) => Math.abs(number.start - mention.start) <= 40)) continue;
+    // A value only one item can take, named alone, names its subject by itself ("a Technology company" is about the sector).
+    const owners = mention.kind === 'choice' ? candidatesFor(mention, items) : [];
+    const ownNamed = owners.length === 1 ? new Set(mentions.filter((other) => other.kind === 'choice' && owners[0]!.choices.includes(other.choice)).map((other) => (other as ChoiceMention).choice)) : null;
+    if (owners.length === 1 && !addressed.includes(owners[0]!) && ownNamed!.size === 1) {
+      byItem.set(owners[0]!, [...(byItem.get(owners[0]!) ?? []), mention]);
+      continue;
+    }
+    // A count followed by its own unit ("1516 contacts") addresses its item by that word alone.
+    const candidates = candidatesFor(mention, items).filter((prepared) => addressed.includes(prepared) || namesUnit(clause, mention, prepared));
     if (candidates.length === 0) continue;
     const around = termsAround(mention.kind === 'number' ? clause : valueless, mentions, mention);
     if (mention.kind !== 'number') {
-      bestOverall ??= Math.max(...addressed.map((prepared) => score(prepared, around).score));
+      // Items busy with a value of their own in this clause (the team named beside the shift) do not compete.
+      const competing = addressed.filter(
+        (prepared) => candidates.includes(prepared) || !mentions.some((other) => other.kind === 'choice' && other !== mention && prepared.choices.includes(other.choice)),
+      );
+      bestOverall = Math.max(0, ...competing.map((prepared) => score(prepared, around).score));
     }
     let best: PreparedItem[] = [];
     let bestKey: [number, number] = [0, 0];
@@ -164,7 +176,7 @@ function attribute(clause: string, items: readonly PreparedItem[], allChoices: r
         const onlyValue = mentions.filter((other) => !(other.kind === 'number' && other.weak) && candidatesFor(other, [prepared]).length > 0).length === 1;
         if (!fit.nearKey && !onlyValue) continue;
         if (namesUnit(clause, mention, prepared)) fit.score += 1;
-      } else if (fit.score < bestOverall! - 1e-9) continue;
+      } else if (fit.score < bestOverall - 1e-9) continue;
       const key: [number, number] = [fit.score, fit.coverage];
       const order = key[0] - bestKey[0] || key[1] - bestKey[1];
       if (fit.score <= 0) continue;

@@ -49,6 +49,9 @@ const NUMBER =
 const ORDINAL_WORD = new RegExp(`\\b(the\\s+)?(${Object.keys(ORDINAL_WORDS).join('|')})[-\\s](${HIGH}|${LOW})\\b`, 'g');
 const SUPERLATIVE = new RegExp(`\\bthe\\s+(${HIGH}|${LOW})\\b`, 'g');
 const REFERENCE_BEFORE = /(\bfrom|\bthan|\bvs\.?|\bversus|\bcompared (with|to)|\bagainst|\b(peers?|others|baseline|benchmark|norm)\b[^.\d]{0,25})\s*\$?$/;
+const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
+const MONTH_BEFORE = new RegExp(`\\b${MONTH}\\s*$`);
+const MONTH_AFTER = new RegExp(`^(st|nd|rd|th)?\\s+(of\\s+)?${MONTH}\\b`);
 const PEER_GROUP = /\b(among|of all|of the \d+|across all|in (its|their|the) (sector|team|site|group|queue|peers?))\b/;
 const UNIT_AFTER: Array<[RegExp, QuantityClass]> = [
   [/^\s?(x\b|×|-fold\b|fold\b|times (as|higher|lower|longer|shorter|larger|more|less|greater|the|that|what)\b)/, 'ratio'],
@@ -105,6 +108,8 @@ export function numberMentions(clause: string): NumberMention[] {
     const after = clause.slice(end, end + 16);
     // "of 40" / "out of 40" after a rank names the peer count, not a value.
     if (/\b(out of|of|among)(\s+the)?\s*$/.test(before) && mentions.some((mention) => mention.quantity === 'rank' && start - mention.end < 30)) continue;
+    // A day of a month ("April 1", "1 April") is a date, not a value.
+    if (!fraction && !suffix && (MONTH_BEFORE.test(before) || MONTH_AFTER.test(after))) continue;
     let value = Number(`${whole!.replaceAll(',', '')}${fraction ?? ''}`) * (sign === '-' || sign === '−' ? -1 : 1);
     const unit = (suffix ?? '').toLowerCase();
     let quantity: QuantityClass = 'plain';
