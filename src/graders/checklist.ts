@@ -1,5 +1,4 @@
 import type { Model } from '../models/model.ts';
-import { SandboxError } from '../sandbox-error.ts';
 import { ChecklistVerdictSchema, type ChecklistItem, type ItemVerdict } from '../schemas/checklist.ts';
 import {
   choiceMentions,
@@ -360,31 +359,38 @@ function parseJudgeReply(itemId: string, text: string, count: number): ItemVerdi
   }
 }
 
+/** Attempts per item: a reply that is not the verdict JSON is asked for again, up to this many times in all. */
+export const JUDGE_ATTEMPTS = 3;
+
 /**
  * DDR-Bench's LLM-judge protocol: one judge call per checklist item over the numbered insights, answering
  * CORRECT_INFO / INCORRECT_INFO / INSUFFICIENT_INFO with supporting and contradicting indices. A reply that is not
- * that JSON is asked for once more; a second failure is a harness error, never a guessed verdict.
+ * that JSON (or a call that fails) is asked for again; after JUDGE_ATTEMPTS the item is UNJUDGED, with the last
+ * reply as its reason — counted and reported, never a guessed verdict, and the other items are still judged.
  */
 export async function judgeChecklist(checklist: readonly ChecklistItem[], insights: readonly string[], judge: Model): Promise<ItemVerdict[]> {
   const verdicts: ItemVerdict[] = [];
   for (const item of checklist) {
     let verdict: ItemVerdict | null = null;
     let reply = '';
-    for (let attempt = 0; attempt < 2 && verdict === null; attempt += 1) {
-      const response = await judge.respond({
-        messages: [
-          { role: 'system', content: JUDGE_PROMPT },
-          { role: 'user', content: judgeRequest(item, insights) },
-        ],
-        tools: [],
-      });
-      reply = response.message.content ?? '';
-      verdict = parseJudgeReply(item.id, reply, insights.length);
+    for (let attempt = 0; attempt < JUDGE_ATTEMPTS && verdict === null; attempt += 1) {
+      try {
+        const response = await judge.respond({
+          messages: [
+            { role: 'system', content: JUDGE_PROMPT },
+            { role: 'user', content: judgeRequest(item, insights) },
+          ],
+          tools: [],
+        });
+        reply = response.message.content ?? '';
+        verdict = parseJudgeReply(item.id, reply, insights.length);
+      } catch (error) {
+        reply = `the judge call failed: ${(error as Error).message}`;
+      }
     }
-    if (verdict === null) {
-      throw new SandboxError('model-error', `the judge ${judge.spec} did not answer with a verdict for item ${item.id}: ${reply.slice(0, 200)}`);
-    }
-    verdicts.push(verdict);
+    verdicts.push(
+      verdict ?? { itemId: item.id, verdict: 'UNJUDGED', supporting: [], contradicting: [], reason: `no usable verdict from ${judge.spec} after ${JUDGE_ATTEMPTS} attempts: ${reply.slice(0, 200)}` },
+    );
   }
   return verdicts;
 }
