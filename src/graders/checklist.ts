@@ -72,6 +72,8 @@ interface PreparedItem {
   /** Terms specific to this item within its checklist: one must be near a value for the value to be about this item. */
   keys: Set<string>;
   choices: string[];
+  /** Terms a clause must name for a value to be about this item: the denominator of a rate ("per admission"). */
+  required: string[];
 }
 
 /** What the grader derives from the checklist once: each item's subject terms and their specificity. */
@@ -93,7 +95,8 @@ function prepare(checklist: readonly ChecklistItem[], context: GradingContext): 
     // Key terms: the question's terms that at most half of the checklist's items share (or the heaviest, when none is that specific).
     const specific = [...terms].filter(([, weight]) => weight >= Math.log(3) - 1e-9);
     const keys = new Set((specific.length > 0 ? specific : [...terms].filter(([, weight]) => weight >= heaviest - 1e-9)).map(([term]) => term));
-    return { item, quantity: quantityOf(item.unit), terms, keys, choices };
+    const required = [...normaliseText(item.question).matchAll(/\b(?:per|each)\s+([\p{L}]+)/gu)].map((match) => termPositions(match[1]!)[0]?.term).filter((term): term is string => term !== undefined);
+    return { item, quantity: quantityOf(item.unit), terms, keys, choices, required };
   });
 }
 
@@ -138,7 +141,7 @@ function attribute(clause: string, items: readonly PreparedItem[], allChoices: r
   const numbers = numberMentions(clause).filter((number) => !choices.some((choice) => number.start < choice.end && number.end > choice.start));
   const mentions: Mention[] = [...numbers, ...directionMentions(clause), ...choices].sort((a, b) => a.start - b.start);
   const clauseTerms = new Set(termPositions(clause).map(({ term }) => term));
-  const addressed = items.filter((prepared) => [...prepared.keys].some((key) => clauseTerms.has(key)));
+  const addressed = items.filter((prepared) => [...prepared.keys].some((key) => clauseTerms.has(key)) && prepared.required.every((term) => clauseTerms.has(term)));
   // Named values are not subjects: "Renewables" names a segment, it does not make a sentence about the Renewables share.
   let valueless = clause;
   for (const mention of mentions) if (mention.kind === 'choice') valueless = valueless.slice(0, mention.start) + ' '.repeat(mention.end - mention.start) + valueless.slice(mention.end);
@@ -157,7 +160,12 @@ function attribute(clause: string, items: readonly PreparedItem[], allChoices: r
       continue;
     }
     // A count followed by its own unit ("1516 contacts") addresses its item by that word alone.
-    const candidates = candidatesFor(mention, items).filter((prepared) => addressed.includes(prepared) || namesUnit(clause, mention, prepared));
+    const candidates = candidatesFor(mention, items).filter(
+      (prepared) =>
+        (addressed.includes(prepared) || namesUnit(clause, mention, prepared)) &&
+        // A difference is stated with its sign or a direction word ("fell 1.2"); a bare number is a level, not a change.
+        !(mention.kind === 'number' && isSignedDifference(prepared.item) && !mention.signed && movementNear(clause, mention) === null && Number(prepared.item.answer) !== 0),
+    );
     if (candidates.length === 0) continue;
     const around = termsAround(mention.kind === 'number' ? clause : valueless, mentions, mention);
     if (mention.kind !== 'number') {

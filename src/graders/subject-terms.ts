@@ -39,7 +39,7 @@ const STOPWORDS = new Set(
   ('a an the of in on at to for from by with and or is are was were be been being this that these those it its their ' +
     'what which who whom how many much did does do has have had per than as into over under between within about ' +
     'same improve worsen worse better up down value values number total use used when where while there ' +
-    'each every all any his her our your they them we you i s n vs versus e g ie eg first last').split(' '),
+    'each every all any his her our your they them we you i s n vs versus e g ie eg first last record records recorded').split(' '),
 );
 
 const ALIASES = new Map<string, string>();
@@ -103,7 +103,10 @@ export function itemTerms(
   if (options.documentation) {
     const sql = item.verification_sql.toLowerCase();
     for (const [column, comment] of options.documentation) {
-      if (new RegExp(`(?<![a-z0-9_])${column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![a-z0-9_])`).test(sql)) {
+      const name = column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      // The column that selects the entity ("patient_id = 'P-0042'") is in every item: its documentation says nothing about one.
+      const selectsEntity = options.entityId !== undefined && new RegExp(`(?<![a-z0-9_])${name}\\s*=\\s*'${options.entityId.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'`).test(sql);
+      if (!selectsEntity && new RegExp(`(?<![a-z0-9_])${name}(?![a-z0-9_])`).test(sql)) {
         add(column, 0.5);
         // Only the first sentence of a comment: the rest lists values and caveats, not the subject.
         add(comment.split(/(?<=[.;:])\s/)[0] ?? comment, 0.5);
