@@ -43,14 +43,15 @@ export async function generateDdrTasks(spec: ScenarioSpec, connection: DuckDBCon
     const facts = spec.facts(entityId, Object.fromEntries(Object.entries(context).map(([key, value]) => [key, String(value)])));
     const checklist: ChecklistItem[] = [];
     const statements: string[] = [];
-    for (const { sql, ambiguousSql, statement, ...fields } of facts) {
+    for (const { sql, ambiguousSql, toleranceSql, statement, ...fields } of facts) {
       if (ambiguousSql) {
         const [row] = await queryRows(connection, ambiguousSql);
         if (row && Object.values(row)[0] === true) continue;
       }
       const answer = await computeAnswer(connection, { answer_type: fields.answer_type, verification_sql: sql });
       if (answer === null || (Array.isArray(answer) && answer.length === 0)) continue;
-      checklist.push(ChecklistItemSchema.parse({ ...fields, answer, verification_sql: sql }));
+      const tolerance = toleranceSql ? Number(Object.values((await queryRows(connection, toleranceSql))[0] ?? {})[0]) : fields.tolerance;
+      checklist.push(ChecklistItemSchema.parse({ ...fields, ...(tolerance === undefined ? {} : { tolerance }), answer, verification_sql: sql }));
       statements.push(statement(answer));
     }
     if (checklist.length < (spec.minFacts ?? MIN_FACTS) || insightShare(checklist) < 0.5) continue;

@@ -5,6 +5,8 @@ import type { ChecklistItem, ChecklistItemSchema } from '../../src/schemas/check
 /** One checklist fact of an entity, before its answer is computed from the database. */
 export interface FactTemplate extends Omit<z.input<typeof ChecklistItemSchema>, 'answer' | 'verification_sql'> {
   sql: string;
+  /** SQL returning the tolerance (one number) when it depends on the entity's data (e.g. half a percent of the value). */
+  toleranceSql?: string;
   /** SQL returning one row with TRUE when the fact is ambiguous for this entity (a tie, no data): the fact is dropped. */
   ambiguousSql?: string;
   /** The sentence that states the fact (the reference trajectory's insight and FINISH line). */

@@ -47,7 +47,8 @@ const LOW = 'lowest|shortest|smallest|fewest|least|fastest|worst|bottom|quietest
 const NUMBER =
   /(?<![\w.]|\w-)(#\s?)?([-−+]?)\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(st|nd|rd|th)?(?:\s?(%|percent\b|pp\b|percentage points?\b|k\b|thousand\b|mn\b|m\b|millions?\b|bn\b|b\b|billions?\b))?/g;
 const ORDINAL_WORD = new RegExp(`\\b(the\\s+)?(${Object.keys(ORDINAL_WORDS).join('|')})[-\\s](${HIGH}|${LOW})\\b`, 'g');
-const SUPERLATIVE = new RegExp(`\\bthe\\s+(${HIGH}|${LOW})\\b`, 'g');
+// Not "the most": paraphrases fold "most frequent", "largest", "top" into it, and those name a mode, not a rank.
+const SUPERLATIVE = new RegExp(`\\bthe\\s+(highest|longest|greatest|slowest|busiest|${LOW})\\b`, 'g');
 const REFERENCE_BEFORE = /(\bfrom|\bthan|\bvs\.?|\bversus|\bcompared (with|to)|\bagainst|\b(peers?|others|baseline|benchmark|norm)\b[^.\d]{0,25})\s*\$?$/;
 const MONTH = '(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
 const MONTH_BEFORE = new RegExp(`\\b${MONTH}\\s*$`);
@@ -134,7 +135,8 @@ export function numberMentions(clause: string): NumberMention[] {
   for (const pattern of [ORDINAL_WORD, SUPERLATIVE]) {
     for (const match of clause.matchAll(pattern)) {
       // "the largest segment" is not a rank; "the highest escalation rate of all agents" is.
-      if (pattern === SUPERLATIVE && !PEER_GROUP.test(clause.slice(match.index, match.index + 60))) continue;
+      // "The most frequent model among its trips" names a mode, not a rank.
+      if (pattern === SUPERLATIVE && (!PEER_GROUP.test(clause.slice(match.index, match.index + 60)) || /^\s+(frequent|common|usual|typical|often|popular)/.test(clause.slice(match.index + match[0].length)))) continue;
       if (mentions.some((mention) => mention.quantity === 'rank' && Math.abs(mention.start - match.index) < 30)) continue;
       const rank = pattern === ORDINAL_WORD ? ORDINAL_WORDS[match[2]!]! : 1;
       const orientation = new RegExp(`^(${HIGH})$`).test(match[pattern === ORDINAL_WORD ? 3 : 1]!) ? 'highest' : 'lowest';

@@ -84,13 +84,14 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         judge_input_tokens: judgeUsage ? judgeUsage.inputTokens : null,
         judge_output_tokens: judgeUsage ? judgeUsage.outputTokens : null,
         judge_cost_usd: judgeUsage ? judgeUsage.costUsd : null,
-        table_coverage: exploration ? exploration.tableCoverage : null,
-        column_coverage: exploration ? exploration.columnCoverage : null,
-        entropy: exploration ? exploration.entropy : null,
-        queries: exploration ? exploration.queries : null,
+        // Without a served database exploration is not measured: those metrics are absent (reports say "not measured").
+        ...(exploration
+          ? { table_coverage: exploration.tableCoverage, column_coverage: exploration.columnCoverage, entropy: exploration.entropy, queries: exploration.queries }
+          : {}),
         turns,
         ended_by_itself: exploration ? (exploration.endedByItself ? 1 : 0) : end?.type === 'episode-end' && end.status === 'completed' ? 1 : 0,
-        explorer_accuracy: task.grading.baseline?.explorer.accuracy ?? null,
+        // The explorer's accuracy on this task, when the task records its baseline.
+        ...(task.grading.baseline ? { explorer_accuracy: task.grading.baseline.explorer.accuracy } : {}),
       },
       details: {
         scenario: task.grading.scenario ?? task.environment.database ?? task.domain,

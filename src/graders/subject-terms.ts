@@ -28,7 +28,7 @@ const PARAPHRASES: ReadonlyArray<readonly string[]> = [
   ['loss', 'losses', 'unprofitable', 'in the red', 'lost money', 'net loss'],
   ['debt', 'leverage', 'borrowings', 'indebtedness'],
   ['allergy', 'allergies', 'allergic', 'allergen', 'allergens'],
-  ['rank', 'ranks', 'ranked', 'ranking', 'place', 'position', 'placing'],
+  ['rank', 'ranks', 'ranked', 'ranking', 'placing'],
   ['deviation', 'standard deviations', 'standard deviation', 'std devs', 'std dev', 'z-score', 'z score', 'sigma', 'σ', 'sd'],
   ['most', 'most frequent', 'most common', 'most often', 'leading', 'largest', 'biggest', 'main', 'principal', 'primary', 'top', 'dominant', 'usually', 'mostly', 'chiefly', 'mainly'],
   ['share', 'proportion', 'fraction'],
@@ -39,7 +39,7 @@ const STOPWORDS = new Set(
   ('a an the of in on at to for from by with and or is are was were be been being this that these those it its their ' +
     'what which who whom how many much did does do has have had per than as into over under between within about ' +
     'same improve worsen worse better up down value values number total use used when where while there ' +
-    'each every all any his her our your they them we you i s n vs versus e g ie eg first last record records recorded').split(' '),
+    'each every all any his her our your they them we you i s n vs versus e g ie eg first last record records recorded among those').split(' '),
 );
 
 const ALIASES = new Map<string, string>();

@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { summarizeDdr } from '../../../src/graders/ddr.ts';
 import type { EpisodeScore } from '../../../src/schemas/score.ts';
 
-const score = (scenario: string, correct: number, items: number, countingK: Array<number | null>, extra: Record<string, number | null> = {}): EpisodeScore => ({
+const score = (scenario: string, correct: number, items: number, countingK: Array<number | null>, extra: Record<string, number | null | undefined> = {}): EpisodeScore => ({
   taskId: `${scenario}-${correct}`,
   style: 'ddr',
   repeat: 0,
   status: 'completed',
   passed: correct === items,
-  metrics: { accuracy: correct / items, correct, items, judge_accuracy: null, table_coverage: 0.5, column_coverage: 0.25, entropy: 0.5, turns: 10, ended_by_itself: 1, explorer_accuracy: null, ...extra },
+  // An `undefined` in `extra` removes the metric (the grader leaves out what it did not measure).
+  metrics: Object.fromEntries(
+    Object.entries({ accuracy: correct / items, correct, items, judge_accuracy: null, table_coverage: 0.5, column_coverage: 0.25, entropy: 0.5, turns: 10, ended_by_itself: 1, ...extra }).filter(([, value]) => value !== undefined),
+  ) as Record<string, number | null>,
   details: { scenario, countingK },
 });
 
@@ -17,7 +20,7 @@ describe('DDR summary', () => {
     const scores = [
       score('clinical', 1, 4, [3, null, null, null], { explorer_accuracy: 0.25 }),
       score('clinical', 6, 6, [1, 2, 2, 5, 9, 30], { explorer_accuracy: 0.75 }),
-      score('filings', 0, 5, [null, null, null, null, null], { table_coverage: null, column_coverage: null, entropy: null }),
+      score('filings', 0, 5, [null, null, null, null, null], { table_coverage: undefined, column_coverage: undefined, entropy: undefined }),
     ];
     const [table, curve] = summarizeDdr(scores);
     expect(table!.columns).toEqual([
