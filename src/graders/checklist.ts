@@ -13,7 +13,7 @@ import {
   type QuantityClass,
   type WordMention,
 } from './clause-mentions.ts';
-import { itemTerms, normaliseText, specificTerms, termPositions } from './subject-terms.ts';
+import { itemTerms, keyTerms, normaliseText, specificTerms, termPositions } from './subject-terms.ts';
 
 type Evidence = 'support' | 'contradict' | 'none';
 
@@ -85,16 +85,15 @@ export interface GradingContext {
 }
 
 function prepare(checklist: readonly ChecklistItem[], context: GradingContext): PreparedItem[] {
-  const weighted = specificTerms(checklist.map((item) => itemTerms(item, { ...context, measuredUnit: MEASURED.has(quantityOf(item.unit)) })));
+  const base = checklist.map((item) => itemTerms(item, { ...context, measuredUnit: MEASURED.has(quantityOf(item.unit)) }));
+  const weighted = specificTerms(base);
+  const keysByItem = keyTerms(base, weighted);
   return checklist.map((item, index) => {
     const terms = weighted[index]!;
-    const heaviest = Math.max(0, ...terms.values());
+    const keys = keysByItem[index]!;
     const choices = item.answer_type === 'category' || item.answer_type === 'set'
       ? [...new Set([...(item.choices ?? []), ...(Array.isArray(item.answer) ? item.answer : [String(item.answer)])].map((choice) => choice.toLowerCase().replaceAll('_', ' ')))]
       : [];
-    // Key terms: the question's terms that at most half of the checklist's items share (or the heaviest, when none is that specific).
-    const specific = [...terms].filter(([, weight]) => weight >= Math.log(3) - 1e-9);
-    const keys = new Set((specific.length > 0 ? specific : [...terms].filter(([, weight]) => weight >= heaviest - 1e-9)).map(([term]) => term));
     const required = [...normaliseText(item.question).matchAll(/\b(?:per|each)\s+([\p{L}]+)/gu)].map((match) => termPositions(match[1]!)[0]?.term).filter((term): term is string => term !== undefined);
     return { item, quantity: quantityOf(item.unit), terms, keys, choices, required };
   });

@@ -118,11 +118,27 @@ export function itemTerms(
 
 /**
  * Weights each item's terms by how specific they are within its checklist (a term every item shares, such as the
- * entity kind, weighs little): weight × log(1 + items / items having the term).
+ * entity kind, weighs little): weight × log(1 + items / items having the term), where a term an item has only from
+ * column documentation counts as half an occurrence.
  */
 export function specificTerms(termsByItem: ReadonlyArray<Map<string, number>>): Array<Map<string, number>> {
   const frequency = new Map<string, number>();
-  for (const terms of termsByItem) for (const term of terms.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  for (const terms of termsByItem) for (const [term, weight] of terms) frequency.set(term, (frequency.get(term) ?? 0) + weight);
   const count = termsByItem.length;
   return termsByItem.map((terms) => new Map([...terms].map(([term, weight]) => [term, weight * Math.log(1 + count / frequency.get(term)!)])));
+}
+
+/**
+ * Each item's key terms: the terms of its question that at most half of the checklist's questions share (one of
+ * them must stand near a value for the value to be about the item); when none is that specific, its heaviest term.
+ */
+export function keyTerms(termsByItem: ReadonlyArray<Map<string, number>>, weighted: ReadonlyArray<Map<string, number>>): Array<Set<string>> {
+  const questions = new Map<string, number>();
+  for (const terms of termsByItem) for (const [term, weight] of terms) if (weight === 1) questions.set(term, (questions.get(term) ?? 0) + 1);
+  return termsByItem.map((terms, index) => {
+    const specific = [...terms].filter(([term, weight]) => weight === 1 && questions.get(term)! <= Math.max(1, termsByItem.length / 2)).map(([term]) => term);
+    if (specific.length > 0) return new Set(specific);
+    const heaviest = Math.max(0, ...weighted[index]!.values());
+    return new Set([...weighted[index]!].filter(([, weight]) => weight >= heaviest - 1e-9).map(([term]) => term));
+  });
 }

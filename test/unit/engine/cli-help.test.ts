@@ -142,6 +142,8 @@ describe('CLI help', () => {
         mcp-config [options]                  Print the Claude Desktop config entry
                                               and the \`claude mcp add\` line that serve
                                               a task, a suite or a plain server
+        ddr                                   DDR (deep data research) suites for your
+                                              own databases
         help [command]                        display help for command
       "
     `);
