@@ -2,7 +2,23 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { confirmedJoins, declaredKeys, KEYS_SQL, mergeJoins, nameCandidates, overlapSql, tableKeys, type CatalogColumn, type JoinColumn } from '../../src/models/join-columns.ts';
+import {
+  confirmedJoins,
+  declaredKeys,
+  KEYS_SQL,
+  literal,
+  mergeJoins,
+  nameCandidates,
+  NUMERIC,
+  overlapSql,
+  quote,
+  singular,
+  tableKeys,
+  TEMPORAL,
+  words,
+  type CatalogColumn,
+  type JoinColumn,
+} from '../../src/models/join-columns.ts';
 import { SandboxError } from '../../src/sandbox-error.ts';
 import type { DdrTask } from '../../src/schemas/ddr-task.ts';
 import { queryRows } from './compute-answer.ts';
@@ -21,12 +37,6 @@ export interface ScaffoldOptions {
   out: string;
 }
 
-const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|REAL|DECIMAL.*|U?(TINY|SMALL|BIG)?INT.*)$/i;
-const TEMPORAL = /^(DATE|TIMESTAMP.*)$/i;
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
-const words = (name: string) => name.replaceAll('_', ' ');
-const singular = (name: string) => name.replace(/ies$/, 'y').replace(/(ses|xes)$/, (suffix) => suffix.slice(0, -2)).replace(/s$/, '');
 const MAX_NUMERIC = 2;
 const MAX_CHOICES = 30;
 

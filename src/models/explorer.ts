@@ -5,7 +5,23 @@ import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';
 import { nextRound, playbackMessage } from './playback-message.ts';
 import { FINISH_PREFIX } from '../engine/protocols/ddr.ts';
-import { confirmedJoins, declaredKeys, entityScopes, KEYS_SQL, mergeJoins, nameCandidates, overlapSql, tableKeys, type EntityScope, type JoinColumn } from './join-columns.ts';
+import {
+  confirmedJoins,
+  declaredKeys,
+  entityScopes,
+  KEYS_SQL,
+  literal,
+  mergeJoins,
+  nameCandidates,
+  NUMERIC,
+  overlapSql,
+  quote,
+  tableKeys,
+  TEMPORAL,
+  words,
+  type EntityScope,
+  type JoinColumn,
+} from './join-columns.ts';
 
 const QUERY_TOOL = 'execute_query';
 // One row per table, so a row limit on results never hides a table.
@@ -25,11 +41,6 @@ interface Probe {
   describe(rows: Array<Record<string, unknown>>): string;
 }
 
-const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|REAL|DECIMAL.*|U?(TINY|SMALL|BIG)?INT.*)$/i;
-const TEMPORAL = /^(DATE|TIMESTAMP.*)$/i;
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const words = (name: string) => name.replaceAll('_', ' ');
-const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 function formatValue(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(2)));

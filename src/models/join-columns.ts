@@ -19,10 +19,15 @@ export const KEYS_SQL =
   'SELECT constraint_type AS kind, table_name, constraint_column_names[1] AS column_name, referenced_table, referenced_column_names[1] AS referenced_column ' +
   "FROM duckdb_constraints() WHERE schema_name = 'main' AND constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY') AND len(constraint_column_names) = 1";
 
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
+/** SQL spelling shared by the explorer and `ddr scaffold`: an identifier, a string literal, and the catalog's type families. */
+export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+export const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
+export const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|REAL|DECIMAL.*|U?(TINY|SMALL|BIG)?INT.*)$/i;
+export const TEMPORAL = /^(DATE|TIMESTAMP.*)$/i;
+/** A column or table name in words ("discharge_date" → "discharge date"). */
+export const words = (name: string) => name.replaceAll('_', ' ');
 const family = (type: string) => (/CHAR|TEXT|STRING|UUID/i.test(type) ? 'text' : /INT|DECIMAL|NUMERIC/i.test(type) ? 'integer' : type.toUpperCase());
-const singular = (name: string) => name.toLowerCase().replace(/(ies)$/, 'y').replace(/(ses|xes)$/, (suffix) => suffix.slice(0, -2)).replace(/s$/, '');
+export const singular = (name: string) => name.toLowerCase().replace(/(ies)$/, 'y').replace(/(ses|xes)$/, (suffix) => suffix.slice(0, -2)).replace(/s$/, '');
 
 /**
  * The key column of each table: its declared primary key (or single-column unique key), else a column named `id`,
