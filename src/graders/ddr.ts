@@ -6,7 +6,7 @@ import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { checklistAccuracy, firstCountingK, gradeChecklist, judgeChecklist } from './checklist.ts';
 import { readCatalog, servedDatabase, type DatabaseCatalog } from './database-catalog.ts';
 import { explorationMetrics } from './exploration.ts';
-import { agentMessages, extractInsights } from './insights.ts';
+import { agentMessages, extractInsights, NOT_EXTRACTED } from './insights.ts';
 import type { StyleGrader } from './style-grader.ts';
 
 function tally(verdicts: readonly ItemVerdict[]) {
@@ -81,6 +81,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         // Over the items the judge gave a verdict on; the others are counted as unjudged, never guessed.
         judge_accuracy: judged && judgedCounts && judged.length > judgedCounts.unjudged ? judgedCounts.correct / (judged.length - judgedCounts.unjudged) : null,
         judge_unjudged: judgedCounts ? judgedCounts.unjudged : null,
+        judge_unextracted: insights ? insights.filter((insight) => insight === NOT_EXTRACTED).length : null,
         judge_input_tokens: judgeUsage ? judgeUsage.inputTokens : null,
         judge_output_tokens: judgeUsage ? judgeUsage.outputTokens : null,
         judge_cost_usd: judgeUsage ? judgeUsage.costUsd : null,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ddrGrader } from '../../../src/graders/ddr.ts';
 import { JUDGE_ATTEMPTS, judgeChecklist } from '../../../src/graders/checklist.ts';
-import { extractInsights, messageInsights, NO_INSIGHT } from '../../../src/graders/insights.ts';
+import { extractInsights, messageInsights, NO_INSIGHT, NOT_EXTRACTED } from '../../../src/graders/insights.ts';
 import type { Model, ModelRequest } from '../../../src/models/model.ts';
 import { ChecklistItemSchema } from '../../../src/schemas/checklist.ts';
 import { DdrTaskSchema } from '../../../src/schemas/ddr-task.ts';
@@ -37,6 +37,10 @@ describe('insights and the LLM judge', () => {
     const judge = scriptedJudge([NO_INSIGHT, 'The average stay is 4.2 days.']);
     expect(await extractInsights(events, judge)).toEqual([NO_INSIGHT, NO_INSIGHT, 'The average stay is 4.2 days.']);
     expect(judge.requests).toHaveLength(2);
+    // A failed extraction call is marked, not guessed, and the other messages are still extracted.
+    const flaky = scriptedJudge([]);
+    // Messages 0 and 2 have text (their calls fail), message 1 is empty (no call).
+    expect(await extractInsights(events, flaky)).toEqual([NOT_EXTRACTED, NO_INSIGHT, NOT_EXTRACTED]);
   });
 
   it('follows DDR-Bench\'s protocol: a verdict with indices per item, a retry on a malformed reply, UNJUDGED after the last attempt', async () => {
