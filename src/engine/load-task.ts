@@ -35,7 +35,20 @@ export function describeZodError(file: string, error: z.ZodError): string {
 }
 
 /** Parses task JSON text; a bad file throws `invalid-task` naming the file and the field. */
-export function parseTask(text: string, file: string): Task {
+/**
+ * A task's file paths made absolute: a relative `dbPath` of a server resolves against the task file's folder, so a
+ * suite written beside its database (`sandbox ddr scaffold`) runs from any working directory.
+ */
+function resolveTaskPaths(task: Task, taskFile: string): Task {
+  const servers = task.environment.servers.map((server) => {
+    const dbPath = server.options.dbPath;
+    if (typeof dbPath !== 'string' || dbPath === '' || path.isAbsolute(dbPath)) return server;
+    return { ...server, options: { ...server.options, dbPath: path.resolve(path.dirname(taskFile), dbPath) } };
+  });
+  return { ...task, environment: { ...task.environment, servers } };
+}
+
+export function parseTask(text: string, file: string, absoluteFile: string = path.resolve(file)): Task {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -44,7 +57,7 @@ export function parseTask(text: string, file: string): Task {
   }
   const parsed = TaskSchema.safeParse(json);
   if (!parsed.success) throw new SandboxError('invalid-task', describeZodError(file, parsed.error), { cause: parsed.error });
-  return parsed.data;
+  return resolveTaskPaths(parsed.data, absoluteFile);
 }
 
 async function isFile(file: string): Promise<boolean> {
@@ -74,7 +87,7 @@ async function jsonFilesUnder(directory: string): Promise<string[]> {
  */
 export async function loadTask(idOrPath: string): Promise<LoadedTask> {
   const asPath = path.resolve(idOrPath);
-  if (await isFile(asPath)) return { task: parseTask(await readFile(asPath, 'utf8'), displayPath(asPath)), path: asPath };
+  if (await isFile(asPath)) return { task: parseTask(await readFile(asPath, 'utf8'), displayPath(asPath), asPath), path: asPath };
   if (idOrPath.includes('/') || idOrPath.endsWith('.json')) throw new SandboxError('not-found', `no task file ${idOrPath}`);
   const matches = (await jsonFilesUnder(EPISODES_DIR)).filter((file) => path.basename(file) === `${idOrPath}.json`);
   if (matches.length === 0) throw new SandboxError('not-found', `no task "${idOrPath}" under ${displayPath(EPISODES_DIR)} (give an id or a path to a task file)`);
@@ -82,7 +95,7 @@ export async function loadTask(idOrPath: string): Promise<LoadedTask> {
     throw new SandboxError('invalid-input', `task id "${idOrPath}" is ambiguous: ${matches.map(displayPath).join(', ')}; give a path`);
   }
   const file = matches[0]!;
-  return { task: parseTask(await readFile(file, 'utf8'), displayPath(file)), path: file };
+  return { task: parseTask(await readFile(file, 'utf8'), displayPath(file), file), path: file };
 }
 
 /**
@@ -95,7 +108,7 @@ export async function loadSuite(dirOrGlob: string): Promise<LoadedTask[]> {
   const tasks: LoadedTask[] = [];
   const seen = new Map<string, string>();
   for (const file of files) {
-    const task = parseTask(await readFile(file, 'utf8'), displayPath(file));
+    const task = parseTask(await readFile(file, 'utf8'), displayPath(file), path.resolve(file));
     const earlier = seen.get(task.id);
     if (earlier) throw new SandboxError('invalid-task', `${displayPath(file)}: id "${task.id}" is also the id of ${earlier}`);
     seen.set(task.id, displayPath(file));

@@ -179,6 +179,8 @@ describe('CLI help', () => {
         view [options] [dirs...]              Open a local web viewer (127.0.0.1 only)
                                               of run folders: runs, plots, episodes,
                                               comparisons; updates live
+        ddr                                   DDR (deep data research) suites for your
+                                              own databases
         help [command]                        display help for command
       "
     `);
