@@ -223,7 +223,7 @@ export function buildStatements(calls: number, seed: number, noise: TranscriptNo
     `CREATE TABLE transcript_turns AS
      WITH base AS (
        SELECT s.call_id, s.n, s.driver, s.channel, s.agent_first_name, s.customer_number, s.started_at, s.sentiment_start, s.sentiment_end,
-              s.resolved, s.has_hold, s.hold_s, l.slot,
+              s.resolved, s.has_hold, s.hold_s, s.transfers, l.slot,
               turn_of(l.slot, s.has_threat, s.has_hold, s.has_refund, s.transfers, s.escalated) AS turn_index,
               (s.duration_s - s.hold_s) / (14 - (NOT s.has_threat)::INTEGER - (NOT s.has_hold)::INTEGER - (NOT s.has_refund)::INTEGER
                 - (s.transfers = 0)::INTEGER - CASE WHEN s.escalated THEN 0 ELSE 2 END) AS per_turn,

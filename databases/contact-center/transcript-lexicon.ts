@@ -373,6 +373,12 @@ export const HOLD_RETURNS = [
   'Thank you for holding.', 'Thanks for waiting.', 'Sorry about the wait.', 'Thanks for your patience.', 'I am back, thanks for holding on.',
   'Okay, thank you for waiting.', 'Sorry that took a while.', 'Thanks for bearing with me.',
 ] as const;
+/** The agent's return from a hold longer than EFFECTS.longHoldSeconds. */
+export const LONG_HOLD_RETURNS = [
+  'I am so sorry for the long wait.', 'Apologies, that hold took much longer than I expected.', 'Thank you for waiting so long, I really appreciate it.',
+  'Sorry to keep you on hold for so long.', 'I know that was a long hold, thank you for staying on.', 'Sorry about the lengthy hold.',
+  'Thanks for hanging on, I know that took ages.', 'I apologise for the long hold time.',
+] as const;
 export const FINDINGS = [
   'I have your account open and I can see what happened.',
   'I can see the issue on my side now.',
@@ -410,6 +416,12 @@ export const TRANSFERS = [
   'I am moving your call to a {colleague}, one moment please.',
   'Let me get you over to {department_name}, they will take it from here.',
   'I will transfer the call, the next {colleague} will have my notes.',
+] as const;
+/** What the agent says first when the call has already been transferred before (two transfers or more). */
+export const REPEAT_TRANSFER_OPENERS = [
+  'I am sorry you have been passed around so much today.', 'I know you have already been transferred once, I apologise.',
+  'I realise this is not your first transfer today.', 'Sorry for bouncing you between departments.',
+  'I understand you have been transferred a few times already.', 'Apologies for all the transfers on this call.',
 ] as const;
 export const DEPARTMENT_NAMES = ['billing', 'technical support', 'retention', 'sales', 'accounts', 'customer relations', 'the network', 'logistics'] as const;
 

@@ -1,6 +1,7 @@
 // The SQL that writes what is said in each transcript turn, from the lexicons of transcript-lexicon.ts. The slot
 // a turn belongs to (greeting, issue, escalation request …) is decided by the call's facts before any wording is
 // drawn, so the labels (key_moments, call_driver, resolved, sentiment) never depend on the words.
+import { EFFECTS } from './effects.ts';
 import * as L from './transcript-lexicon.ts';
 
 /** How noisy the text is: speech-recognition errors per word, disfluencies per turn. */
@@ -41,9 +42,9 @@ function templateSql(): string {
     WHEN 3 THEN ${turnPick(L.VERIFY_ANSWERS)} || ' ' || ${capitalised(`(${turnPick(L.HEDGES)} || ${byDriver(L.DETAILS)})`)} || '.'
     WHEN 4 THEN ${turnPick(L.CANCELLATION_THREATS)}
     WHEN 5 THEN ${turnPick(L.HOLDS)}
-    WHEN 6 THEN CASE WHEN has_hold THEN ${turnPick(L.HOLD_RETURNS)} || ' ' ELSE '' END || ${turnPick(L.FINDINGS)}
+    WHEN 6 THEN CASE WHEN hold_s > ${EFFECTS.longHoldSeconds} THEN ${turnPick(L.LONG_HOLD_RETURNS)} || ' ' WHEN has_hold THEN ${turnPick(L.HOLD_RETURNS)} || ' ' ELSE '' END || ${turnPick(L.FINDINGS)}
     WHEN 7 THEN ${turnPick(L.REFUND_OFFERS)}
-    WHEN 8 THEN ${turnPick(L.TRANSFERS)}
+    WHEN 8 THEN CASE WHEN transfers >= 2 THEN ${turnPick(L.REPEAT_TRANSFER_OPENERS)} || ' ' ELSE '' END || ${turnPick(L.TRANSFERS)}
     WHEN 9 THEN ${turnPick(L.ESCALATION_REQUESTS)}
     WHEN 10 THEN ${turnPick(L.ESCALATION_ANSWERS)}
     WHEN 11 THEN CASE WHEN resolved THEN ${turnPick(L.RESOLVED)} ELSE ${turnPick(L.UNRESOLVED)} END
@@ -123,7 +124,7 @@ function noisySql(noise: Required<TranscriptNoise>): string {
 
 /**
  * The CTEs that add a turn's `text` to a relation `base` with columns n, slot, channel, driver, agent_first_name,
- * customer_number, started_at, sentiment_start, sentiment_end, resolved and has_hold: `filled` (lexicon phrasings
+ * customer_number, started_at, sentiment_start, sentiment_end, resolved, has_hold, hold_s and transfers: `filled` (lexicon phrasings
  * with the call's data), `spoken` (disfluencies), then `noisy` whose `text` column is the turn's text.
  */
 export function transcriptTextCtes(noise: TranscriptNoise = {}): string {
