@@ -53,7 +53,7 @@ export function chunkQuery(chunkTurns: number): string {
            strftime(c.started_at, '%Y-%m-%d') AS call_date, strftime(c.started_at, '%Y-%m-%dT%H:%M:%S') AS started_at,
            CAST(c.time_zone AS VARCHAR) AS time_zone, CAST(c.queue AS VARCHAR) AS queue, CAST(c.channel AS VARCHAR) AS channel,
            CAST(c.call_driver AS VARCHAR) AS call_driver, CAST(c.agent_id AS VARCHAR) AS agent_id, CAST(a.team AS VARCHAR) AS team,
-           c.resolved, c.escalated
+           CAST(c.resolved AS TINYINT) AS resolved, CAST(c.escalated AS TINYINT) AS escalated
     FROM chunks ch
     LEFT JOIN calls c ON CAST(c.call_id AS VARCHAR) = ch.call_id
     LEFT JOIN agents a ON CAST(a.agent_id AS VARCHAR) = CAST(c.agent_id AS VARCHAR)`;

@@ -49,8 +49,10 @@ export interface TranscriptChunk {
   call_driver: string;
   agent_id: string;
   team: string;
-  resolved: boolean;
-  escalated: boolean;
+  /** 1 / 0 / null (unknown). Int8, not Bool: apache-arrow writes an all-null Bool column without its values
+   * buffer, which LanceDB rejects, and imported transcripts without call metadata have exactly such columns. */
+  resolved: number | null;
+  escalated: number | null;
   vector?: Float32Array;
 }
 
@@ -89,8 +91,8 @@ export function chunkSchema(vectorDimensions?: number): arrow.Schema {
     new arrow.Field('call_driver', new arrow.Utf8(), true),
     new arrow.Field('agent_id', new arrow.Utf8(), true),
     new arrow.Field('team', new arrow.Utf8(), true),
-    new arrow.Field('resolved', new arrow.Bool(), true),
-    new arrow.Field('escalated', new arrow.Bool(), true),
+    new arrow.Field('resolved', new arrow.Int8(), true),
+    new arrow.Field('escalated', new arrow.Int8(), true),
   ];
   if (vectorDimensions) {
     fields.push(

@@ -101,6 +101,11 @@ function nullable<T>(value: unknown): T | null {
   return value === undefined || value === null ? null : (value as T);
 }
 
+/** A stored 1 / 0 / null flag as a boolean or null. */
+function flag(value: unknown): boolean | null {
+  return value === undefined || value === null ? null : Number(value) === 1;
+}
+
 function labelledText(row: Row): string {
   return parseChunkTurns(String(row.turns), String(row.text))
     .map((turn) => `${turn.speaker}: ${turn.text}`)
@@ -187,8 +192,8 @@ export class TranscriptIndex {
         time_zone: nullable<string>(row.time_zone),
         agent_id: nullable<string>(row.agent_id),
         team: nullable<string>(row.team),
-        resolved: nullable<boolean>(row.resolved),
-        escalated: nullable<boolean>(row.escalated),
+        resolved: flag(row.resolved),
+        escalated: flag(row.escalated),
         text: labelledText(row),
         started: String(row.started_at ?? ''),
       };
@@ -253,8 +258,8 @@ export class TranscriptIndex {
         call_driver: nullable(head.call_driver),
         agent_id: nullable(head.agent_id),
         team: nullable(head.team),
-        resolved: nullable(head.resolved),
-        escalated: nullable(head.escalated),
+        resolved: flag(head.resolved),
+        escalated: flag(head.escalated),
       },
       total_turns: turns.length,
       turns: turns.filter((turn) => (fromTurn === undefined || turn.turn >= fromTurn) && (toTurn === undefined || turn.turn <= toTurn)),
