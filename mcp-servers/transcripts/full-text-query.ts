@@ -19,11 +19,14 @@ export interface QueryOptions {
   fuzzy?: boolean;
 }
 
-const words = (text: string): string[] => text.toLowerCase().match(/[a-z0-9']+/g) ?? [];
+const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
 const negated = (word: string) => word.startsWith('not') && word.length > 3;
 
-/** The full-text query for a search string, and the words it searches for (for the record). */
-export function buildFullTextQuery(query: string, options: QueryOptions = {}): { query: lancedb.FullTextQuery; terms: string[] } {
+/**
+ * The full-text query for a search string, and the words it searches for; `query` is null when nothing in the
+ * string is searchable (punctuation only), which matches no chunk.
+ */
+export function buildFullTextQuery(query: string, options: QueryOptions = {}): { query: lancedb.FullTextQuery | null; terms: string[] } {
   const parsed = parseQuery(query);
   const typed = words(markNegation(parsed.words.join(' ')));
   const clauses: Array<[lancedb.Occur, lancedb.FullTextQuery]> = [];
@@ -50,6 +53,7 @@ export function buildFullTextQuery(query: string, options: QueryOptions = {}): {
     clauses.push([lancedb.Occur.MustNot, excluded.includes(' ') ? new lancedb.PhraseQuery(text, SEARCH_COLUMN) : new lancedb.MatchQuery(text, SEARCH_COLUMN)]);
   }
   const terms = [...typed, ...parsed.phrases.map((phrase) => `"${phrase}"`), ...[...expanded].map((word) => `~${word}`), ...parsed.excluded.map((word) => `-${word}`)];
-  if (clauses.length === 1 && clauses[0]![0] === should) return { query: clauses[0]![1], terms };
+  if (!clauses.some(([occur]) => occur !== lancedb.Occur.MustNot)) return { query: null, terms };
+  if (clauses.length === 1) return { query: clauses[0]![1], terms };
   return { query: new lancedb.BooleanQuery(clauses), terms };
 }

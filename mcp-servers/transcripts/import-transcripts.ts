@@ -58,13 +58,16 @@ async function loadRaw(connection: DuckDBConnection, file: string, format: Forma
     await connection.run(`CREATE TEMP TABLE raw AS SELECT * EXCLUDE (file_row_number), file_row_number AS _pos FROM read_parquet(${source}, file_row_number = true)`);
   } else if (format === 'jsonl') {
     await connection.run(`CREATE TEMP TABLE lines AS
-      SELECT generate_subscripts(ls, 1) AS _pos, unnest(ls) AS line FROM (SELECT string_split(replace(content, chr(13), ''), chr(10)) AS ls FROM read_text(${source}))`);
-    for (const [line] of (await connection.runAndReadAll(`SELECT _pos FROM lines WHERE trim(line) <> '' AND NOT (json_valid(line) AND json_type(line::JSON) = 'OBJECT') ORDER BY _pos`)).getRowsJS()) {
+      SELECT _pos, line, CASE WHEN json_valid(line) THEN json_type(line) = 'OBJECT' ELSE false END AS is_object
+      FROM (SELECT generate_subscripts(ls, 1) AS _pos, unnest(ls) AS line FROM (SELECT string_split(replace(content, chr(13), ''), chr(10)) AS ls FROM read_text(${source})))
+      WHERE trim(line) <> ''`);
+    for (const [line] of (await connection.runAndReadAll(`SELECT _pos FROM lines WHERE NOT is_object ORDER BY _pos`)).getRowsJS()) {
       bad.push({ line: Number(line), reason: 'not a JSON object' });
     }
-    const keys = (await connection.runAndReadAll(`SELECT DISTINCT unnest(json_keys(line::JSON)) AS k FROM lines WHERE trim(line) <> '' AND json_valid(line) AND json_type(line::JSON) = 'OBJECT' ORDER BY k`)).getRowsJS().map((row) => String(row[0]));
-    const columns = keys.map((key) => `line::JSON->>${sqlString(key)} AS ${ident(key)}`);
-    await connection.run(`CREATE TEMP TABLE raw AS SELECT ${[...columns, '_pos'].join(', ')} FROM lines WHERE trim(line) <> '' AND json_valid(line) AND json_type(line::JSON) = 'OBJECT'`);
+    await connection.run(`CREATE TEMP TABLE objects AS SELECT _pos, CAST(line AS JSON) AS doc FROM lines WHERE is_object`);
+    const keys = (await connection.runAndReadAll(`SELECT DISTINCT unnest(json_keys(doc)) AS k FROM objects ORDER BY k`)).getRowsJS().map((row) => String(row[0]));
+    const columns = keys.map((key) => `doc->>${sqlString(key)} AS ${ident(key)}`);
+    await connection.run(`CREATE TEMP TABLE raw AS SELECT ${[...columns, '_pos'].join(', ')} FROM objects`);
   } else {
     const delimiter = format === 'tsv' ? '\t' : ',';
     await connection.run(`CREATE TEMP TABLE rows AS SELECT * FROM read_csv(${source}, all_varchar = true, header = true, delim = ${sqlString(delimiter)},

@@ -15,3 +15,5 @@ export { buildFullTextQuery } from './full-text-query.ts';
 export { markNegation } from './negation.ts';
 export { parseQuery, type ParsedQuery } from './parse-query.ts';
 export { expandWord, readSynonymsFile, wordNetExpansions, type ExpansionSources } from './query-expansion.ts';
+export { importTranscripts, type BadRow, type ImportTranscriptsOptions, type ImportTranscriptsResult } from './import-transcripts.ts';
+export { CALL_COLUMNS, parseFieldMap, TURN_FIELDS, type TurnField } from './import-fields.ts';

@@ -17,6 +17,7 @@ const TOKEN = /(-?)"([^"]*)"|(\S+)/g;
 /**
  * Parses `"exact phrase"`, `-word`, `-"phrase"`, `OR` (upper case, between clauses) and plain words. An
  * unbalanced quote is read as a plain word; a query of exclusions only is rejected (nothing to rank).
+ * A query with nothing searchable (punctuation only) parses to empty lists: it matches nothing.
  */
 export function parseQuery(query: string): ParsedQuery {
   const parsed: ParsedQuery = { words: [], phrases: [], excluded: [], anyOf: false };
@@ -35,8 +36,8 @@ export function parseQuery(query: string): ParsedQuery {
       if (clean) parsed.words.push(clean);
     }
   }
-  if (parsed.words.length === 0 && parsed.phrases.length === 0) {
-    throw new ToolInputError(`query ${JSON.stringify(query)} has nothing to look for${parsed.excluded.length ? ' (only -exclusions)' : ''}: add words or a "phrase"`);
+  if (parsed.words.length === 0 && parsed.phrases.length === 0 && parsed.excluded.length > 0) {
+    throw new ToolInputError(`query ${JSON.stringify(query)} only excludes (-word): add words or a "phrase" to look for`);
   }
   return parsed;
 }

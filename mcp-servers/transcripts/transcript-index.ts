@@ -165,15 +165,16 @@ export class TranscriptIndex {
     const where = filtersToWhere(request.filters, this.meta.known);
     if (request.filters?.call_ids) await this.requireCalls(request.filters.call_ids, 'filters.call_ids');
     const text = buildFullTextQuery(request.query, { expansion: this.expansion, fuzzy: this.fuzzy && this.expansion !== undefined }).query;
+    if (text === null && mode === 'bm25') return { mode, hits: [] };
     const level = request.level ?? 'chunk';
     const fetch = level === 'call' ? CALL_CANDIDATES(request.k) : request.k + 10;
     let query: lancedb.Query | lancedb.VectorQuery;
     if (mode === 'bm25') {
-      query = this.table.query().fullTextSearch(text).select([...HIT_COLUMNS, '_score']);
+      query = this.table.query().fullTextSearch(text!).select([...HIT_COLUMNS, '_score']);
     } else {
       const [vector] = await this.embed!([request.query]);
       const vectorQuery = this.table.query().nearestTo(vector!).distanceType('cosine').select(HIT_COLUMNS);
-      query = mode === 'dense' ? vectorQuery : vectorQuery.fullTextSearch(text).rerank(this.reranker);
+      query = mode === 'dense' || text === null ? vectorQuery : vectorQuery.fullTextSearch(text).rerank(this.reranker);
     }
     if (where) query = query.where(where);
     const rows = (await query.limit(fetch).toArray()) as Row[];

@@ -13,7 +13,8 @@ const integer = (name: string) => (value: string) => {
 
 /** `sandbox db build <name>`, `sandbox db list` (the seeded database generators) and `sandbox db import-transcripts`. */
 export function dbCommand(): Command {
-  const command = new Command('db').description('Build the seeded databases the SQL and transcripts servers serve');
+  // exitOverride before the subcommands are made, so they inherit it: their usage errors then exit 2 like any other.
+  const command = new Command('db').description('Build the seeded databases the SQL and transcripts servers serve, or import your own transcripts').exitOverride();
   command
     .command('list')
     .description('List the database generators')
