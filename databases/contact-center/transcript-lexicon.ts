@@ -122,7 +122,7 @@ export const ISSUES: Record<string, readonly string[]> = {
   plan_change: [
     'I would like to change my plan',
     'I want to upgrade to {plan}',
-    'can I switch to a cheaper plan',
+    'can I move to a less expensive plan',
     'I am looking to move to {plan} instead of what I have',
     'I keep running out of data every month',
     'I want to downgrade, I do not use all my data',
@@ -168,7 +168,7 @@ export const ISSUES: Record<string, readonly string[]> = {
     'I think my {order} got lost',
   ],
   refund_request: [
-    'I want a refund for a service I did not use',
+    'I want a refund for something I did not use',
     'I would like my {money} back for {addon}',
     'can I get a refund for the {amount} dollars',
     'I returned the {product} and I never got refunded',
@@ -403,6 +403,12 @@ export const REFUND_OFFERS = [
   'How about a {refund} dollar discount on the next three bills?',
   'I can reimburse you {refund} dollars for that.',
   'I would like to offer a {refund} dollar refund to make up for it.',
+  'I am {sorry} about this, so I will credit {refund} dollars to your {service}.',
+  'To make it right I can take {refund} dollars off your next {bill}.',
+  'I can send {refund} dollars back to the card on file.',
+  'Let me give you a {refund} dollar credit, it will show on your next {bill}.',
+  'Since this was our mistake, I am refunding the {refund} dollars {today}.',
+  'Would a {refund} dollar credit help? I can apply it {today}.',
 ] as const;
 
 export const TRANSFERS = [
@@ -432,7 +438,7 @@ export const ESCALATION_REQUESTS = [
   'I would like to escalate this.',
   'Is there someone above you I can speak to?',
   'Put me through to your {supervisor}, I am done with this.',
-  'I need to speak with someone more senior.',
+  'I need to talk to someone more senior.',
   'I want this escalated to a {supervisor} right now.',
   'Let me talk to whoever is in charge.',
   'Can you get your {supervisor} on the line?',
