@@ -65,10 +65,10 @@ describe('transcripts server on the contact-center database', () => {
     } finally {
       index.close();
     }
-  });
+  }, 300_000);
 
   it('gives the same labelled queries on every read', async () => {
     const dbPath = databasePath('contact-center', { calls: CALLS });
     expect(await generateLabelledQueries(dbPath)).toEqual(await generateLabelledQueries(dbPath));
-  });
+  }, 300_000);
 });
