@@ -217,6 +217,9 @@ export const DETAILS: Record<string, readonly string[]> = {
   ],
   outage: [
     'nothing works, not even after restarting the router',
+    'I already tried restarting the router twice',
+    'restarting the router made no difference at all',
+    'I have been restarting the router all morning',
     'I already unplugged the modem and plugged it back in',
     'my neighbours in {city} have the same problem',
     'it went down around {time} and never came back',
