@@ -66,7 +66,7 @@ describe('contact-center generator', () => {
     const moments = await rows(`SELECT k.moment, t.speaker, t.text FROM d.key_moments k JOIN d.transcript_turns t USING (call_id, turn_index)`);
     const textOf: Record<string, RegExp> = {
       escalation_request: /supervisor|manager|team lead|escalate|above you|senior|in charge/i,
-      refund_offer: /refund|credit|back|waive|discount|reimburse/i,
+      refund_offer: /refund|credit|back|waive|discount|reimburse|dollars off/i,
       cancellation_threat: /cancel|leav|switch|elsewhere|done with|walk away|shut down|terminate|close|go to|end my/i,
       transfer: /transfer|connect|pass you|put you through|route|get you over|moving your call/i,
       hold_placed: /hold/i,
