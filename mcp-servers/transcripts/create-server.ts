@@ -101,7 +101,7 @@ export function createServerForIndex(index: TranscriptIndex): McpServer {
       description:
         `Search ${index.meta.calls.toLocaleString('en-US')} contact-center call transcripts, indexed as chunks of ${index.meta.chunkTurns} consecutive turns. ` +
         `Returns the best-matching chunks (call_id, turn range, speaker-labelled text, score, call metadata), best first, or with group_by "call" one result per call ranked by all its matching chunks. ` +
-        `Ranking: ${index.modes.join(', ')}${index.modes.length > 1 ? ' (default hybrid)' : ' (keyword search; synonyms, word forms and typos are expanded)'}. ` +
+        `Ranking: ${index.modes.join(', ')}${index.modes.length > 1 ? ' (default hybrid)' : ' (keyword search; synonyms and word forms are expanded)'}. ` +
         'Query syntax: "exact phrase", -word to exclude, OR between alternatives; "not resolved" is matched as a negation. Ties go to the more recent call. ' +
         `Calls run from ${known.firstDate ?? '?'} to ${known.lastDate ?? '?'}; queues: ${known.queues.join(', ') || 'none recorded'}. ` +
         'Use get_transcript to read a whole call.',

@@ -34,7 +34,10 @@ export interface ExpansionOptions {
   synonymsFile?: string;
   /** Default true: base forms, spellings and negated forms of the words typed. */
   morphology?: boolean;
-  /** Default true: fuzzy matching of words the index (almost) never saw. */
+  /**
+   * Default false: fuzzy matching of words the index (almost) never saw. Measured on the labelled set at 100,000
+   * calls it lowered call-level precision@10 from 0.783 to 0.747 (words absent from the corpus matched noise).
+   */
   fuzzy?: boolean;
 }
 
@@ -146,7 +149,7 @@ export class TranscriptIndex {
       expand.wordNet === false && !synonyms && expand.morphology === false
         ? undefined
         : { vocabulary, wordNet: expand.wordNet === false ? undefined : lexicon.wordNet, synonyms, morphology: expand.morphology !== false };
-    return new TranscriptIndex(meta, connection, table, embed, await lancedb.rerankers.RRFReranker.create(RRF_K), expansion, expand.fuzzy !== false);
+    return new TranscriptIndex(meta, connection, table, embed, await lancedb.rerankers.RRFReranker.create(RRF_K), expansion, expand.fuzzy === true);
   }
 
   /** The modes this index and configuration can serve. */
