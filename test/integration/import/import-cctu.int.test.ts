@@ -69,9 +69,9 @@ describe('sandbox import cctu', () => {
       { id: 'toolset-required-parameters', category: 'toolset.required_parameters', params: {} },
       { id: 'toolset-parameter-types', category: 'toolset.parameter_types', params: {} },
     ]);
-    // "inf" is an unbounded maximum; CCTU's unit "chars" stays chars.
-    expect(suite.get('cctu-3_single_hop.json')!.constraints[1]).toMatchObject({ category: 'resource.interaction_rounds', params: { min: 0 } });
-    expect(suite.get('cctu-3_single_hop.json')!.constraints[1]!.params).not.toHaveProperty('max');
+    // "inf" sets no maximum of its own, so CCTU's 20-round cap applies (constraints/README.md, rule 1); CCTU's unit
+    // "chars" stays chars.
+    expect(suite.get('cctu-3_single_hop.json')!.constraints[1]).toMatchObject({ category: 'resource.interaction_rounds', params: { min: 0, max: 20 } });
     expect(suite.get('cctu-4_multi_hop.json')!.constraints[1]).toMatchObject({ category: 'response.length', params: { min: 0, max: 200, unit: 'chars' } });
     // The original sample stays in the metadata.
     expect(multi.metadata.cctu).toMatchObject({ id: '2_multi_hop', data_source: 'literature', constraints_list: expect.any(Array), messages: expect.any(Array) });
