@@ -2,7 +2,7 @@ import type { CctuStructure, CctuTask } from '../schemas/cctu-task.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import type { ConstraintStatus } from '../schemas/step.ts';
-import { constraintStatuses, violationSummary } from './constraint-status.ts';
+import { constraintStatuses, violationSummary } from '../validator/constraint-status.ts';
 import { gradeCctuOfficial, summarizeCctuOfficial } from './cctu-official.ts';
 import type { StyleGrader } from './style-grader.ts';
 
