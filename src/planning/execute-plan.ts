@@ -1,4 +1,4 @@
-import type { PlanExecutionContext } from '../engine/protocols/plan.ts';
+import type { PlanExecutionContext } from './plan-executor.ts';
 import type { Model } from '../models/model.ts';
 import { parsePlan } from './parse-plan.ts';
 import { runPlan, type PlanExecution } from './run-plan.ts';
