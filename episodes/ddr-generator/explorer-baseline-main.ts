@@ -5,7 +5,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadTask } from '../../src/engine/load-task.ts';
-import { readTrajectory } from '../../src/engine/read-trajectory.ts';
+import { readTrajectory } from '../../src/schemas/read-trajectory.ts';
 import { ddrGrader } from '../../src/graders/ddr.ts';
 import { explorerBaseline } from '../../src/graders/explorer-baseline.ts';
 import type { EpisodeScore } from '../../src/schemas/score.ts';

@@ -1,10 +1,12 @@
-export { loadTask, loadSuite, parseTask, describeZodError, formatIssuePath, displayPath, recordedTaskPath, resolveRecordedTaskPath, EPISODES_DIR, type LoadedTask } from './load-task.ts';
+export { describeZodError, formatIssuePath } from '../schemas/describe-zod-error.ts';
+export { loadTask, loadSuite, parseTask, displayPath, recordedTaskPath, resolveRecordedTaskPath, EPISODES_DIR, type LoadedTask } from './load-task.ts';
 export { runEpisode, buildEpisodeGraph, type RunEpisodeOptions, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 export { recordEpisodeStart, recordEpisodeEnd, initialMessages, type ConstraintStatusFunction } from './record-episode.ts';
-export { buildStep, stepOfMessage, checkStep, applyVerdicts, describeValidatorErrors, type GateDecision } from './gate.ts';
+export { buildStep, stepOfMessage } from '../validator/build-step.ts';
+export { checkStep, applyVerdicts, describeValidatorErrors, type GateDecision } from './gate.ts';
 export { PROTOCOLS, cctuProtocol, ddrProtocol, planProtocol, FINISH_PREFIX, type EpisodeProtocol, type Interpretation, type PlanExecutor, type PlanExecutionContext } from './protocols/index.ts';
 export { Recorder, type EventInput } from './recorder.ts';
-export { readTrajectory, parseTrajectory, type Trajectory } from './read-trajectory.ts';
+export { readTrajectory, parseTrajectory, type Trajectory } from '../schemas/read-trajectory.ts';
 export { runSuite, pendingEpisodes, trajectoryFile, isFinishedTrajectory, statusTable, meanStd, type RunSuiteOptions, type SuiteResult, type EpisodeEntry } from './run-suite.ts';
 export { replayTrajectory, taskOfTrajectory, type Divergence, type ReplayReport, type ReplayOptions } from './replay.ts';
 export { defaultValidatorFactory, modelFactoryFor, lazyPlanExecutor } from './episode-defaults.ts';

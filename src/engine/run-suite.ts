@@ -9,7 +9,7 @@ import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/eve
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import type { LoadedTask } from './load-task.ts';
 import type { PlanExecutor } from './protocols/plan.ts';
-import { readTrajectory } from './read-trajectory.ts';
+import { readTrajectory } from '../schemas/read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
 import { runEpisode, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 import { packageVersions } from './versions.ts';
