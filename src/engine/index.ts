@@ -4,7 +4,8 @@ export { runEpisode, buildEpisodeGraph, type RunEpisodeOptions, type EpisodeResu
 export { recordEpisodeStart, recordEpisodeEnd, initialMessages, type ConstraintStatusFunction } from './record-episode.ts';
 export { buildStep, stepOfMessage } from '../validator/build-step.ts';
 export { checkStep, applyVerdicts, describeValidatorErrors, type GateDecision } from './gate.ts';
-export { PROTOCOLS, cctuProtocol, ddrProtocol, planProtocol, FINISH_PREFIX, type EpisodeProtocol, type Interpretation, type PlanExecutor, type PlanExecutionContext } from './protocols/index.ts';
+export { FINISH_PREFIX } from '../schemas/ddr-messages.ts';
+export { PROTOCOLS, cctuProtocol, ddrProtocol, planProtocol, type EpisodeProtocol, type Interpretation, type PlanExecutor, type PlanExecutionContext } from './protocols/index.ts';
 export { Recorder, type EventInput } from './recorder.ts';
 export { readTrajectory, parseTrajectory, type Trajectory } from '../schemas/read-trajectory.ts';
 export { runSuite, pendingEpisodes, trajectoryFile, isFinishedTrajectory, statusTable, meanStd, type RunSuiteOptions, type SuiteResult, type EpisodeEntry } from './run-suite.ts';

@@ -7,7 +7,6 @@ import { planProtocol } from './plan.ts';
 export type { EpisodeProtocol, Interpretation } from './episode-protocol.ts';
 export { cctuProtocol } from './cctu.ts';
 export { ddrProtocol } from './ddr.ts';
-export { FINISH_PREFIX, isFinishMessage, DDR_NUDGE, DDR_SUMMARY_REQUEST } from '../../schemas/ddr-messages.ts';
 export { planProtocol, type PlanExecutor, type PlanExecutionContext } from './plan.ts';
 
 /** The protocol of an episode style. */
