@@ -32,7 +32,7 @@ export async function checkStep(
 }
 
 /**
- * Applies verdicts (DESIGN.md): `block-call` → that call does not run, its tool message is the feedback;
+ * Applies verdicts (docs/architecture.md, "The flow of one episode"): `block-call` → that call does not run, its tool message is the feedback;
  * `reject-answer` → one user message with all feedback; `end-episode` → status `limit` after the step;
  * `error` → a harness error. `observe` records only: nothing is blocked, rejected or ended.
  */

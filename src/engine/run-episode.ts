@@ -235,7 +235,7 @@ async function turnNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
 }
 
 /**
- * turn (model → gate, feedback) → tools → turn … → END (DESIGN.md, "The flow of one episode"); a turn whose
+ * turn (model → gate, feedback) → tools → turn … → END (docs/architecture.md, "The flow of one episode"); a turn whose
  * answer was rejected, or that got a nudge, goes straight to the next turn.
  */
 export function buildEpisodeGraph() {
