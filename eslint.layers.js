@@ -38,11 +38,9 @@ export const layers = {
         policies: [
           allow('cli', ['cli', 'tools', 'engine', ...middle, 'python-sandbox', ...base, 'servers', 'databases', 'episodes']),
           allow('tools', ['tools', ...middle, 'python-sandbox', ...base, 'episodes']),
-          allow('engine', ['engine', ...middle, 'python-sandbox', ...base, 'servers']),
+          allow('engine', ['engine', ...middle, 'python-sandbox', ...base, 'servers', 'databases']),
           allow('lint', ['lint', 'graders', 'validator', 'planning', 'models', 'mcp', ...base]),
-          // graders/ddr.ts still reads the explorer baseline its generator writes under episodes/ (issue 20 asks
-          // for it to arrive as data; the DDR grader's owner moves it).
-          allow('graders', ['graders', 'validator', 'planning', 'models', ...base, 'databases', 'episodes']),
+          allow('graders', ['graders', 'validator', 'planning', 'models', ...base, 'databases']),
           allow('planning', ['planning', 'models', 'mcp', ...base]),
           allow('validator', ['validator', 'python-sandbox', ...base, 'constraints']),
           allow('models', ['models', ...base]),

@@ -3,12 +3,13 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { SandboxError } from '../../src/sandbox-error.ts';
 import { applyColumnComments } from './columns.ts';
 import { EFFECTS as E } from './effects.ts';
+import { transcriptTextCtes, type TranscriptNoise } from './transcript-text.ts';
 import {
   CALL_DRIVERS, CHANNELS, DAYS, FIRST_DAY, FIRST_NAMES, HOUR_WEIGHTS, LAST_NAMES, RUBRIC_ITEMS, SEGMENTS, SHIFT_RESIDUES, SITES,
   TEAMS, TIME_ZONES, WEEKDAY_WEIGHTS, type Weighted,
 } from './vocabulary.ts';
 
-export interface BuildContactCenterOptions {
+export interface BuildContactCenterOptions extends TranscriptNoise {
   /** Where the .duckdb file goes (replaced if it exists). */
   path: string;
   /** Number of calls (default 5,000). */
@@ -47,7 +48,7 @@ export async function buildContactCenter(options: BuildContactCenterOptions): Pr
   const instance = await DuckDBInstance.create(options.path, options.threads ? { threads: String(options.threads) } : {});
   const connection = await instance.connect();
   try {
-    for (const statement of buildStatements(calls, seed)) await connection.run(statement);
+    for (const statement of buildStatements(calls, seed, options)) await connection.run(statement);
     await applyColumnComments((sql) => connection.run(sql).then(() => undefined));
     const rows: Record<string, number> = {};
     for (const table of ['agents', 'customers', 'calls', 'qa_evaluations', 'key_moments', 'transcript_turns']) {
@@ -76,7 +77,7 @@ function weighted(u: string, pairs: Weighted): string {
   return `CASE ${branches.join(' ')} ELSE ${quote(pairs.at(-1)![0])} END`;
 }
 
-function driverCase(field: 'queue' | 'resolution' | 'talk' | 'issue' | 'detail', driver = 'driver'): string {
+function driverCase(field: 'queue' | 'resolution' | 'talk', driver = 'driver'): string {
   const value = (entry: (typeof CALL_DRIVERS)[number]) => (typeof entry[field] === 'string' ? quote(entry[field] as string) : String(entry[field]));
   return `CASE ${driver} ${CALL_DRIVERS.map((entry) => `WHEN ${quote(entry.driver)} THEN ${value(entry)}`).join(' ')} END`;
 }
@@ -87,7 +88,7 @@ function mapCase(expression: string, map: Record<string, number>, otherwise: num
 }
 
 /** The build, as a list of SQL statements (exported for the unit test that checks determinism of the text). */
-export function buildStatements(calls: number, seed: number): string[] {
+export function buildStatements(calls: number, seed: number, noise: TranscriptNoise = {}): string[] {
   // Agents come in blocks of ten so a call can be routed to an on-shift agent: residue (n-1) mod 10 is the shift.
   const agents = Math.min(9_990, Math.max(50, Math.ceil(calls / 200 / 10) * 10));
   const customers = Math.max(200, Math.round(calls / 3));
@@ -220,39 +221,22 @@ export function buildStatements(calls: number, seed: number): string[] {
 `,
 
     `CREATE TABLE transcript_turns AS
-     WITH t AS (
-       SELECT s.call_id, s.n, s.driver, s.channel, s.agent_first_name, s.sentiment_start, s.sentiment_end, s.resolved, s.has_hold, s.hold_s, l.slot,
+     WITH base AS (
+       SELECT s.call_id, s.n, s.driver, s.channel, s.agent_first_name, s.customer_number, s.started_at, s.sentiment_start, s.sentiment_end,
+              s.resolved, s.has_hold, s.hold_s, s.transfers, l.slot,
               turn_of(l.slot, s.has_threat, s.has_hold, s.has_refund, s.transfers, s.escalated) AS turn_index,
               (s.duration_s - s.hold_s) / (14 - (NOT s.has_threat)::INTEGER - (NOT s.has_hold)::INTEGER - (NOT s.has_refund)::INTEGER
                 - (s.transfers = 0)::INTEGER - CASE WHEN s.escalated THEN 0 ELSE 2 END) AS per_turn,
               CASE WHEN s.has_hold THEN 4 + s.has_threat::INTEGER ELSE 1000 END AS hold_turn
        FROM stage s CROSS JOIN range(14) l(slot)
-       WHERE kept(l.slot, s.has_threat, s.has_hold, s.has_refund, s.transfers, s.escalated))
+       WHERE kept(l.slot, s.has_threat, s.has_hold, s.has_refund, s.transfers, s.escalated)),
+     ${transcriptTextCtes(noise)}
      SELECT call_id, turn_index,
             CASE WHEN slot IN (1, 3, 4, 9, 12) THEN 'customer' ELSE 'agent' END AS speaker,
             round(turn_index * per_turn + CASE WHEN turn_index > hold_turn THEN hold_s ELSE 0 END, 1) AS start_s,
             round(turn_index * per_turn + CASE WHEN turn_index > hold_turn THEN hold_s ELSE 0 END + 0.92 * per_turn, 1) AS end_s,
-            CASE slot
-              WHEN 0 THEN CASE channel WHEN 'chat' THEN 'Hi, you are chatting with ' ELSE 'Thank you for calling, this is ' END
-                          || agent_first_name || '. How can I help you today?'
-              WHEN 1 THEN CASE WHEN sentiment_start <= -0.35 THEN 'I am really frustrated. ' WHEN sentiment_start >= 0.15 THEN 'Hi there! ' ELSE 'Hello. ' END
-                          || upper(left(${driverCase('issue', 'driver')}, 1)) || substr(${driverCase('issue', 'driver')}, 2) || '.'
-              WHEN 2 THEN 'I can help with that. Can you confirm the name and the last four digits on the account?'
-              WHEN 3 THEN 'Sure, it is under my name. ' || upper(left(${driverCase('detail', 'driver')}, 1)) || substr(${driverCase('detail', 'driver')}, 2) || '.'
-              WHEN 4 THEN 'Honestly, if this is not sorted out today I am going to cancel my service.'
-              WHEN 5 THEN 'Let me place you on a brief hold while I look into this.'
-              WHEN 6 THEN CASE WHEN has_hold THEN 'Thank you for holding. ' ELSE '' END || 'I have your account open and I can see what happened.'
-              WHEN 7 THEN 'I can offer you a refund of ' || (10 + (n % 9) * 5)::VARCHAR || ' dollars as a credit on your next bill.'
-              WHEN 8 THEN 'I am going to transfer you to a colleague who specialises in this, please stay on the line.'
-              WHEN 9 THEN 'I want to speak to a supervisor about this, please.'
-              WHEN 10 THEN 'I understand. I am escalating this to my supervisor now.'
-              WHEN 11 THEN CASE WHEN resolved THEN 'That is all fixed now, you should see the change right away.'
-                                ELSE 'I am sorry, I was not able to resolve this today. I have opened a ticket and someone will follow up.' END
-              WHEN 12 THEN CASE WHEN sentiment_end >= 0.2 THEN 'Great, thank you so much for your help!'
-                                WHEN sentiment_end <= -0.3 THEN 'This is unacceptable. I am very disappointed with your service.'
-                                ELSE 'Okay, thanks.' END
-              ELSE 'Thank you for contacting us. Have a good day.' END AS text
-     FROM t`,
+            text
+     FROM noisy`,
 
     `CREATE TABLE qa_evaluations AS
      WITH sampled AS (

@@ -33,18 +33,18 @@ export const SEGMENTS: Weighted = [
   ['premium', 0.1],
 ];
 
-/** Call drivers: weight, queue, base first-contact resolution, base talk time (s), what the customer says. */
+/** Call drivers: weight, queue, base first-contact resolution, base talk time (s). What customers say is in transcript-lexicon.ts. */
 export const CALL_DRIVERS = [
-  { driver: 'billing_dispute', weight: 0.14, queue: 'billing', resolution: 0.62, talk: 540, issue: 'there is a charge on my bill that I do not recognise', detail: 'the bill went up by about forty dollars this month' },
-  { driver: 'payment_arrangement', weight: 0.08, queue: 'billing', resolution: 0.86, talk: 420, issue: 'I need to set up a payment plan for my balance', detail: 'I can pay half now and the rest at the end of the month' },
-  { driver: 'outage', weight: 0.1, queue: 'technical_support', resolution: 0.7, talk: 380, issue: 'my service has been down since this morning', detail: 'nothing works, not even after restarting the router' },
-  { driver: 'device_setup', weight: 0.12, queue: 'technical_support', resolution: 0.84, talk: 720, issue: 'I cannot get my new device set up', detail: 'it keeps failing at the activation step' },
-  { driver: 'plan_change', weight: 0.12, queue: 'sales', resolution: 0.9, talk: 480, issue: 'I would like to change my plan', detail: 'I want something with more data for less money' },
-  { driver: 'cancellation', weight: 0.08, queue: 'retention', resolution: 0.5, talk: 600, issue: 'I want to cancel my account', detail: 'I found a cheaper offer with another provider' },
-  { driver: 'password_reset', weight: 0.1, queue: 'general', resolution: 0.96, talk: 210, issue: 'I am locked out of my online account', detail: 'the reset email never arrives' },
-  { driver: 'shipping_delay', weight: 0.09, queue: 'general', resolution: 0.78, talk: 330, issue: 'my order has not arrived yet', detail: 'the tracking page has not changed in a week' },
-  { driver: 'refund_request', weight: 0.09, queue: 'billing', resolution: 0.8, talk: 450, issue: 'I want a refund for a service I did not use', detail: 'I was charged for the premium add-on after I removed it' },
-  { driver: 'new_service', weight: 0.08, queue: 'sales', resolution: 0.92, talk: 520, issue: 'I want to add a new line to my account', detail: 'it is for my daughter, she needs a phone plan' },
+  { driver: 'billing_dispute', weight: 0.14, queue: 'billing', resolution: 0.62, talk: 540 },
+  { driver: 'payment_arrangement', weight: 0.08, queue: 'billing', resolution: 0.86, talk: 420 },
+  { driver: 'outage', weight: 0.1, queue: 'technical_support', resolution: 0.7, talk: 380 },
+  { driver: 'device_setup', weight: 0.12, queue: 'technical_support', resolution: 0.84, talk: 720 },
+  { driver: 'plan_change', weight: 0.12, queue: 'sales', resolution: 0.9, talk: 480 },
+  { driver: 'cancellation', weight: 0.08, queue: 'retention', resolution: 0.5, talk: 600 },
+  { driver: 'password_reset', weight: 0.1, queue: 'general', resolution: 0.96, talk: 210 },
+  { driver: 'shipping_delay', weight: 0.09, queue: 'general', resolution: 0.78, talk: 330 },
+  { driver: 'refund_request', weight: 0.09, queue: 'billing', resolution: 0.8, talk: 450 },
+  { driver: 'new_service', weight: 0.08, queue: 'sales', resolution: 0.92, talk: 520 },
 ] as const;
 
 export const RUBRIC_ITEMS = [

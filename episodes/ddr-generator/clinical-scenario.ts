@@ -1,95 +1,146 @@
-import { CONDITIONS, ALLERGENS } from '../../databases/clinical/conditions.ts';
-import { listText, type FactTemplate, type ScenarioSpec } from './scenario-spec.ts';
+import { CONDITIONS } from '../../databases/clinical/conditions.ts';
+import { listText, ordinal, type FactTemplate, type ScenarioSpec } from './scenario-spec.ts';
 
 const DIAGNOSES = [...new Set(CONDITIONS.flatMap((condition) => condition.diagnoses.map(([, description]) => description)))];
 const DRUGS = [...new Set([...CONDITIONS.flatMap((condition) => condition.drugs.map(([drug]) => drug)), 'amoxicillin'])];
 
+function mostFrequent(table: string, column: string, where: string): Pick<FactTemplate, 'sql' | 'ambiguousSql'> {
+  const counts = `SELECT ${column} AS value, count(*) AS n FROM ${table} WHERE ${where} GROUP BY 1`;
+  return {
+    sql: `SELECT value FROM (${counts}) ORDER BY n DESC, value LIMIT 1`,
+    ambiguousSql: `SELECT count(*) > 1 FROM (${counts}) WHERE n = (SELECT max(n) FROM (${counts}))`,
+  };
+}
+
+const above = (value: unknown, up: string, down: string) => `${Math.abs(Number(value))} ${Number(value) < 0 ? down : up}`;
+
+/** A patient's facts: five lookups and aggregates, six insights (trend and its size, rank, anomalies, a cross-table relationship). */
 function facts(id: string, context: Record<string, string>): FactTemplate[] {
   const patient = `patient_id = '${id}'`;
   const lab = CONDITIONS.find((condition) => condition.lab.test === context.test_name)!.lab;
   const labs = `SELECT value, collected_at FROM lab_results WHERE ${patient} AND test_name = '${lab.test}'`;
-  const testAnchor = [lab.test.toLowerCase(), ...(lab.test === 'FEV1' ? ['lung function'] : [])];
+  const peers = Number(context.patients);
+  const stays = `SELECT patient_id, round(avg(discharge_date - admit_date), 2) AS stay FROM admissions GROUP BY 1`;
+  const latest = `SELECT patient_id, arg_max(value, collected_at) AS latest FROM lab_results WHERE test_name = '${lab.test}' GROUP BY 1`;
+  const labTolerance = lab.decimals === 0 ? 0.5 : 10 ** -lab.decimals / 2;
   return [
     {
       id: 'admissions',
+      kind: 'aggregate',
       question: `How many hospital admissions does patient ${id} have?`,
       answer_type: 'number',
       tolerance: 0,
       unit: 'admissions',
       sql: `SELECT count(*) FROM admissions WHERE ${patient}`,
-      anchors: [['admission', 'admitted', 'hospitalization', 'hospital stay']],
       statement: (answer) => `Patient ${id} was admitted ${answer} times (${answer} admissions).`,
     },
     {
       id: 'mean-length-of-stay',
+      kind: 'aggregate',
       question: `What is the average length of stay of patient ${id}, in days?`,
       answer_type: 'number',
       tolerance: 0.1,
       unit: 'days',
       sql: `SELECT round(avg(discharge_date - admit_date), 1) FROM admissions WHERE ${patient}`,
-      anchors: [['length of stay', 'hospital stay', 'average stay', 'days in hospital', 'admit date to discharge date', 'admission to discharge']],
       statement: (answer) => `The average length of stay is ${answer} days.`,
     },
     {
       id: 'main-diagnosis',
+      kind: 'aggregate',
       question: `Which principal diagnosis is most frequent across patient ${id}'s admissions?`,
       answer_type: 'category',
-      sql: `SELECT description FROM diagnoses WHERE ${patient} AND is_primary GROUP BY description ORDER BY count(*) DESC, description LIMIT 1`,
-      ambiguousSql: `SELECT count(*) > 1 FROM (SELECT count(*) AS n FROM diagnoses WHERE ${patient} AND is_primary GROUP BY description) WHERE n = (SELECT max(n) FROM (SELECT count(*) AS n FROM diagnoses WHERE ${patient} AND is_primary GROUP BY description))`,
-      anchors: [['diagnos'], ['principal', 'primary', 'main']],
+      ...mostFrequent('diagnoses', 'description', `${patient} AND is_primary`),
       choices: DIAGNOSES,
       statement: (answer) => `The most frequent principal diagnosis is ${answer}.`,
     },
     {
       id: 'medications',
+      kind: 'lookup',
       question: `Which drugs has patient ${id} been prescribed?`,
       answer_type: 'set',
       sql: `SELECT DISTINCT drug_name FROM medications WHERE ${patient} ORDER BY drug_name`,
-      anchors: [['medication', 'drug', 'prescri', 'treated with', 'takes', 'taking']],
       choices: DRUGS,
       statement: (answer) => `Prescribed medications: ${listText(answer)}.`,
     },
     {
-      id: 'allergies',
-      question: `What is patient ${id} allergic to?`,
-      answer_type: 'set',
-      sql: `SELECT DISTINCT allergen FROM allergies WHERE ${patient} ORDER BY allergen`,
-      ambiguousSql: `SELECT count(*) = 0 FROM allergies WHERE ${patient}`,
-      anchors: [['allerg']],
-      choices: [...ALLERGENS],
-      statement: (answer) => `Recorded allergies: ${listText(answer)}.`,
+      id: 'admission-type',
+      kind: 'aggregate',
+      question: `Which admission type (emergency, urgent, elective) is most frequent for patient ${id}?`,
+      answer_type: 'category',
+      ...mostFrequent('admissions', 'admission_type', patient),
+      choices: ['emergency', 'urgent', 'elective'],
+      statement: (answer) => `Most admissions were ${answer} (most frequent admission type: ${answer}).`,
     },
     {
       id: 'lab-trend',
+      kind: 'trend',
       question: `Did patient ${id}'s ${lab.test} improve, worsen or stay the same from the first to the last draw (same: within 5 %)?`,
       answer_type: 'direction',
       sql:
         `WITH s AS (${labs}), f AS (SELECT arg_min(value, collected_at) AS first, arg_max(value, collected_at) AS last FROM s) ` +
         `SELECT CASE WHEN abs(last - first) <= 0.05 * abs(first) THEN 'same' ` +
         `WHEN (last > first) = ${lab.higherIsBetter} THEN 'improved' ELSE 'worsened' END FROM f`,
-      anchors: [testAnchor],
       higher_is_better: lab.higherIsBetter,
       statement: (answer) => `${lab.test} ${answer === 'same' ? 'stayed about the same' : answer} between the first and the last draw.`,
     },
     {
-      id: 'latest-lab',
-      question: `What is the most recent ${lab.test} value of patient ${id}?`,
+      id: 'lab-change',
+      kind: 'trend',
+      question: `By how much did patient ${id}'s ${lab.test} change from the first to the last draw, in ${lab.unit}?`,
       answer_type: 'number',
-      tolerance: lab.decimals === 0 ? 0.5 : 10 ** -lab.decimals / 2,
+      tolerance: labTolerance,
       unit: lab.unit,
-      sql: `SELECT arg_max(value, collected_at) FROM (${labs})`,
-      anchors: [testAnchor, ['latest', 'last', 'most recent', 'current']],
-      statement: (answer) => `The most recent ${lab.test} is ${answer} ${lab.unit}.`,
+      sql: `SELECT round(arg_max(value, collected_at) - arg_min(value, collected_at), ${lab.decimals}) FROM (${labs})`,
+      ambiguousSql: `SELECT count(*) < 2 FROM (${labs})`,
+      statement: (answer) =>
+        Number(answer) === 0
+          ? `${lab.test} did not change (0 ${lab.unit}) from the first to the last draw.`
+          : `${lab.test} ${Number(answer) < 0 ? 'fell' : 'rose'} by ${Math.abs(Number(answer))} ${lab.unit} from the first to the last draw.`,
     },
     {
-      id: 'admission-type',
-      question: `Which admission type (emergency, urgent, elective) is most frequent for patient ${id}?`,
-      answer_type: 'category',
-      sql: `SELECT admission_type FROM admissions WHERE ${patient} GROUP BY admission_type ORDER BY count(*) DESC, admission_type LIMIT 1`,
-      ambiguousSql: `SELECT count(*) > 1 FROM (SELECT count(*) AS n FROM admissions WHERE ${patient} GROUP BY admission_type) WHERE n = (SELECT max(n) FROM (SELECT count(*) AS n FROM admissions WHERE ${patient} GROUP BY admission_type))`,
-      anchors: [['admission type', 'admitted as', 'admissions were', 'admission was', 'mostly']],
-      choices: ['emergency', 'urgent', 'elective'],
-      statement: (answer) => `Most admissions were ${answer} (most frequent admission type: ${answer}).`,
+      id: 'length-of-stay-rank',
+      kind: 'rank',
+      question: `Among the ${peers} patients with admissions, where does patient ${id} rank by average length of stay (1 = longest)?`,
+      answer_type: 'number',
+      tolerance: 0,
+      unit: 'rank',
+      peers,
+      rank_by: 'highest',
+      sql: `SELECT r FROM (SELECT patient_id, rank() OVER (ORDER BY stay DESC) AS r FROM (${stays})) WHERE ${patient}`,
+      ambiguousSql: `SELECT count(*) > 1 FROM (${stays}) WHERE stay = (SELECT stay FROM (${stays}) WHERE ${patient})`,
+      statement: (answer) => `By average length of stay the patient ranks ${ordinal(answer)} longest of ${peers} patients.`,
+    },
+    {
+      id: 'latest-lab-z-score',
+      kind: 'anomaly',
+      question: `How many standard deviations is patient ${id}'s latest ${lab.test} from the mean latest ${lab.test} of all patients with that test (positive = above)?`,
+      answer_type: 'number',
+      tolerance: 0.1,
+      unit: 'σ',
+      sql: `WITH l AS (${latest}) SELECT round((latest - (SELECT avg(latest) FROM l)) / (SELECT stddev_samp(latest) FROM l), 2) FROM l WHERE ${patient}`,
+      statement: (answer) => `The latest ${lab.test} is ${above(answer, 'standard deviations above', 'standard deviations below')} the mean latest ${lab.test} of all patients.`,
+    },
+    {
+      id: 'stay-vs-admission-type',
+      kind: 'anomaly',
+      question: `By how many days does patient ${id}'s average length of stay differ from the average stay of all admissions of the same admission types?`,
+      answer_type: 'number',
+      tolerance: 0.1,
+      unit: 'days',
+      sql:
+        `WITH t AS (SELECT admission_type, avg(discharge_date - admit_date) AS typical FROM admissions GROUP BY 1) ` +
+        `SELECT round(avg((a.discharge_date - a.admit_date) - t.typical), 1) FROM admissions a JOIN t USING (admission_type) WHERE a.${patient}`,
+      statement: (answer) => `The stays were ${above(answer, 'days longer', 'days shorter')} than the average stay of admissions of the same types.`,
+    },
+    {
+      id: 'diagnoses-per-admission',
+      kind: 'relationship',
+      question: `How many diagnoses are recorded per admission of patient ${id}, on average?`,
+      answer_type: 'number',
+      tolerance: 0.05,
+      unit: 'diagnoses',
+      sql: `SELECT round(count(d.icd_code) / count(DISTINCT a.admission_id), 2) FROM admissions a LEFT JOIN diagnoses d USING (admission_id) WHERE a.${patient}`,
+      statement: (answer) => `Each admission carries ${answer} diagnoses on average.`,
     },
   ];
 }
@@ -102,7 +153,8 @@ export const clinicalScenario: ScenarioSpec = {
   entityKind: 'patient',
   // Patients with a history worth analysing: several admissions and repeated labs.
   entitiesSql: `SELECT patient_id FROM admissions GROUP BY patient_id HAVING count(*) >= 2 ORDER BY patient_id`,
-  contextSql: (id) => `SELECT test_name FROM lab_results WHERE patient_id = '${id}' AND test_name <> 'hemoglobin' LIMIT 1`,
+  contextSql: (id) =>
+    `SELECT test_name, (SELECT count(DISTINCT patient_id) FROM admissions) AS patients FROM lab_results WHERE patient_id = '${id}' AND test_name <> 'hemoglobin' LIMIT 1`,
   query: (id) => `Analyze patient ${id}. Explore the database, find what characterises this patient, and end with FINISH: and your findings.`,
   facts,
 };

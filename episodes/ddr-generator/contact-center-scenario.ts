@@ -1,9 +1,11 @@
 import { EFFECTS } from '../../databases/contact-center/effects.ts';
 import { CALL_DRIVERS, TEAMS } from '../../databases/contact-center/vocabulary.ts';
-import type { FactTemplate, ScenarioSpec } from './scenario-spec.ts';
+import { ordinal, type FactTemplate, type ScenarioSpec } from './scenario-spec.ts';
 
 const DRIVERS = CALL_DRIVERS.map((entry) => entry.driver);
 const QA_SPLIT = EFFECTS.qaDropDate;
+/** The half-year splits in two quarters: trends compare January–March with April–June. */
+const SECOND_QUARTER = '2026-04-01';
 
 function mostFrequent(column: string, where: string): Pick<FactTemplate, 'sql' | 'ambiguousSql'> {
   const counts = `SELECT ${column} AS value, count(*) AS n FROM calls WHERE ${where} GROUP BY 1`;
@@ -13,105 +15,140 @@ function mostFrequent(column: string, where: string): Pick<FactTemplate, 'sql' |
   };
 }
 
-/** Facts every call population has (an agent's calls, a queue's calls). */
-function callFacts(subject: string, where: string): FactTemplate[] {
-  return [
-    {
-      id: 'calls',
-      question: `How many contacts did ${subject} handle?`,
-      answer_type: 'number',
-      tolerance: 0,
-      unit: 'calls',
-      sql: `SELECT count(*) FROM calls WHERE ${where}`,
-      anchors: [['call', 'contact', 'handled']],
-      statement: (answer) => `${subject} handled ${answer} calls.`,
-    },
-    {
-      id: 'handle-time',
-      question: `What is the average handle time (duration_s) of ${subject}'s calls, in seconds?`,
-      answer_type: 'number',
-      tolerance: 1,
-      unit: 's',
-      sql: `SELECT round(avg(duration_s), 1) FROM calls WHERE ${where}`,
-      anchors: [['handle time', 'aht', 'duration', 'call length']],
-      statement: (answer) => `The average handle time is ${answer} seconds.`,
-    },
-    {
-      id: 'resolution-rate',
-      question: `What share of ${subject}'s calls were resolved on first contact, in percent?`,
-      answer_type: 'number',
-      tolerance: 0.5,
-      unit: '%',
-      sql: `SELECT round(100 * avg(resolved::INTEGER), 1) FROM calls WHERE ${where}`,
-      anchors: [['resolution', 'resolved', 'fcr']],
-      statement: (answer) => `First-contact resolution rate: ${answer}%.`,
-    },
-    {
-      id: 'csat',
-      question: `What is the mean CSAT (1–5, survey answers only) of ${subject}'s calls?`,
-      answer_type: 'number',
-      tolerance: 0.02,
-      unit: 'points',
-      sql: `SELECT round(avg(csat), 2) FROM calls WHERE ${where}`,
-      anchors: [['csat', 'satisfaction']],
-      statement: (answer) => `Mean CSAT is ${answer} out of 5.`,
-    },
-    {
-      id: 'escalation-rate',
-      question: `What share of ${subject}'s calls were escalated, in percent?`,
-      answer_type: 'number',
-      tolerance: 0.5,
-      unit: '%',
-      sql: `SELECT round(100 * avg(escalated::INTEGER), 1) FROM calls WHERE ${where}`,
-      anchors: [['escalat']],
-      statement: (answer) => `Escalation rate: ${answer}%.`,
-    },
-    {
-      id: 'top-driver',
-      question: `Which call driver is most frequent among ${subject}'s calls?`,
-      answer_type: 'category',
-      ...mostFrequent('call_driver', where),
-      anchors: [['driver', 'reason', 'contact reason'], ['most', 'top', 'main', 'leading']],
-      choices: DRIVERS,
-      statement: (answer) => `The most frequent call driver is ${answer}.`,
-    },
-  ];
+/** Rank of one group among all groups of `column` by the mean of `value` (1 = the lowest mean); ties make the fact ambiguous. */
+function rankAmong(column: string, id: string, value: string): Pick<FactTemplate, 'sql' | 'ambiguousSql'> {
+  const ranked = `SELECT ${column} AS id, rank() OVER (ORDER BY round(avg(${value}), 1)) AS r FROM calls GROUP BY 1`;
+  return {
+    sql: `SELECT r FROM (${ranked}) WHERE id = '${id}'`,
+    ambiguousSql: `SELECT count(*) > 1 FROM (${ranked}) WHERE r = (SELECT r FROM (${ranked}) WHERE id = '${id}')`,
+  };
 }
 
-function agentFacts(id: string): FactTemplate[] {
+const words = (answer: unknown) => (answer === 'stable' ? 'stayed stable' : String(answer));
+const signed = (value: unknown, up: string, down: string) => `${Number(value) < 0 ? down : up} by ${Math.abs(Number(value))}`;
+
+/** The contact-center agent's facts: a third are lookups and aggregates, the rest insights (rank, trend, anomaly, relationship). */
+function agentFacts(id: string, context: Record<string, string>): FactTemplate[] {
   const agent = `agent_id = '${id}'`;
   const qaMean = (comparison: string) => `(SELECT avg(score) FROM qa_evaluations WHERE ${agent} AND evaluated_at ${comparison} TIMESTAMP '${QA_SPLIT}')`;
+  const quarterMean = (comparison: string) => `(SELECT avg(duration_s) FROM calls WHERE ${agent} AND started_at ${comparison} TIMESTAMP '${SECOND_QUARTER}')`;
+  const peers = Number(context.agents);
   return [
     {
       id: 'team',
+      kind: 'lookup',
       question: `Which team is agent ${id} on?`,
       answer_type: 'category',
       sql: `SELECT team FROM agents WHERE ${agent}`,
-      anchors: [['team']],
       choices: [...TEAMS],
       statement: (answer) => `Agent ${id} is on team ${answer}.`,
     },
     {
       id: 'shift',
+      kind: 'lookup',
       question: `Which shift does agent ${id} work?`,
       answer_type: 'category',
       sql: `SELECT shift FROM agents WHERE ${agent}`,
-      anchors: [['shift']],
       choices: ['day', 'evening', 'night'],
       statement: (answer) => `They work the ${answer} shift.`,
     },
-    ...callFacts(`Agent ${id}`, agent),
     {
-      id: 'qa-trend',
-      question: `Did agent ${id}'s mean QA score improve, worsen or stay the same from evaluations before ${QA_SPLIT} to those from ${QA_SPLIT} on (same: within 0.15 points)?`,
-      answer_type: 'direction',
-      higher_is_better: true,
+      id: 'calls',
+      kind: 'aggregate',
+      question: `How many contacts did agent ${id} handle?`,
+      answer_type: 'number',
+      tolerance: 0,
+      unit: 'calls',
+      sql: `SELECT count(*) FROM calls WHERE ${agent}`,
+      statement: (answer) => `Agent ${id} handled ${answer} calls.`,
+    },
+    {
+      id: 'handle-time',
+      kind: 'aggregate',
+      question: `What is the average handle time (duration_s) of agent ${id}'s calls, in seconds?`,
+      answer_type: 'number',
+      tolerance: 1,
+      unit: 's',
+      sql: `SELECT round(avg(duration_s), 1) FROM calls WHERE ${agent}`,
+      statement: (answer) => `The average handle time is ${answer} seconds.`,
+    },
+    {
+      id: 'top-driver',
+      kind: 'aggregate',
+      question: `Which call driver is most frequent among agent ${id}'s calls?`,
+      answer_type: 'category',
+      ...mostFrequent('call_driver', agent),
+      choices: DRIVERS,
+      statement: (answer) => `The most frequent call driver is ${answer}.`,
+    },
+    {
+      id: 'handle-time-rank',
+      kind: 'rank',
+      question: `Among all ${peers} agents, where does agent ${id} rank by average handle time (1 = shortest)?`,
+      answer_type: 'number',
+      tolerance: 0,
+      unit: 'rank',
+      peers,
+      rank_by: 'lowest',
+      ...rankAmong('agent_id', id, 'duration_s'),
+      statement: (answer) => `By average handle time the agent ranks ${ordinal(answer)} shortest of ${peers} agents.`,
+    },
+    {
+      id: 'escalation-z-score',
+      kind: 'anomaly',
+      question: `How many standard deviations is agent ${id}'s escalation rate from the mean escalation rate of all agents (positive = above)?`,
+      answer_type: 'number',
+      tolerance: 0.1,
+      unit: 'σ',
       sql:
-        `SELECT CASE WHEN abs(${qaMean('>=')} - ${qaMean('<')}) <= 0.15 THEN 'same' ` +
-        `WHEN ${qaMean('>=')} > ${qaMean('<')} THEN 'improved' ELSE 'worsened' END`,
+        `WITH r AS (SELECT agent_id, avg(escalated::INTEGER) AS rate FROM calls GROUP BY 1) ` +
+        `SELECT round((rate - (SELECT avg(rate) FROM r)) / (SELECT stddev_samp(rate) FROM r), 2) FROM r WHERE ${agent}`,
+      statement: (answer) => `The escalation rate is ${Math.abs(Number(answer))} standard deviations ${Number(answer) < 0 ? 'below' : 'above'} the mean escalation rate of all agents.`,
+    },
+    {
+      id: 'qa-change',
+      kind: 'trend',
+      question: `By how many points did agent ${id}'s mean QA score change from evaluations before ${QA_SPLIT} to those from ${QA_SPLIT} on?`,
+      answer_type: 'number',
+      tolerance: 0.05,
+      unit: 'points',
+      sql: `SELECT round(${qaMean('>=')} - ${qaMean('<')}, 2)`,
       ambiguousSql: `SELECT ${qaMean('>=')} IS NULL OR ${qaMean('<')} IS NULL`,
-      anchors: [['qa', 'quality']],
-      statement: (answer) => `QA scores ${answer === 'same' ? 'stayed about the same' : answer} from before ${QA_SPLIT} to after.`,
+      statement: (answer) => `The mean QA score ${signed(answer, 'rose', 'fell')} points from before ${QA_SPLIT} to after.`,
+    },
+    {
+      id: 'handle-time-direction',
+      kind: 'trend',
+      question: `Did agent ${id}'s average handle time increase, decrease or stay stable from January–March to April–June (stable: within 5 %)?`,
+      answer_type: 'direction',
+      sql:
+        `SELECT CASE WHEN abs(${quarterMean('>=')} - ${quarterMean('<')}) <= 0.05 * ${quarterMean('<')} THEN 'stable' ` +
+        `WHEN ${quarterMean('>=')} > ${quarterMean('<')} THEN 'increased' ELSE 'decreased' END`,
+      ambiguousSql: `SELECT ${quarterMean('>=')} IS NULL OR ${quarterMean('<')} IS NULL`,
+      statement: (answer) => `Average handle time ${words(answer)} from January–March to April–June.`,
+    },
+    {
+      id: 'hold-vs-day-evening',
+      kind: 'relationship',
+      question: `What is the ratio of agent ${id}'s mean hold time to the mean hold time of all day- and evening-shift agents?`,
+      answer_type: 'number',
+      tolerance: 0.05,
+      unit: '×',
+      sql: `SELECT round(avg(c.hold_s) FILTER (WHERE c.${agent}) / avg(c.hold_s) FILTER (WHERE a.shift <> 'night'), 2) FROM calls c JOIN agents a USING (agent_id)`,
+      statement: (answer) => `The mean hold time is ${answer} times the mean hold time of day- and evening-shift agents.`,
+    },
+    {
+      id: 'site-handle-time',
+      kind: 'relationship',
+      question: `By what percent does the average handle time of the calls taken at agent ${id}'s site differ from that of the other sites?`,
+      answer_type: 'number',
+      tolerance: 0.5,
+      unit: '%',
+      sql:
+        `WITH s AS (SELECT site FROM agents WHERE ${agent}) ` +
+        `SELECT round(100 * (avg(c.duration_s) FILTER (WHERE a.site = s.site) / avg(c.duration_s) FILTER (WHERE a.site <> s.site) - 1), 1) ` +
+        `FROM calls c JOIN agents a USING (agent_id) CROSS JOIN s`,
+      statement: (answer) => `The average handle time at the agent's site is ${Math.abs(Number(answer))}% ${Number(answer) < 0 ? 'lower' : 'higher'} than at the other sites.`,
     },
   ];
 }
@@ -123,6 +160,7 @@ export const contactCenterScenario: ScenarioSpec = {
   domain: 'contact center',
   entityKind: 'agent',
   entitiesSql: `SELECT agent_id FROM agents ORDER BY agent_id`,
+  contextSql: () => `SELECT count(DISTINCT agent_id) AS agents FROM calls`,
   query: (id) => `Analyze agent ${id}. Explore the database, find what characterises this agent, and end with FINISH: and your findings.`,
   facts: agentFacts,
 };
@@ -134,20 +172,92 @@ export const queueScenario: ScenarioSpec = {
   domain: 'contact center',
   entityKind: 'queue',
   entitiesSql: `SELECT DISTINCT queue FROM calls ORDER BY queue`,
-  contextSql: () => `SELECT string_agg(agent_id, ',' ORDER BY agent_id) AS agents FROM agents`,
+  contextSql: () => `SELECT string_agg(DISTINCT agent_id, ',' ORDER BY agent_id) AS agents, count(DISTINCT queue) AS queues FROM calls`,
   query: (id) => `Analyze queue ${id}. Explore the database, find what characterises this queue, and end with FINISH: and your findings.`,
   facts: (id, context) => {
     const queue = `queue = '${id}'`;
+    const peers = Number(context.queues);
+    const half = (comparison: string) => `(SELECT 100 * avg(escalated::INTEGER) FROM calls WHERE ${queue} AND started_at ${comparison} TIMESTAMP '${SECOND_QUARTER}')`;
     return [
-      ...callFacts(`Queue ${id}`, queue),
+      {
+        id: 'calls',
+        kind: 'aggregate',
+        question: `How many contacts did queue ${id} receive?`,
+        answer_type: 'number',
+        tolerance: 0,
+        unit: 'calls',
+        sql: `SELECT count(*) FROM calls WHERE ${queue}`,
+        statement: (answer) => `Queue ${id} received ${answer} calls.`,
+      },
+      {
+        id: 'handle-time',
+        kind: 'aggregate',
+        question: `What is the average handle time (duration_s) of queue ${id}'s calls, in seconds?`,
+        answer_type: 'number',
+        tolerance: 1,
+        unit: 's',
+        sql: `SELECT round(avg(duration_s), 1) FROM calls WHERE ${queue}`,
+        statement: (answer) => `The average handle time is ${answer} seconds.`,
+      },
+      {
+        id: 'top-driver',
+        kind: 'aggregate',
+        question: `Which call driver is most frequent among queue ${id}'s calls?`,
+        answer_type: 'category',
+        ...mostFrequent('call_driver', queue),
+        choices: DRIVERS,
+        statement: (answer) => `The most frequent call driver is ${answer}.`,
+      },
       {
         id: 'busiest-agent',
+        kind: 'aggregate',
         question: `Which agent handled the most calls of queue ${id}?`,
         answer_type: 'category',
         ...mostFrequent('agent_id', queue),
-        anchors: [['agent']],
         choices: (context.agents ?? '').split(','),
         statement: (answer) => `The agent with the most calls in this queue is ${answer}.`,
+      },
+      {
+        id: 'handle-time-rank',
+        kind: 'rank',
+        question: `Among the ${peers} queues, where does queue ${id} rank by average handle time (1 = shortest)?`,
+        answer_type: 'number',
+        tolerance: 0,
+        unit: 'rank',
+        peers,
+        rank_by: 'lowest',
+        ...rankAmong('queue', id, 'duration_s'),
+        statement: (answer) => `By average handle time the queue ranks ${ordinal(answer)} shortest of ${peers} queues.`,
+      },
+      {
+        id: 'escalation-change',
+        kind: 'trend',
+        question: `By how many percentage points did queue ${id}'s escalation rate change from January–March to April–June?`,
+        answer_type: 'number',
+        tolerance: 0.2,
+        unit: 'pp',
+        sql: `SELECT round(${half('>=')} - ${half('<')}, 1)`,
+        statement: (answer) => `The escalation rate ${signed(answer, 'rose', 'fell')} percentage points from January–March to April–June.`,
+      },
+      {
+        id: 'busiest-day',
+        kind: 'anomaly',
+        question: `How many times the queue's own average daily volume did queue ${id} receive on its busiest day?`,
+        answer_type: 'number',
+        tolerance: 0.05,
+        unit: '×',
+        sql: `WITH d AS (SELECT started_at::DATE AS day, count(*) AS n FROM calls WHERE ${queue} GROUP BY 1) SELECT round(max(n) / avg(n), 2) FROM d`,
+        statement: (answer) => `Its busiest day brought ${answer} times the queue's average daily volume.`,
+      },
+      {
+        id: 'enterprise-share',
+        kind: 'relationship',
+        question: `What share of queue ${id}'s calls came from enterprise-segment customers, in percent?`,
+        answer_type: 'number',
+        tolerance: 0.5,
+        unit: '%',
+        sql: `SELECT round(100 * avg((cu.segment = 'enterprise')::INTEGER), 1) FROM calls c JOIN customers cu USING (customer_id) WHERE c.${queue}`,
+        statement: (answer) => `${answer}% of its calls came from enterprise customers.`,
       },
     ];
   },

@@ -1,5 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { ChecklistItem } from '../../src/schemas/checklist.ts';
+import { ChecklistItemSchema, type ChecklistItem } from '../../src/schemas/checklist.ts';
 import { DdrTaskSchema, type DdrTask } from '../../src/schemas/ddr-task.ts';
 import type { ReferenceStep } from '../../src/schemas/reference-step.ts';
 import { TASK_SCHEMA_VERSION } from '../../src/schemas/task-base.ts';
@@ -20,10 +20,18 @@ export const DDR_SYSTEM_PROMPT = [
 
 export const MIN_FACTS = 6;
 
+/** Kinds of item that are insights rather than lookups or aggregates of the entity's own rows. */
+export const INSIGHT_KINDS: ReadonlySet<ChecklistItem['kind']> = new Set(['rank', 'trend', 'anomaly', 'relationship']);
+
+/** Share of a checklist's items that are insights (rank, trend, anomaly, relationship). */
+export function insightShare(checklist: readonly ChecklistItem[]): number {
+  return checklist.length === 0 ? 0 : checklist.filter((item) => INSIGHT_KINDS.has(item.kind)).length / checklist.length;
+}
+
 /**
  * Builds the DDR tasks of one scenario from its built database: for each entity, every fact's answer is computed
  * by its verification SQL; ambiguous facts (ties, no data) are dropped, and entities left with fewer than
- * MIN_FACTS facts are skipped. Each task's reference trajectory runs each fact's SQL, says the fact found in
+ * MIN_FACTS facts, or with fewer than half of them insights, are skipped. Each task's reference trajectory runs each fact's SQL, says the fact found in
  * the next turn, and ends with FINISH listing all facts.
  */
 export async function generateDdrTasks(spec: ScenarioSpec, connection: DuckDBConnection, count: number): Promise<DdrTask[]> {
@@ -35,17 +43,18 @@ export async function generateDdrTasks(spec: ScenarioSpec, connection: DuckDBCon
     const facts = spec.facts(entityId, Object.fromEntries(Object.entries(context).map(([key, value]) => [key, String(value)])));
     const checklist: ChecklistItem[] = [];
     const statements: string[] = [];
-    for (const { sql, ambiguousSql, statement, ...fields } of facts) {
+    for (const { sql, ambiguousSql, toleranceSql, statement, ...fields } of facts) {
       if (ambiguousSql) {
         const [row] = await queryRows(connection, ambiguousSql);
         if (row && Object.values(row)[0] === true) continue;
       }
       const answer = await computeAnswer(connection, { answer_type: fields.answer_type, verification_sql: sql });
       if (answer === null || (Array.isArray(answer) && answer.length === 0)) continue;
-      checklist.push({ ...fields, answer, verification_sql: sql });
+      const tolerance = toleranceSql ? Number(Object.values((await queryRows(connection, toleranceSql))[0] ?? {})[0]) : fields.tolerance;
+      checklist.push(ChecklistItemSchema.parse({ ...fields, ...(tolerance === undefined ? {} : { tolerance }), answer, verification_sql: sql }));
       statements.push(statement(answer));
     }
-    if (checklist.length < MIN_FACTS) continue;
+    if (checklist.length < (spec.minFacts ?? MIN_FACTS) || insightShare(checklist) < 0.5) continue;
     const trajectory: ReferenceStep[] = checklist.map((item, index) => ({
       content: index === 0 ? `I start with the records of ${spec.entityKind} ${entityId}.` : statements[index - 1]!,
       toolCalls: [{ name: QUERY_TOOL, arguments: { [QUERY_ARGUMENT]: item.verification_sql } }],
@@ -59,11 +68,11 @@ export async function generateDdrTasks(spec: ScenarioSpec, connection: DuckDBCon
       domain: spec.domain,
       system: DDR_SYSTEM_PROMPT,
       query: spec.query(entityId),
-      environment: { servers: [{ name: 'sql' }], database: spec.database },
+      environment: spec.environment ?? { servers: [{ name: 'sql' }], database: spec.database },
       limits: { maxRounds: 30 },
       reference: { trajectory },
-      grading: { entity: { kind: spec.entityKind, id: entityId }, scenario: spec.database, checklist },
-      metadata: { generator: 'episodes/ddr-generator', database: spec.database },
+      grading: { entity: { kind: spec.entityKind, id: entityId, ...(spec.entityKey ? { key: spec.entityKey } : {}) }, scenario: spec.database, checklist },
+      metadata: { generator: spec.generator ?? 'episodes/ddr-generator', database: spec.database },
     });
     tasks.push(task);
   }

@@ -1,4 +1,4 @@
-// Regenerates episodes/ddr/*.json: `node --no-node-snapshot --import tsx episodes/ddr-generator/main.ts [--count 50]`.
+// Regenerates episodes/ddr/*.json (and records the explorer's baseline in each task): `node --no-node-snapshot --import tsx episodes/ddr-generator/main.ts [--count 50]`.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { generateDdrTasks } from './generate-ddr-tasks.ts';
+import { recordExplorerBaseline } from './record-baseline.ts';
 import { buildScenarioDatabase, DDR_SCENARIOS } from './scenarios.ts';
 
 const outDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../ddr');
@@ -37,3 +38,6 @@ try {
 } finally {
   await rm(scratch, { recursive: true, force: true });
 }
+// The explorer's accuracy on each task, recorded in the task (reports show it beside any model's).
+const baseline = await recordExplorerBaseline(outDir);
+console.log(`explorer baseline recorded in ${baseline.tasks} tasks: pooled accuracy ${(100 * baseline.accuracy).toFixed(1)} %`);

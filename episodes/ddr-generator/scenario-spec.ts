@@ -1,8 +1,12 @@
-import type { ChecklistItem } from '../../src/schemas/checklist.ts';
+import type { z } from 'zod';
+import type { Environment } from '../../src/schemas/environment.ts';
+import type { ChecklistItem, ChecklistItemSchema } from '../../src/schemas/checklist.ts';
 
 /** One checklist fact of an entity, before its answer is computed from the database. */
-export interface FactTemplate extends Omit<ChecklistItem, 'answer' | 'verification_sql'> {
+export interface FactTemplate extends Omit<z.input<typeof ChecklistItemSchema>, 'answer' | 'verification_sql'> {
   sql: string;
+  /** SQL returning the tolerance (one number) when it depends on the entity's data (e.g. half a percent of the value). */
+  toleranceSql?: string;
   /** SQL returning one row with TRUE when the fact is ambiguous for this entity (a tie, no data): the fact is dropped. */
   ambiguousSql?: string;
   /** The sentence that states the fact (the reference trajectory's insight and FINISH line). */
@@ -23,6 +27,14 @@ export interface ScenarioSpec {
   /** SQL returning one row of facts about the entity the templates depend on (e.g. which lab test it has). */
   contextSql?(entityId: string): string;
   facts(entityId: string, context: Record<string, string>): FactTemplate[];
+  /** The task's environment (default: the sql server on the generated database `database`). */
+  environment?: Environment;
+  /** The table and column whose values identify an entity (recorded in the task for agents that follow keys). */
+  entityKey?: { table: string; column: string };
+  /** Fewest items a task may have (default MIN_FACTS). */
+  minFacts?: number;
+  /** What the task's metadata names as its generator. */
+  generator?: string;
   /** Default size options for the build (small: seconds). */
   buildOptions?: Record<string, unknown>;
 }
@@ -30,4 +42,11 @@ export interface ScenarioSpec {
 /** Formats a set answer for a sentence. */
 export function listText(answer: ChecklistItem['answer']): string {
   return Array.isArray(answer) ? answer.join(', ') : String(answer);
+}
+
+/** 1 → "1st", 22 → "22nd", 13 → "13th". */
+export function ordinal(value: unknown): string {
+  const number = Number(value);
+  const suffix = number % 100 >= 11 && number % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][number % 10] ?? 'th');
+  return `${number}${suffix}`;
 }

@@ -2,6 +2,7 @@
 //   node --no-node-snapshot --import tsx mcp-servers/transcripts/bin.ts --db data/databases/contact-center.duckdb
 //   … --index data/databases/contact-center.transcripts [--http 127.0.0.1:3001 [--token T]]
 //   … [--embeddings-url http://127.0.0.1:8000/v1 --embeddings-model M]   (or SANDBOX_EMBEDDINGS_URL / _MODEL)
+//   … [--synonyms FILE]   (query expansion; format in query-expansion.ts)
 import { parseArgs } from 'node:util';
 import { parseHttpAddress, serveHttp, serveStdio } from '../transport/index.ts';
 import { createServer, createServerForIndex } from './create-server.ts';
@@ -10,7 +11,7 @@ import { ensureTranscriptIndex, transcriptIndexPath } from './ensure-transcript-
 import { TranscriptIndex } from './transcript-index.ts';
 
 const usage =
-  'usage: transcripts-server (--index DIR | --db PATH [--index DIR]) [--http HOST:PORT [--token T]] [--embeddings-url URL --embeddings-model M]';
+  'usage: transcripts-server (--index DIR | --db PATH [--index DIR]) [--http HOST:PORT [--token T]] [--embeddings-url URL --embeddings-model M] [--synonyms FILE]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
       token: { type: 'string' },
       'embeddings-url': { type: 'string' },
       'embeddings-model': { type: 'string' },
+      synonyms: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -32,12 +34,12 @@ async function main(): Promise<void> {
   const embeddings = fromFlags ? { url: values['embeddings-url']!, model: values['embeddings-model']! } : embeddingsFromEnv();
   const indexPath = values.index ?? transcriptIndexPath(values.db!);
   if (!values.http) {
-    await serveStdio(await createServer({ indexPath, dbPath: values.db, embeddings }));
+    await serveStdio(await createServer({ indexPath, dbPath: values.db, embeddings, expansion: { synonymsFile: values.synonyms } }));
     return;
   }
   if (values.db) await ensureTranscriptIndex({ dbPath: values.db, indexPath, embeddings });
   // One opened index shared by every session's server.
-  const index = await TranscriptIndex.open(indexPath, embeddings);
+  const index = await TranscriptIndex.open(indexPath, embeddings, { synonymsFile: values.synonyms });
   const serving = await serveHttp(() => createServerForIndex(index), { ...parseHttpAddress(values.http), token: values.token });
   process.stderr.write(`transcripts server: ${serving.url}${values.token ? ' (bearer token required)' : ''}\n`);
   const stop = () =>

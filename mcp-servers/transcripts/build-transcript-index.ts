@@ -1,11 +1,14 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { SandboxError } from '../../src/sandbox-error.ts';
-import { chunkSchema, DEFAULT_CHUNK_TURNS, FILTER_COLUMN_INDEXES, type TranscriptChunk } from './chunk-schema.ts';
+import { chunkSchema, DEFAULT_CHUNK_TURNS, FILTER_COLUMN_INDEXES, SEARCH_COLUMN, type TranscriptChunk } from './chunk-schema.ts';
 import { createEmbedder } from './embed-texts.ts';
 import type { EmbeddingsConfig } from './embeddings-config.ts';
 import { CHUNKS_TABLE, INDEX_FORMAT_VERSION, writeIndexMeta, type IndexMeta } from './index-meta.ts';
+import { writeLexicon } from './index-lexicon.ts';
 import { lancedb } from './lancedb.ts';
+import { markNegation } from './negation.ts';
+import { wordNetExpansions } from './query-expansion.ts';
 
 export interface BuildTranscriptIndexOptions {
   /** The contact-center DuckDB file (tables transcript_turns, calls, agents). */
@@ -50,15 +53,23 @@ export function chunkQuery(chunkTurns: number): string {
            strftime(c.started_at, '%Y-%m-%d') AS call_date, strftime(c.started_at, '%Y-%m-%dT%H:%M:%S') AS started_at,
            CAST(c.time_zone AS VARCHAR) AS time_zone, CAST(c.queue AS VARCHAR) AS queue, CAST(c.channel AS VARCHAR) AS channel,
            CAST(c.call_driver AS VARCHAR) AS call_driver, CAST(c.agent_id AS VARCHAR) AS agent_id, CAST(a.team AS VARCHAR) AS team,
-           c.resolved, c.escalated
+           CAST(c.resolved AS TINYINT) AS resolved, CAST(c.escalated AS TINYINT) AS escalated
     FROM chunks ch
-    JOIN calls c ON CAST(c.call_id AS VARCHAR) = ch.call_id
+    LEFT JOIN calls c ON CAST(c.call_id AS VARCHAR) = ch.call_id
     LEFT JOIN agents a ON CAST(a.agent_id AS VARCHAR) = CAST(c.agent_id AS VARCHAR)`;
 }
 
 async function column(connection: DuckDBConnection, sql: string): Promise<string[]> {
   const reader = await connection.runAndReadAll(sql);
   return reader.getRowsJS().map((row) => String(row[0]));
+}
+
+/** How many turns hold each word (lower case, letters only): the index's vocabulary, for expansion and typos. */
+async function wordCounts(connection: DuckDBConnection): Promise<Record<string, number>> {
+  const reader = await connection.runAndReadAll(
+    `SELECT w, count(*)::INTEGER FROM (SELECT unnest(list_distinct(regexp_extract_all(lower(CAST(text AS VARCHAR)), '[a-z]+'))) AS w FROM transcript_turns) GROUP BY w ORDER BY w`,
+  );
+  return Object.fromEntries(reader.getRowsJS().map(([word, count]) => [String(word), Number(count)]));
 }
 
 async function knownValues(connection: DuckDBConnection): Promise<IndexMeta['known']> {
@@ -124,6 +135,7 @@ export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions)
     for await (const rows of result.yieldRowObjectJs()) {
       for (const row of rows) {
         const chunk = row as unknown as TranscriptChunk;
+        chunk.search_text = markNegation(chunk.text);
         calls.add(chunk.call_id);
         pending.push(chunk);
       }
@@ -133,8 +145,9 @@ export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions)
     if (!table) table = await lance.createEmptyTable(CHUNKS_TABLE, chunkSchema());
 
     if (written > 0) {
-      await table.createIndex('text', {
-        config: lancedb.Index.fts({ withPosition: false, stem: true, removeStopWords: true, lowercase: true, asciiFolding: true }),
+      // Positions make "quoted phrases" possible; the searched column is the negation-marked text.
+      await table.createIndex(SEARCH_COLUMN, {
+        config: lancedb.Index.fts({ withPosition: true, stem: true, removeStopWords: true, lowercase: true, asciiFolding: true }),
       });
       for (const [name, kind] of Object.entries(FILTER_COLUMN_INDEXES)) {
         await table.createIndex(name, { config: kind === 'bitmap' ? lancedb.Index.bitmap() : lancedb.Index.btree() });
@@ -153,6 +166,8 @@ export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions)
       known,
       embeddings: embed && dimensions && options.embeddings ? { model: options.embeddings.model, dimensions } : null,
     };
+    const vocabulary = await wordCounts(connection);
+    await writeLexicon(workPath, { vocabulary, wordNet: wordNetExpansions(new Set(Object.keys(vocabulary))) });
     await writeIndexMeta(workPath, meta);
     lance.close();
     await rm(indexPath, { recursive: true, force: true });

@@ -37,6 +37,8 @@ export interface TranscriptChunk {
   end_s: number;
   /** The turns' texts, one line per turn (new lines inside a turn are flattened to spaces). */
   text: string;
+  /** `text` with negated words marked (negation.ts): the column the full-text index searches. */
+  search_text?: string;
   /** One line per turn, `turn_index TAB speaker TAB start_s TAB end_s` (times may be empty), aligned with `text`. */
   turns: string;
   call_date: string;
@@ -47,10 +49,15 @@ export interface TranscriptChunk {
   call_driver: string;
   agent_id: string;
   team: string;
-  resolved: boolean;
-  escalated: boolean;
+  /** 1 / 0 / null (unknown). Int8, not Bool: apache-arrow writes an all-null Bool column without its values
+   * buffer, which LanceDB rejects, and imported transcripts without call metadata have exactly such columns. */
+  resolved: number | null;
+  escalated: number | null;
   vector?: Float32Array;
 }
+
+/** The column the full-text (BM25) index is built on. */
+export const SEARCH_COLUMN = 'search_text';
 
 /** Columns a search filter may touch, with the LanceDB scalar index each gets. */
 export const FILTER_COLUMN_INDEXES = {
@@ -74,6 +81,7 @@ export function chunkSchema(vectorDimensions?: number): arrow.Schema {
     new arrow.Field('start_s', new arrow.Float64(), true),
     new arrow.Field('end_s', new arrow.Float64(), true),
     new arrow.Field('text', new arrow.Utf8(), false),
+    new arrow.Field('search_text', new arrow.Utf8(), false),
     new arrow.Field('turns', new arrow.Utf8(), false),
     new arrow.Field('call_date', new arrow.Utf8(), true),
     new arrow.Field('started_at', new arrow.Utf8(), true),
@@ -83,8 +91,8 @@ export function chunkSchema(vectorDimensions?: number): arrow.Schema {
     new arrow.Field('call_driver', new arrow.Utf8(), true),
     new arrow.Field('agent_id', new arrow.Utf8(), true),
     new arrow.Field('team', new arrow.Utf8(), true),
-    new arrow.Field('resolved', new arrow.Bool(), true),
-    new arrow.Field('escalated', new arrow.Bool(), true),
+    new arrow.Field('resolved', new arrow.Int8(), true),
+    new arrow.Field('escalated', new arrow.Int8(), true),
   ];
   if (vectorDimensions) {
     fields.push(

@@ -5,7 +5,7 @@ import type { EmbeddingsConfig } from './embeddings-config.ts';
 import { ensureTranscriptIndex } from './ensure-transcript-index.ts';
 import { SearchFiltersSchema } from './search-filters.ts';
 import { ToolInputError } from './tool-input-error.ts';
-import { TranscriptIndex } from './transcript-index.ts';
+import { TranscriptIndex, type ExpansionOptions } from './transcript-index.ts';
 
 export interface TranscriptsServerOptions {
   /** The index directory (built by `buildTranscriptIndex`). */
@@ -14,6 +14,8 @@ export interface TranscriptsServerOptions {
   dbPath?: string;
   /** An OpenAI-compatible embeddings endpoint: enables dense and hybrid search on an index built with it. */
   embeddings?: EmbeddingsConfig;
+  /** Query expansion (WordNet, morphology, fuzzy typos on by default; a synonyms file when given). */
+  expansion?: ExpansionOptions;
 }
 
 /** Longest query accepted: a search query, not a document. */
@@ -25,9 +27,33 @@ export const MAX_RESULT_BYTES = 256 * 1024;
 
 const SERVER_VERSION = '0.1.0';
 
-function json(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }] };
+/** A JSON result: the same object as text (for clients that read content) and as structuredContent. */
+function json(value: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
 }
+
+/** Every tool only reads the index: safe to retry, no side effects, nothing outside the index. */
+const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+const HitSchema = z.object({
+  rank: z.number().int().describe('1 = best'),
+  score: z.number().describe('higher is better; bm25: BM25 score, dense: 1/(1+distance), hybrid: reciprocal-rank fusion; call level: best chunk + 0.3 × the others'),
+  call_id: z.string(),
+  turn_from: z.number().int(),
+  turn_to: z.number().int(),
+  start_s: z.number().nullable(),
+  end_s: z.number().nullable(),
+  call_date: z.string().nullable(),
+  queue: z.string().nullable(),
+  time_zone: z.string().nullable(),
+  agent_id: z.string().nullable(),
+  team: z.string().nullable(),
+  resolved: z.boolean().nullable(),
+  escalated: z.boolean().nullable(),
+  text: z.string().describe('the turns, one line each, "speaker: text"'),
+  matched_chunks: z.number().int().optional().describe('group_by "call": how many of the call\'s chunks matched'),
+});
+const TurnSchema = z.object({ turn: z.number().int(), speaker: z.string(), start_s: z.number().nullable(), end_s: z.number().nullable(), text: z.string() });
 
 function failure(message: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: message }] };
@@ -49,7 +75,7 @@ async function asToolResult(tool: string, body: () => Promise<CallToolResult>): 
  */
 export async function createServer(options: TranscriptsServerOptions): Promise<McpServer> {
   if (options.dbPath) await ensureTranscriptIndex({ dbPath: options.dbPath, indexPath: options.indexPath, embeddings: options.embeddings });
-  const index = await TranscriptIndex.open(options.indexPath, options.embeddings);
+  const index = await TranscriptIndex.open(options.indexPath, options.embeddings, options.expansion);
   const server = createServerForIndex(index);
   // This server owns the index: release LanceDB's handles when it closes, whoever else listens.
   const previous = server.server.onclose;
@@ -74,21 +100,32 @@ export function createServerForIndex(index: TranscriptIndex): McpServer {
       title: 'Search call transcripts',
       description:
         `Search ${index.meta.calls.toLocaleString('en-US')} contact-center call transcripts, indexed as chunks of ${index.meta.chunkTurns} consecutive turns. ` +
-        `Returns the best-matching chunks (call_id, turn range, speaker-labelled text, score, call metadata), best first. ` +
-        `Ranking: ${index.modes.join(', ')}${index.modes.length > 1 ? ' (default hybrid)' : ' (keyword search: use the words customers and agents would say)'}. ` +
-        `Calls run from ${known.firstDate ?? '?'} to ${known.lastDate ?? '?'}; queues: ${known.queues.join(', ')}. ` +
+        `Returns the best-matching chunks (call_id, turn range, speaker-labelled text, score, call metadata), best first, or with group_by "call" one result per call ranked by all its matching chunks. ` +
+        `Ranking: ${index.modes.join(', ')}${index.modes.length > 1 ? ' (default hybrid)' : ' (keyword search; synonyms and word forms are expanded)'}. ` +
+        'Query syntax: "exact phrase", -word to exclude, OR between alternatives; "not resolved" is matched as a negation. Ties go to the more recent call. ' +
+        `Calls run from ${known.firstDate ?? '?'} to ${known.lastDate ?? '?'}; queues: ${known.queues.join(', ') || 'none recorded'}. ` +
         'Use get_transcript to read a whole call.',
       inputSchema: {
-        query: z.string().trim().min(1, 'query is empty: say what to look for').max(MAX_QUERY_CHARS, `query is longer than ${MAX_QUERY_CHARS} characters: shorten it to the words that matter`).describe('what to look for, in words'),
-        k: z.number().int().min(1).max(MAX_K).default(10).describe(`how many chunks to return (1-${MAX_K})`),
+        query: z.string().trim().min(1, 'query is empty: say what to look for').max(MAX_QUERY_CHARS, `query is longer than ${MAX_QUERY_CHARS} characters: shorten it to the words that matter`)
+          .describe('what to look for, in words; supports "exact phrase", -excluded, OR'),
+        k: z.number().int().min(1).max(MAX_K).default(10).describe(`how many results to return (1-${MAX_K})`),
         filters: SearchFiltersSchema.optional(),
         mode: z.enum(['bm25', 'dense', 'hybrid']).optional().describe(`ranking; available here: ${index.modes.join(', ')}`),
+        group_by: z.enum(['chunk', 'call']).default('chunk').describe('"chunk": passages; "call": one result per call, its matching chunks\' scores combined (finds a concept spread over a call)'),
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      outputSchema: {
+        mode: z.enum(['bm25', 'dense', 'hybrid']).describe('the ranking used'),
+        group_by: z.enum(['chunk', 'call']),
+        returned: z.number().int(),
+        truncated: z.string().optional().describe('present when results were cut to the byte budget'),
+        note: z.string().optional(),
+        results: z.array(HitSchema),
+      },
+      annotations: READ_ONLY,
     },
-    async ({ query, k, filters, mode }) =>
+    async ({ query, k, filters, mode, group_by }) =>
       asToolResult('search_transcripts', async () => {
-        const { mode: used, hits } = await index.search({ query, k, filters, mode });
+        const { mode: used, hits } = await index.search({ query, k, filters, mode, level: group_by });
         const results = [];
         let bytes = 0;
         for (const hit of hits) {
@@ -98,9 +135,10 @@ export function createServerForIndex(index: TranscriptIndex): McpServer {
         }
         return json({
           mode: used,
+          group_by,
           returned: results.length,
           ...(results.length < hits.length ? { truncated: `cut to ${results.length} results to stay under ${MAX_RESULT_BYTES} bytes; ask for fewer` } : {}),
-          ...(hits.length === 0 ? { note: 'no chunk matched: try other words or looser filters' } : {}),
+          ...(hits.length === 0 ? { note: 'nothing matched: try other words or looser filters' } : {}),
           results,
         });
       }),
@@ -116,7 +154,18 @@ export function createServerForIndex(index: TranscriptIndex): McpServer {
         from_turn: z.number().int().min(0).optional().describe('first turn index to return'),
         to_turn: z.number().int().min(0).optional().describe('last turn index to return (inclusive)'),
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      outputSchema: {
+        call_id: z.string(),
+        call: z.object({
+          started_at: z.string().nullable(), call_date: z.string().nullable(), time_zone: z.string().nullable(), queue: z.string().nullable(),
+          channel: z.string().nullable(), call_driver: z.string().nullable(), agent_id: z.string().nullable(), team: z.string().nullable(),
+          resolved: z.boolean().nullable(), escalated: z.boolean().nullable(),
+        }).describe('the call\'s metadata (null where the source has none)'),
+        total_turns: z.number().int(),
+        turns: z.array(TurnSchema),
+        truncated: z.string().optional().describe('present when turns were cut to the byte budget: continue with from_turn'),
+      },
+      annotations: READ_ONLY,
     },
     async ({ call_id, from_turn, to_turn }) =>
       asToolResult('get_transcript', async () => {

@@ -7,6 +7,13 @@ export { ensureTranscriptIndex, transcriptIndexPath, type EnsureTranscriptIndexO
 export { readIndexMeta, type IndexMeta } from './index-meta.ts';
 export { filtersToWhere, SearchFiltersSchema, sqlString, type SearchFilters } from './search-filters.ts';
 export { ToolInputError } from './tool-input-error.ts';
-export { TranscriptIndex, type SearchHit, type SearchMode, type SearchRequest, type Transcript, type TranscriptTurn } from './transcript-index.ts';
-export { generateLabelledQueries, type LabelledQuery } from './labelled-queries.ts';
-export { ndcgAtK, recallAtK } from './retrieval-metrics.ts';
+export { TranscriptIndex, type ExpansionOptions, type SearchHit, type SearchLevel, type SearchMode, type SearchRequest, type Transcript, type TranscriptTurn } from './transcript-index.ts';
+export { filtersToCallSql, generateLabelledQueries, gradeQuery, QUERY_INTENTS, type LabelledQuery, type QueryIntent } from './labelled-queries.ts';
+export { ndcgAtK, precisionAtK, recallAtK, reciprocalRank } from './retrieval-metrics.ts';
+export { evaluateRetrieval, meanScores, METRIC_NAMES, randomBaseline, scoreRanking, type QueryEvaluation, type RetrievalScores } from './evaluate-retrieval.ts';
+export { buildFullTextQuery } from './full-text-query.ts';
+export { markNegation } from './negation.ts';
+export { parseQuery, type ParsedQuery } from './parse-query.ts';
+export { expandWord, readSynonymsFile, wordNetExpansions, type ExpansionSources } from './query-expansion.ts';
+export { importTranscripts, type BadRow, type ImportTranscriptsOptions, type ImportTranscriptsResult } from './import-transcripts.ts';
+export { CALL_COLUMNS, parseFieldMap, TURN_FIELDS, type TurnField } from './import-fields.ts';

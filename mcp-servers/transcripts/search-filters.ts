@@ -82,7 +82,7 @@ export function filtersToWhere(filters: SearchFilters | undefined, known: IndexM
   }
   for (const field of ['resolved', 'escalated'] as const) {
     const value = filters[field];
-    if (value !== undefined) clauses.push(`${field} = ${value ? 'true' : 'false'}`);
+    if (value !== undefined) clauses.push(`${field} = ${value ? 1 : 0}`);
   }
   return clauses.length > 0 ? clauses.map((clause) => `(${clause})`).join(' AND ') : undefined;
 }

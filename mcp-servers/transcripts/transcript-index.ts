@@ -3,12 +3,18 @@ import { createEmbedder, type Embedder } from './embed-texts.ts';
 import type { EmbeddingsConfig } from './embeddings-config.ts';
 import { parseChunkTurns, type ChunkTurn } from './chunk-schema.ts';
 import { CHUNKS_TABLE, requireIndexMeta, type IndexMeta } from './index-meta.ts';
+import { buildFullTextQuery } from './full-text-query.ts';
+import { readLexicon } from './index-lexicon.ts';
 import { lancedb } from './lancedb.ts';
+import { readSynonymsFile, type ExpansionSources } from './query-expansion.ts';
 import { filtersToWhere, sqlString, type SearchFilters } from './search-filters.ts';
 import { ToolInputError } from './tool-input-error.ts';
 
 /** How chunks are ranked: BM25 full text, vector similarity, or both fused by reciprocal rank. */
 export type SearchMode = 'bm25' | 'dense' | 'hybrid';
+
+/** What one search returns: chunks (passages), or calls ranked by their chunks' combined scores. */
+export type SearchLevel = 'chunk' | 'call';
 
 export interface SearchRequest {
   query: string;
@@ -16,6 +22,23 @@ export interface SearchRequest {
   filters?: SearchFilters;
   /** Defaults to `hybrid` when embeddings are available, else `bm25`. */
   mode?: SearchMode;
+  /** Defaults to `chunk`. */
+  level?: SearchLevel;
+}
+
+/** How the index expands queries: WordNet synonyms (from the index's lexicon) and a user synonyms file. */
+export interface ExpansionOptions {
+  /** Default true. */
+  wordNet?: boolean;
+  /** A synonyms file (query-expansion.ts documents the format). */
+  synonymsFile?: string;
+  /** Default true: base forms, spellings and negated forms of the words typed. */
+  morphology?: boolean;
+  /**
+   * Default false: fuzzy matching of words the index (almost) never saw. Measured on the labelled set at 100,000
+   * calls it lowered call-level precision@10 from 0.783 to 0.747 (words absent from the corpus matched noise).
+   */
+  fuzzy?: boolean;
 }
 
 export interface SearchHit {
@@ -36,6 +59,8 @@ export interface SearchHit {
   escalated: boolean | null;
   /** One line per turn, `speaker: text`. */
   text: string;
+  /** Call level only: how many of the call's chunks matched among the candidates ranked. */
+  matched_chunks?: number;
 }
 
 /** One turn of a transcript. */
@@ -56,15 +81,32 @@ export interface Transcript {
 const RRF_K = 60;
 
 const HIT_COLUMNS = [
-  'call_id', 'turn_from', 'turn_to', 'start_s', 'end_s', 'text', 'turns',
+  'call_id', 'turn_from', 'turn_to', 'start_s', 'end_s', 'text', 'turns', 'started_at',
   'call_date', 'queue', 'time_zone', 'agent_id', 'team', 'resolved', 'escalated',
 ];
-const TRANSCRIPT_COLUMNS = [...HIT_COLUMNS, 'started_at', 'channel', 'call_driver'];
+const TRANSCRIPT_COLUMNS = [...HIT_COLUMNS, 'channel', 'call_driver'];
+/** Chunks ranked to find `k` calls: enough for a call's other matching chunks to add to its score. */
+const CALL_CANDIDATES = (k: number) => Math.min(1000, Math.max(200, 20 * k));
+/** A call's score: its best chunk plus this share of each other matching chunk's score. */
+const OTHER_CHUNKS_WEIGHT = 0.3;
+
+/**
+ * Deterministic order: score (to 6 decimals) descending; ties go to the more recent call (started_at descending,
+ * as an analyst reviews the latest first), then call_id and turn_from ascending.
+ */
+function compareHits(a: SearchHit & { started: string }, b: SearchHit & { started: string }): number {
+  return b.score - a.score || (a.started < b.started ? 1 : a.started > b.started ? -1 : 0) || (a.call_id < b.call_id ? -1 : a.call_id > b.call_id ? 1 : 0) || a.turn_from - b.turn_from;
+}
 
 type Row = Record<string, unknown>;
 
 function nullable<T>(value: unknown): T | null {
   return value === undefined || value === null ? null : (value as T);
+}
+
+/** A stored 1 / 0 / null flag as a boolean or null. */
+function flag(value: unknown): boolean | null {
+  return value === undefined || value === null ? null : Number(value) === 1;
 }
 
 function labelledText(row: Row): string {
@@ -84,10 +126,12 @@ export class TranscriptIndex {
     private readonly table: lancedb.Table,
     private readonly embed: Embedder | undefined,
     private readonly reranker: lancedb.rerankers.RRFReranker,
+    private readonly expansion: ExpansionSources | undefined,
+    private readonly fuzzy: boolean,
   ) {}
 
   /** Opens the index at `indexPath`; with `embeddings`, dense and hybrid search use that endpoint for queries. */
-  static async open(indexPath: string, embeddings?: EmbeddingsConfig): Promise<TranscriptIndex> {
+  static async open(indexPath: string, embeddings?: EmbeddingsConfig, expand: ExpansionOptions = {}): Promise<TranscriptIndex> {
     const meta = await requireIndexMeta(indexPath);
     if (embeddings && meta.embeddings && meta.embeddings.model !== embeddings.model) {
       throw new SandboxError(
@@ -98,7 +142,14 @@ export class TranscriptIndex {
     const connection = await lancedb.connect(indexPath);
     const table = await connection.openTable(CHUNKS_TABLE);
     const embed = embeddings && meta.embeddings ? createEmbedder(embeddings) : undefined;
-    return new TranscriptIndex(meta, connection, table, embed, await lancedb.rerankers.RRFReranker.create(RRF_K));
+    const lexicon = await readLexicon(indexPath);
+    const vocabulary = new Map(Object.entries(lexicon.vocabulary));
+    const synonyms = expand.synonymsFile ? readSynonymsFile(expand.synonymsFile) : undefined;
+    const expansion: ExpansionSources | undefined =
+      expand.wordNet === false && !synonyms && expand.morphology === false
+        ? undefined
+        : { vocabulary, wordNet: expand.wordNet === false ? undefined : lexicon.wordNet, synonyms, morphology: expand.morphology !== false };
+    return new TranscriptIndex(meta, connection, table, embed, await lancedb.rerankers.RRFReranker.create(RRF_K), expansion, expand.fuzzy === true);
   }
 
   /** The modes this index and configuration can serve. */
@@ -116,21 +167,24 @@ export class TranscriptIndex {
     }
     const where = filtersToWhere(request.filters, this.meta.known);
     if (request.filters?.call_ids) await this.requireCalls(request.filters.call_ids, 'filters.call_ids');
-    const text = new lancedb.MatchQuery(request.query, 'text');
+    const text = buildFullTextQuery(request.query, { expansion: this.expansion, fuzzy: this.fuzzy && this.expansion !== undefined }).query;
+    if (text === null && mode === 'bm25') return { mode, hits: [] };
+    const level = request.level ?? 'chunk';
+    const fetch = level === 'call' ? CALL_CANDIDATES(request.k) : request.k + 10;
     let query: lancedb.Query | lancedb.VectorQuery;
     if (mode === 'bm25') {
-      query = this.table.query().fullTextSearch(text).select([...HIT_COLUMNS, '_score']);
+      query = this.table.query().fullTextSearch(text!).select([...HIT_COLUMNS, '_score']);
     } else {
       const [vector] = await this.embed!([request.query]);
       const vectorQuery = this.table.query().nearestTo(vector!).distanceType('cosine').select(HIT_COLUMNS);
-      query = mode === 'dense' ? vectorQuery : vectorQuery.fullTextSearch(text).rerank(this.reranker);
+      query = mode === 'dense' || text === null ? vectorQuery : vectorQuery.fullTextSearch(text).rerank(this.reranker);
     }
     if (where) query = query.where(where);
-    const rows = (await query.limit(request.k).toArray()) as Row[];
-    const hits = rows.map((row, i): SearchHit => {
+    const rows = (await query.limit(fetch).toArray()) as Row[];
+    const chunks = rows.map((row) => {
       const score = mode === 'bm25' ? Number(row._score) : mode === 'dense' ? 1 / (1 + Number(row._distance)) : Number(row._relevance_score);
       return {
-        rank: i + 1,
+        rank: 0,
         score: Number(score.toFixed(6)),
         call_id: String(row.call_id),
         turn_from: Number(row.turn_from),
@@ -142,11 +196,25 @@ export class TranscriptIndex {
         time_zone: nullable<string>(row.time_zone),
         agent_id: nullable<string>(row.agent_id),
         team: nullable<string>(row.team),
-        resolved: nullable<boolean>(row.resolved),
-        escalated: nullable<boolean>(row.escalated),
+        resolved: flag(row.resolved),
+        escalated: flag(row.escalated),
         text: labelledText(row),
+        started: String(row.started_at ?? ''),
       };
     });
+    chunks.sort(compareHits);
+    let ranked = chunks;
+    if (level === 'call') {
+      const byCall = new Map<string, typeof chunks>();
+      for (const chunk of chunks) byCall.set(chunk.call_id, [...(byCall.get(chunk.call_id) ?? []), chunk]);
+      ranked = [...byCall.values()].map((list) => ({
+        ...list[0]!,
+        score: Number((list[0]!.score + OTHER_CHUNKS_WEIGHT * list.slice(1).reduce((sum, chunk) => sum + chunk.score, 0)).toFixed(6)),
+        matched_chunks: list.length,
+      }));
+      ranked.sort(compareHits);
+    }
+    const hits = ranked.slice(0, request.k).map(({ started: _started, ...hit }, i): SearchHit => ({ ...hit, rank: i + 1 }));
     return { mode, hits };
   }
 
@@ -194,8 +262,8 @@ export class TranscriptIndex {
         call_driver: nullable(head.call_driver),
         agent_id: nullable(head.agent_id),
         team: nullable(head.team),
-        resolved: nullable(head.resolved),
-        escalated: nullable(head.escalated),
+        resolved: flag(head.resolved),
+        escalated: flag(head.escalated),
       },
       total_turns: turns.length,
       turns: turns.filter((turn) => (fromTurn === undefined || turn.turn >= fromTurn) && (toTurn === undefined || turn.turn <= toTurn)),

@@ -1,7 +1,8 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { DATABASES, databasePath } from '../../databases/index.ts';
+import { CALL_COLUMNS, parseFieldMap, TURN_FIELDS, type TurnField } from '../../mcp-servers/transcripts/import-fields.ts';
 import { SandboxError } from '../sandbox-error.ts';
 
 const integer = (name: string) => (value: string) => {
@@ -10,9 +11,10 @@ const integer = (name: string) => (value: string) => {
   return parsed;
 };
 
-/** `sandbox db build <name>` and `sandbox db list`: the seeded database generators. */
+/** `sandbox db build <name>`, `sandbox db list` (the seeded database generators) and `sandbox db import-transcripts`. */
 export function dbCommand(): Command {
-  const command = new Command('db').description('Build the seeded databases the SQL and transcripts servers serve');
+  // exitOverride before the subcommands are made, so they inherit it: their usage errors then exit 2 like any other.
+  const command = new Command('db').description('Build the seeded databases the SQL and transcripts servers serve, or import your own transcripts').exitOverride();
   command
     .command('list')
     .description('List the database generators')
@@ -44,5 +46,47 @@ export function dbCommand(): Command {
         process.stdout.write(`built ${indexPath} in ${meta.buildSeconds.toFixed(1)} s (${meta.chunks} chunks of ${meta.calls} calls${meta.embeddings ? `, ${meta.embeddings.model} embeddings` : ''})\n`);
       }
     });
+  command
+    .command('import-transcripts')
+    .description('Load your own transcripts (one row per speaker turn) into a DuckDB database and build its transcript index')
+    .requiredOption('--from <file>', 'turns file: .jsonl/.ndjson, .csv, .tsv or .parquet')
+    .option('--map <pairs>', `field=column pairs for columns not named ${Object.entries(TURN_FIELDS).map(([field, column]) => (field === column ? field : `${field}=${column}`)).join(', ')} (call_id and text are required)`, fieldMap)
+    .option('--calls <file>', `call metadata for filters, one row per call: call_id and any of ${Object.keys(CALL_COLUMNS).join(', ')}`)
+    .requiredOption('--db <file>', 'the DuckDB database to write (replaced); serve it with `sandbox serve --server transcripts --db <file>`')
+    .option('--strict', 'import nothing when any row is bad (exit 4)')
+    .option('--no-index', 'skip the transcript index (the transcripts server builds it on first use)')
+    .action(async (options: { from: string; map?: Partial<Record<TurnField, string>>; calls?: string; db: string; strict?: boolean; index: boolean }) => {
+      const dbPath = path.resolve(options.db);
+      await mkdir(path.dirname(dbPath), { recursive: true });
+      const { importTranscripts } = await import('../../mcp-servers/transcripts/import-transcripts.ts');
+      const result = await importTranscripts({ from: options.from, map: options.map, calls: options.calls, dbPath: options.strict ? `${dbPath}.strict-check` : dbPath });
+      for (const row of result.bad.slice(0, MAX_BAD_ROWS_SHOWN)) process.stderr.write(`${options.from}:${result.position} ${row.line}: ${row.reason}\n`);
+      if (result.bad.length > MAX_BAD_ROWS_SHOWN) process.stderr.write(`… and ${result.bad.length - MAX_BAD_ROWS_SHOWN} more bad rows\n`);
+      if (options.strict) {
+        if (result.bad.length > 0) {
+          await rm(result.dbPath, { force: true });
+          throw new SandboxError('invalid-input', `${options.from}: ${result.bad.length} bad rows (listed above); nothing imported (--strict)`);
+        }
+        await rename(result.dbPath, dbPath);
+      }
+      process.stdout.write(`imported ${result.turns} turns of ${result.calls} calls into ${dbPath}${result.bad.length ? `; skipped ${result.bad.length} bad rows (listed on stderr)` : ''}\n`);
+      if (options.index) {
+        const transcripts = await import('../../mcp-servers/transcripts/index.ts');
+        const indexPath = transcripts.transcriptIndexPath(dbPath);
+        const meta = await transcripts.buildTranscriptIndex({ dbPath, indexPath, embeddings: transcripts.embeddingsFromEnv() });
+        process.stdout.write(`built ${indexPath} in ${meta.buildSeconds.toFixed(1)} s (${meta.chunks} chunks of ${meta.calls} calls${meta.embeddings ? `, ${meta.embeddings.model} embeddings` : ''})\n`);
+      }
+    });
   return command;
+}
+
+/** Bad rows printed one per line; the rest are counted. */
+const MAX_BAD_ROWS_SHOWN = 50;
+
+function fieldMap(value: string): Partial<Record<TurnField, string>> {
+  try {
+    return parseFieldMap(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message.replace(/^--map: /, ''));
+  }
 }

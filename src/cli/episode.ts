@@ -1,10 +1,11 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { pc } from './colors.ts';
 import { displayPath, loadTask } from '../engine/load-task.ts';
 import type { Enforcement } from '../schemas/step.ts';
-import { checkModelSpec, enforcementOption } from './cli-options.ts';
-import { EXIT_CODES } from './exit-codes.ts';
+import { checkModelSpec, enforcementOption, nonNegativeInteger } from './cli-options.ts';
+import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
 import { formatEvent, formatScore } from './transcript.ts';
 
 interface EpisodeFlags {
@@ -13,8 +14,15 @@ interface EpisodeFlags {
   out: string;
   enforcement: Enforcement;
   execute?: boolean;
-  seed: string;
+  seed: number;
   judge?: string;
+}
+
+/** The first repeat index with no trajectory yet in `out`: an episode never overwrites an earlier one. */
+export function nextFreeRepeat(out: string, taskId: string): number {
+  let repeat = 0;
+  while (existsSync(path.join(out, `${taskId}.${repeat}.jsonl`))) repeat += 1;
+  return repeat;
 }
 
 /** `sandbox episode`: one episode with a live transcript, then its score. */
@@ -23,10 +31,10 @@ export function episodeCommand(): Command {
     .description('Run one episode and print a live transcript, then its score')
     .requiredOption('--task <id|path>', 'a task id (looked up under episodes/) or a task file')
     .option('--model <spec>', 'reference, explorer (DDR), scripted:<file>, replay:<trajectory>, human, openai:<model>, anthropic:<model>, openai-compatible:<url>#<model> (default: reference)')
-    .option('--out <dir>', 'where the trajectory goes (<dir>/<task>.0.jsonl)', 'runs/episode')
+    .option('--out <dir>', 'where the trajectory goes: <dir>/<task>.<n>.jsonl, n the first index not taken yet', 'runs/episode')
     .addOption(enforcementOption())
     .option('--execute', 'plan tasks: also execute the accepted plan')
-    .option('--seed <n>', 'seed recorded with the run', '0')
+    .option('--seed <n>', 'seed recorded with the run', nonNegativeInteger('--seed'), 0)
     .option('--judge <spec>', 'a model that judges what only a judge can (DDR judge accuracy, plan rubric metrics)')
     .action(async (flags: EpisodeFlags) => {
       const { task, path: taskPath } = await loadTask(flags.task);
@@ -34,24 +42,32 @@ export function episodeCommand(): Command {
       const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
       if (!flags.model) process.stdout.write(`${pc.dim('Using model "reference" (no --model given): it plays the task\'s reference solution.')}\n`);
       // The engine (LangGraph, LangChain, isolated-vm) loads only now: help and bad input answer fast.
-      const [{ runEpisode }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { trajectoryFile }, { gradeEpisode }] = await Promise.all([
+      const [{ runEpisode }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { trajectoryFile }, { gradeEpisode }, { checkModelSetup }] = await Promise.all([
         import('../engine/run-episode.ts'),
         import('../engine/episode-defaults.ts'),
         import('../engine/run-suite.ts'),
         import('../graders/index.ts'),
+        import('../models/index.ts'),
       ]);
-      const file = trajectoryFile(path.resolve(flags.out), task.id, 0);
+      // A model (or judge) that cannot be set up fails here, before any trajectory is written.
+      await checkModelSetup(spec, task);
+      if (judge !== undefined) await checkModelSetup(judge, task);
+      const out = path.resolve(flags.out);
+      const repeat = nextFreeRepeat(out, task.id);
+      const file = trajectoryFile(out, task.id, repeat);
+      // Playing as a human, the human model shows the conversation in full: the transcript leaves those parts out.
+      const shownByHuman = spec === 'human';
       const result = await runEpisode({
         task,
         taskPath,
         model: modelFactoryFor(spec),
         modelSpec: spec,
-        settings: { enforcement: flags.enforcement, execute: flags.execute ?? false, seed: Number(flags.seed) || 0 },
+        settings: { enforcement: flags.enforcement, execute: flags.execute ?? false, seed: flags.seed, repeat },
         trajectoryPath: file,
         createValidator: defaultValidatorFactory,
         planExecutor: lazyPlanExecutor,
         onEvent: (event) => {
-          const text = formatEvent(event);
+          const text = formatEvent(event, { shownByHuman });
           if (text !== null) process.stdout.write(`${text}\n`);
         },
       });
@@ -63,6 +79,6 @@ export function episodeCommand(): Command {
         process.stdout.write(`score: ${(error as Error).message}\n`);
       }
       process.stdout.write(`${pc.dim(`trajectory: ${displayPath(file)}`)}\n`);
-      process.exitCode = result.status === 'error' ? EXIT_CODES.failed : EXIT_CODES.ok;
+      process.exitCode = result.status === 'error' ? (exitCodeOfErrors([{ reason: result.reason, count: 1 }]) ?? EXIT_CODES.internal) : EXIT_CODES.ok;
     });
 }

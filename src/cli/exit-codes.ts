@@ -1,6 +1,10 @@
+import { dominantErrorCause } from '../engine/error-cause.ts';
 import type { SandboxErrorCode } from '../sandbox-error.ts';
 
-/** Exit statuses of `sandbox`, in one place. 0 = success; 1 = the command ran but something it checked failed. */
+/**
+ * Exit statuses of `sandbox`, in one place (the table in README.md, "Exit codes"). 0 = success; 1 = the command ran
+ * but something it checked failed; the others name what went wrong.
+ */
 export const EXIT_CODES: Record<SandboxErrorCode | 'ok' | 'failed' | 'usage', number> = {
   ok: 0,
   failed: 1,
@@ -13,3 +17,12 @@ export const EXIT_CODES: Record<SandboxErrorCode | 'ok' | 'failed' | 'usage', nu
   'validator-error': 8,
   internal: 70,
 };
+
+/**
+ * The exit status of `episode` or `run` when episodes ended in `error`: the status of their cause (6 model,
+ * 7 server, 8 validator, 70 internal), the most frequent cause when they differ; null when none did.
+ */
+export function exitCodeOfErrors(errors: ReadonlyArray<{ reason: string; count: number }>): number | null {
+  const cause = dominantErrorCause(errors);
+  return cause === null ? null : EXIT_CODES[cause];
+}

@@ -2,6 +2,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { readTrajectory } from '../schemas/read-trajectory.ts';
+import { recordingMismatches } from '../engine/recorded-versions.ts';
 import { taskOfTrajectory } from '../engine/replay.ts';
 import { gradeEpisode, summarizeScores } from '../graders/index.ts';
 import { SandboxError } from '../sandbox-error.ts';
@@ -30,7 +31,8 @@ async function trajectoryFiles(target: string): Promise<string[]> {
 }
 
 /** Grades every finished trajectory a path names; unfinished ones are listed, not guessed. */
-async function gradeTarget(target: string, judge?: string): Promise<{ run: ScoredRun; skipped: string[] }> {
+async function gradeTarget(target: string, judge?: string): Promise<{ run: ScoredRun; skipped: string[]; warnings: Map<string, number> }> {
+  const warnings = new Map<string, number>();
   const scores: EpisodeScore[] = [];
   const skipped: string[] = [];
   const enforcements = new Set<Enforcement>();
@@ -52,10 +54,11 @@ async function gradeTarget(target: string, judge?: string): Promise<{ run: Score
       if (key !== undefined) tasks.set(key, task);
     }
     const loaded = await task;
+    if (start?.type === 'episode-start') for (const line of recordingMismatches(start, loaded)) warnings.set(line, (warnings.get(line) ?? 0) + 1);
     scores.push(await gradeEpisode(loaded, events, await withJudge(loaded)));
   }
   const enforcement = enforcements.size === 1 ? [...enforcements][0]! : enforcements.size === 0 ? 'unknown' : 'mixed';
-  return { run: { label: path.basename(path.resolve(target)), enforcement, scores }, skipped };
+  return { run: { label: path.basename(path.resolve(target)), enforcement, scores }, skipped, warnings };
 }
 
 /** `sandbox grade`: re-score saved trajectories without running anything. */
@@ -68,9 +71,18 @@ export function gradeCommand(): Command {
     .option('--json', 'print the scores as JSON')
     .action(async (target: string, flags: { json?: boolean; against?: string; judge?: string }) => {
       const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
-      const { run, skipped } = await gradeTarget(target, judge);
+      const { run, skipped, warnings } = await gradeTarget(target, judge);
       const { scores } = run;
-      const comparison = flags.against ? compareRuns(run, (await gradeTarget(flags.against, judge)).run) : undefined;
+      const baseline = flags.against ? await gradeTarget(flags.against, judge) : undefined;
+      for (const [line, count] of [...warnings, ...(baseline?.warnings ?? [])]) process.stderr.write(`warning: ${line}${count > 1 ? ` (${count} trajectories)` : ''}\n`);
+      if (scores.length === 0) {
+        throw new SandboxError('not-found', `nothing to grade in ${target}: ${skipped.length} trajectory${skipped.length === 1 ? '' : 'ies'} unfinished (no episode-end)`);
+      }
+      const comparison = baseline ? compareRuns(run, baseline.run) : undefined;
+      // The `passed` row is there whenever one episode pairs up: no rows means the runs share no episode.
+      if (comparison && comparison.rows.length === 0) {
+        throw new SandboxError('invalid-input', `${target} and ${flags.against} share no episode (task and repeat): nothing to compare`);
+      }
       if (flags.json) {
         process.stdout.write(`${JSON.stringify({ scores, skipped, ...(comparison ? { comparison } : {}) }, null, 2)}\n`);
       } else if (scores.length === 1 && skipped.length === 0 && !comparison) {

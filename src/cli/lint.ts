@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { LintIssue } from '../lint/index.ts';
+import { addSelectionOptions, type SelectionFlags } from './cli-options.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 
 /**
@@ -7,16 +8,18 @@ import { EXIT_CODES } from './exit-codes.ts';
  * each reference trajectory played through the validators and, for CCTU tasks, against its tools (every subquery solved); exits 1 when any issue is found.
  */
 export function lintCommand(): Command {
-  return new Command('lint')
+  const command = new Command('lint')
     .description('Check tasks for conflicting or infeasible constraints (a tool-call max below what the answer needs, JSON-only with a closing period, a round maximum below the dependent steps, …; a min above its max is already refused when the task loads)')
     .argument('<task-or-suite>', 'a task file, a suite directory (episodes/cctu) or a glob')
     .option('--no-reference', 'skip playing each reference trajectory through the validators (static checks only)')
-    .option('--json', 'print the issues as JSON')
-    .action(async (target: string, options: { json?: boolean; reference: boolean }) => {
+    .option('--json', 'print the issues as JSON');
+  return addSelectionOptions(command, { seed: true })
+    .action(async (target: string, options: SelectionFlags & { json?: boolean; reference: boolean }) => {
       // Loaded here, not at the top: every other subcommand would pay for them at start-up.
       const { displayPath, loadSuite } = await import('../engine/load-task.ts');
+      const { selectTasks } = await import('../engine/select-tasks.ts');
       const { lintTask, referenceIssues } = await import('../lint/index.ts');
-      const loaded = await loadSuite(target);
+      const loaded = selectTasks(await loadSuite(target), options);
       const issues: Array<LintIssue & { file: string }> = [];
       for (const { task, path } of loaded) {
         const found = [...lintTask(task), ...(options.reference ? await referenceIssues(task) : [])];

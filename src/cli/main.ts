@@ -1,26 +1,90 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { REPO_ROOT } from '../data-dir.ts';
 import { isSandboxError } from '../sandbox-error.ts';
 import { COMMANDS } from './commands.ts';
+import { applyConfig, loadConfig, loadEnvFiles } from './config.ts';
 import { EXIT_CODES } from './exit-codes.ts';
+import { UsageError } from './usage-error.ts';
+
+/** The version of agent-sandbox (package.json), for `sandbox --version`. */
+function sandboxVersion(): string {
+  return (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/** Every command and subcommand throws instead of exiting, so main() maps every outcome to a status. */
+function overrideExits(command: Command): Command {
+  command.exitOverride();
+  for (const sub of command.commands) overrideExits(sub);
+  return command;
+}
 
 /** Builds the `sandbox` program; exported so tests can run it in-process and snapshot its help. */
 export function createProgram(): Command {
   const program = new Command('sandbox')
     .description('Run, replay and grade multi-turn tool-use episodes under explicit constraints.')
-    .showHelpAfterError()
-    .exitOverride();
-  for (const makeCommand of COMMANDS) program.addCommand(makeCommand().exitOverride());
-  return program;
+    .version(sandboxVersion(), '-V, --version', 'print the version of agent-sandbox')
+    .option('--config <file>', 'flag defaults from this file (default: sandbox.config.json or .yaml in the working directory)')
+    .option('--env-file <file>', 'load environment variables from this file (then from .env in the working directory); set variables are never overridden')
+    .showHelpAfterError();
+  for (const makeCommand of COMMANDS) program.addCommand(makeCommand());
+  return overrideExits(program);
+}
+
+/** The value of a global `--flag value` / `--flag=value` anywhere in argv (read before parsing: it sets defaults). */
+function globalFlag(argv: readonly string[], flag: string): string | undefined {
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '--') break;
+    if (arg === flag) return argv[index + 1];
+    if (arg.startsWith(`${flag}=`)) return arg.slice(flag.length + 1);
+  }
+  return undefined;
+}
+
+/** The command word of argv (the first argument that is not a global option or its value), if any. */
+function commandWord(argv: readonly string[]): { word: string; next: string | undefined } | undefined {
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index]!;
+    if (arg === '--config' || arg === '--env-file') {
+      index++;
+      continue;
+    }
+    if (arg.startsWith('-')) continue;
+    return { word: arg, next: argv.slice(index + 1).find((rest) => !rest.startsWith('-')) };
+  }
+  return undefined;
+}
+
+/** An unknown command is a usage error, even with --help (which would otherwise print the top-level help and succeed). */
+function checkCommandWord(program: Command, argv: readonly string[]): void {
+  const known = (name: string | undefined) => name !== undefined && program.commands.some((command) => command.name() === name || command.aliases().includes(name));
+  const found = commandWord(argv);
+  if (!found) return;
+  const unknown = found.word === 'help' ? (found.next !== undefined && !known(found.next) ? found.next : undefined) : known(found.word) ? undefined : found.word;
+  if (unknown !== undefined) {
+    throw new UsageError(`unknown command '${unknown}' (commands: ${program.commands.map((command) => command.name()).join(', ')}; see sandbox --help)`);
+  }
 }
 
 /** Runs the CLI and returns the exit status: one place maps errors to statuses. */
 export async function main(argv: readonly string[]): Promise<number> {
   try {
-    await createProgram().parseAsync([...argv], { from: 'user' });
+    const program = createProgram();
+    checkCommandWord(program, argv);
+    loadEnvFiles(globalFlag(argv, '--env-file'));
+    const config = loadConfig(program, globalFlag(argv, '--config'));
+    if (config) applyConfig(program, config);
+    await program.parseAsync([...argv], { from: 'user' });
     return process.exitCode === undefined ? EXIT_CODES.ok : Number(process.exitCode);
   } catch (error) {
     if (error instanceof CommanderError) {
       return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`sandbox: ${error.message}\n`);
+      return EXIT_CODES.usage;
     }
     if (isSandboxError(error)) {
       process.stderr.write(`sandbox: ${error.message}\n`);

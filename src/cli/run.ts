@@ -1,83 +1,102 @@
 import path from 'node:path';
 import { Command } from 'commander';
-import { displayPath, loadSuite } from '../engine/load-task.ts';
+import { displayPath, EPISODES_DIR, loadSuite } from '../engine/load-task.ts';
+import { selectTasks } from '../engine/select-tasks.ts';
 import type { Enforcement } from '../schemas/step.ts';
-import { checkModelSpec, enforcementOption, positiveInteger } from './cli-options.ts';
-import { EXIT_CODES } from './exit-codes.ts';
+import { addSelectionOptions, checkModelSpec, enforcementOption, nonNegativeInteger, positiveInteger, type SelectionFlags } from './cli-options.ts';
+import { UsageError } from './usage-error.ts';
+import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
+import { formatErrorReasons } from './format-errors.ts';
 import { formatTable } from './format-table.ts';
 
-interface RunFlags {
-  suite: string;
+interface RunFlags extends SelectionFlags {
+  suite?: string;
   model: string;
   repeats: number;
   concurrency: number;
   out?: string;
   enforcement: Enforcement;
   execute?: boolean;
-  seed: string;
+  seed: number;
   judge?: string;
+  fresh?: boolean;
+  keepErrors?: boolean;
 }
 
 /** A default run directory name from the suite and model: runs/<suite>-<model>. */
 function defaultOut(suite: string, model: string): string {
   const clean = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
-  return path.join('runs', `${clean(path.basename(suite.replace(/[*?].*$/, '')) || 'suite')}-${clean(model)}`);
+  return path.join('runs', `${clean(path.basename(suite.replace(/[*?[{].*$/, '')) || 'suite')}-${clean(model)}`);
 }
 
 /** `sandbox run`: a suite of episodes, resumable, with a summary. */
 export function runCommand(): Command {
-  return new Command('run')
-    .description('Run a suite (repeats × tasks) and print its summary; re-running into the same --out resumes')
-    .requiredOption('--suite <dir|glob>', 'a directory of task files, a glob, or one task file')
+  const command = new Command('run')
+    .description('Run a suite (repeats × tasks) and print its summary; re-running the same run into the same --out resumes it')
+    .option('--suite <dir|glob>', 'a directory of task files, a glob (episodes/cctu/cctu-mh-00[1-3].json), or one task file (default with --tasks: every task under episodes/)')
     .requiredOption('--model <spec>', 'the model spec (see `sandbox episode --help`)')
     .option('--repeats <n>', 'episodes per task', positiveInteger('--repeats'), 1)
     .option('--concurrency <n>', 'episodes in flight', positiveInteger('--concurrency'), 4)
     .option('--out <dir>', 'run directory (default runs/<suite>-<model>)')
     .addOption(enforcementOption())
     .option('--execute', 'plan tasks: also execute accepted plans')
-    .option('--seed <n>', 'seed recorded with the run', '0')
+    .option('--seed <n>', 'seed recorded with the run, and of --sample', nonNegativeInteger('--seed'), 0)
     .option('--judge <spec>', 'a model that judges what only a judge can (DDR judge accuracy, plan rubric metrics)')
-    .action(async (flags: RunFlags) => {
-      const spec = checkModelSpec(flags.model);
-      const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
-      const tasks = await loadSuite(flags.suite);
-      const outDir = path.resolve(flags.out ?? defaultOut(flags.suite, spec));
-      // The engine loads only now: help and bad input answer fast.
-      const [{ runSuite }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }] = await Promise.all([
-        import('../engine/run-suite.ts'),
-        import('../engine/episode-defaults.ts'),
-      ]);
-      const { judgeOptions } = await import('../graders/judge-options.ts');
-      // Ctrl-C stops launching episodes; those in flight finish, and the same command resumes.
-      const controller = new AbortController();
-      const onInterrupt = () => {
-        process.stderr.write('\ninterrupted: finishing the episodes in flight; run the same command again to resume\n');
-        controller.abort();
-      };
-      process.once('SIGINT', onInterrupt);
-      try {
-        const result = await runSuite({
-          tasks,
-          modelSpec: spec,
-          createModel: modelFactoryFor(spec),
-          outDir,
-          repeats: flags.repeats,
-          concurrency: flags.concurrency,
-          settings: { enforcement: flags.enforcement, execute: flags.execute ?? false, seed: Number(flags.seed) || 0 },
-          createValidator: defaultValidatorFactory,
-          planExecutor: lazyPlanExecutor,
-          progress: true,
-          signal: controller.signal,
-          suite: flags.suite,
-          gradeOptions: judgeOptions(judge),
-        });
-        process.stdout.write(`${result.ran} episodes run, ${result.kept} kept from an earlier run, in ${displayPath(outDir)}\n\n`);
-        process.stdout.write(`${result.tables.map(formatTable).join('\n\n')}\n`);
-        const ungraded = result.episodes.filter((episode) => episode.gradeError);
-        if (ungraded.length > 0) process.stdout.write(`\n${ungraded.length} episodes not graded: ${ungraded[0]!.gradeError}\n`);
-        process.exitCode = result.episodes.some((episode) => episode.status === 'unfinished') ? EXIT_CODES.failed : EXIT_CODES.ok;
-      } finally {
-        process.off('SIGINT', onInterrupt);
-      }
-    });
+    .option('--fresh', 'discard the trajectories, run.json and summary.json already in --out and start the run over')
+    .option('--keep-errors', 'on resume, keep episodes that ended in error instead of running them again');
+  return addSelectionOptions(command, { seed: false }).action(async (flags: RunFlags) => {
+    const spec = checkModelSpec(flags.model);
+    const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
+    if (flags.suite === undefined && flags.tasks === undefined) throw new UsageError('run needs --suite <dir|glob> or --tasks <ids>');
+    const suite = flags.suite ?? EPISODES_DIR;
+    const tasks = selectTasks(await loadSuite(suite), flags);
+    const outDir = path.resolve(flags.out ?? defaultOut(flags.suite ?? 'tasks', spec));
+    // The engine loads only now: help and bad input answer fast.
+    const [{ runSuite }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { checkModelSetup }, { judgeOptions }] = await Promise.all([
+      import('../engine/run-suite.ts'),
+      import('../engine/episode-defaults.ts'),
+      import('../models/index.ts'),
+      import('../graders/judge-options.ts'),
+    ]);
+    // A model (or judge) that cannot be set up fails the run here, before any file is written.
+    await checkModelSetup(spec, tasks[0]!.task);
+    if (judge !== undefined) await checkModelSetup(judge, tasks[0]!.task);
+    // Ctrl-C stops launching episodes; those in flight finish, and the same command resumes.
+    const controller = new AbortController();
+    const onInterrupt = () => {
+      process.stderr.write('\ninterrupted: finishing the episodes in flight; run the same command again to resume\n');
+      controller.abort();
+    };
+    process.once('SIGINT', onInterrupt);
+    try {
+      const result = await runSuite({
+        tasks,
+        modelSpec: spec,
+        judgeSpec: judge,
+        createModel: modelFactoryFor(spec),
+        outDir,
+        repeats: flags.repeats,
+        concurrency: flags.concurrency,
+        settings: { enforcement: flags.enforcement, execute: flags.execute ?? false, seed: flags.seed },
+        createValidator: defaultValidatorFactory,
+        planExecutor: lazyPlanExecutor,
+        progress: true,
+        signal: controller.signal,
+        suite: flags.suite ?? displayPath(EPISODES_DIR),
+        gradeOptions: judgeOptions(judge),
+        fresh: flags.fresh,
+        keepErrors: flags.keepErrors,
+      });
+      process.stdout.write(`${result.ran} episodes run, ${result.kept} kept from an earlier run, in ${displayPath(outDir)}\n\n`);
+      process.stdout.write(`${result.tables.map(formatTable).join('\n\n')}\n`);
+      const ungraded = result.episodes.filter((episode) => episode.gradeError);
+      if (ungraded.length > 0) process.stdout.write(`\n${ungraded.length} episodes not graded: ${ungraded[0]!.gradeError}\n`);
+      if (result.errors.length > 0) process.stdout.write(`\n${formatErrorReasons(result.errors)}\n`);
+      const errorCode = exitCodeOfErrors(result.errors);
+      if (errorCode !== null) process.exitCode = errorCode;
+      else process.exitCode = result.episodes.some((episode) => episode.status === 'unfinished') ? EXIT_CODES.failed : EXIT_CODES.ok;
+    } finally {
+      process.off('SIGINT', onInterrupt);
+    }
+  });
 }

@@ -1,15 +1,18 @@
 import { Command } from 'commander';
 import { EPISODES_DIR, loadSuite } from '../engine/load-task.ts';
+import { selectTasks } from '../engine/select-tasks.ts';
+import { addSelectionOptions, type SelectionFlags } from './cli-options.ts';
 import { formatTable } from './format-table.ts';
 
 /** `sandbox tasks`: the tasks of a suite with their style, domain and counts. */
 export function tasksCommand(): Command {
-  return new Command('tasks')
+  const command = new Command('tasks')
     .description('List tasks with style, domain and counts')
     .option('--suite <dir|glob>', 'a directory of task files or a glob (default: every task under episodes/)')
-    .option('--json', 'print as JSON')
-    .action(async (flags: { suite?: string; json?: boolean }) => {
-      const tasks = await loadSuite(flags.suite ?? EPISODES_DIR);
+    .option('--json', 'print as JSON');
+  return addSelectionOptions(command, { seed: true })
+    .action(async (flags: SelectionFlags & { suite?: string; json?: boolean }) => {
+      const tasks = selectTasks(await loadSuite(flags.suite ?? EPISODES_DIR), flags);
       const rows = tasks.map(({ task }) => ({
         id: task.id,
         style: task.style,

@@ -9,14 +9,21 @@ function excerpt(text: string, max = EXCERPT): string {
   return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat;
 }
 
-/** One event as lines of the live transcript `sandbox episode` prints; null for events it does not show. */
-export function formatEvent(event: TrajectoryEvent): string | null {
+/**
+ * One event as lines of the live transcript `sandbox episode` prints; null for events it does not show. With
+ * `shownByHuman` (a person plays through the `human` model, which shows the query, tool results and feedback in
+ * full), those parts are left out so each is printed once.
+ */
+export function formatEvent(event: TrajectoryEvent, options: { shownByHuman?: boolean } = {}): string | null {
+  const human = options.shownByHuman === true;
   switch (event.type) {
-    case 'episode-start':
-      return `${pc.bold(`task ${event.taskId}`)} · model ${event.model} · enforcement ${event.settings.enforcement} · ${event.tools.length} tools\n${pc.dim(`user: ${excerpt(event.messages.at(-1)?.content ?? '', 600)}`)}`;
+    case 'episode-start': {
+      const header = `${pc.bold(`task ${event.taskId}`)} · model ${event.model} · enforcement ${event.settings.enforcement} · ${event.tools.length} tools`;
+      return human ? header : `${header}\n${pc.dim(`user: ${excerpt(event.messages.at(-1)?.content ?? '', 600)}`)}`;
+    }
     case 'model-response': {
       const lines = [pc.bold(pc.cyan(`── round ${event.round}`))];
-      if (event.message.content) lines.push(`assistant: ${excerpt(event.message.content, 600)}`);
+      if (event.message.content && !human) lines.push(`assistant: ${excerpt(event.message.content, 600)}`);
       return lines.join('\n');
     }
     case 'constraint-check': {
@@ -29,8 +36,10 @@ export function formatEvent(event: TrajectoryEvent): string | null {
       return `  → ${pc.bold(event.name)}(${excerpt(event.arguments, 160)})${tag}`;
     }
     case 'tool-result':
+      if (human) return null;
       return `    ${event.isError ? pc.red('✗') : pc.green('←')} ${pc.dim(excerpt(event.content))}`;
     case 'feedback':
+      if (human) return null;
       return pc.magenta(`  ${event.kind} feedback: ${excerpt(event.content, 400)}`);
     case 'plan-execution': {
       const { execution } = event;

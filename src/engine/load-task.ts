@@ -1,5 +1,6 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { glob } from 'tinyglobby';
 import { REPO_ROOT } from '../data-dir.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { describeZodError } from '../schemas/describe-zod-error.ts';
@@ -16,7 +17,20 @@ export interface LoadedTask {
 export const EPISODES_DIR = path.join(REPO_ROOT, 'episodes');
 
 /** Parses task JSON text; a bad file throws `invalid-task` naming the file and the field. */
-export function parseTask(text: string, file: string): Task {
+/**
+ * A task's file paths made absolute: a relative `dbPath` of a server resolves against the task file's folder, so a
+ * suite written beside its database (`sandbox ddr scaffold`) runs from any working directory.
+ */
+function resolveTaskPaths(task: Task, taskFile: string): Task {
+  const servers = task.environment.servers.map((server) => {
+    const dbPath = server.options.dbPath;
+    if (typeof dbPath !== 'string' || dbPath === '' || path.isAbsolute(dbPath)) return server;
+    return { ...server, options: { ...server.options, dbPath: path.resolve(path.dirname(taskFile), dbPath) } };
+  });
+  return { ...task, environment: { ...task.environment, servers } };
+}
+
+export function parseTask(text: string, file: string, absoluteFile: string = path.resolve(file)): Task {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -25,7 +39,7 @@ export function parseTask(text: string, file: string): Task {
   }
   const parsed = TaskSchema.safeParse(json);
   if (!parsed.success) throw new SandboxError('invalid-task', describeZodError(file, parsed.error), { cause: parsed.error });
-  return parsed.data;
+  return resolveTaskPaths(parsed.data, absoluteFile);
 }
 
 async function isFile(file: string): Promise<boolean> {
@@ -55,7 +69,7 @@ async function jsonFilesUnder(directory: string): Promise<string[]> {
  */
 export async function loadTask(idOrPath: string): Promise<LoadedTask> {
   const asPath = path.resolve(idOrPath);
-  if (await isFile(asPath)) return { task: parseTask(await readFile(asPath, 'utf8'), displayPath(asPath)), path: asPath };
+  if (await isFile(asPath)) return { task: parseTask(await readFile(asPath, 'utf8'), displayPath(asPath), asPath), path: asPath };
   if (idOrPath.includes('/') || idOrPath.endsWith('.json')) throw new SandboxError('not-found', `no task file ${idOrPath}`);
   const matches = (await jsonFilesUnder(EPISODES_DIR)).filter((file) => path.basename(file) === `${idOrPath}.json`);
   if (matches.length === 0) throw new SandboxError('not-found', `no task "${idOrPath}" under ${displayPath(EPISODES_DIR)} (give an id or a path to a task file)`);
@@ -63,11 +77,11 @@ export async function loadTask(idOrPath: string): Promise<LoadedTask> {
     throw new SandboxError('invalid-input', `task id "${idOrPath}" is ambiguous: ${matches.map(displayPath).join(', ')}; give a path`);
   }
   const file = matches[0]!;
-  return { task: parseTask(await readFile(file, 'utf8'), displayPath(file)), path: file };
+  return { task: parseTask(await readFile(file, 'utf8'), displayPath(file), file), path: file };
 }
 
 /**
- * Loads a suite: a directory (every task file under it), a single task file, or a glob (`episodes/cctu/*.json`).
+ * Loads a suite: a directory (every task file under it), a single task file, or a glob (`episodes/cctu/cctu-mh-00[1-3].json`).
  * Tasks are sorted by path; duplicate ids are an error because trajectories are named by id.
  */
 export async function loadSuite(dirOrGlob: string): Promise<LoadedTask[]> {
@@ -76,7 +90,7 @@ export async function loadSuite(dirOrGlob: string): Promise<LoadedTask[]> {
   const tasks: LoadedTask[] = [];
   const seen = new Map<string, string>();
   for (const file of files) {
-    const task = parseTask(await readFile(file, 'utf8'), displayPath(file));
+    const task = parseTask(await readFile(file, 'utf8'), displayPath(file), path.resolve(file));
     const earlier = seen.get(task.id);
     if (earlier) throw new SandboxError('invalid-task', `${displayPath(file)}: id "${task.id}" is also the id of ${earlier}`);
     seen.set(task.id, displayPath(file));
@@ -94,33 +108,10 @@ async function suiteFiles(dirOrGlob: string): Promise<string[]> {
   } catch {
     // not a plain path: try it as a glob
   }
-  // Node 20 has no fs.glob: walk from the glob's literal prefix and match `*` (within a name) and `**` (any depth).
-  const pattern = path.resolve(dirOrGlob);
-  const parts = pattern.split(path.sep);
-  const firstWild = parts.findIndex((part) => /[*?[]/.test(part));
-  if (firstWild === -1) return [];
-  const root = parts.slice(0, firstWild).join(path.sep) || path.sep;
-  const matcher = globToRegExp(pattern);
-  try {
-    return (await jsonFilesUnder(root)).filter((file) => matcher.test(file));
-  } catch {
-    return [];
-  }
-}
-
-function globToRegExp(pattern: string): RegExp {
-  let source = '';
-  for (let index = 0; index < pattern.length; index++) {
-    const char = pattern[index]!;
-    if (char === '*' && pattern[index + 1] === '*') {
-      source += '.*';
-      index++;
-      if (pattern[index + 1] === '/') index++;
-    } else if (char === '*') source += '[^/]*';
-    else if (char === '?') source += '[^/]';
-    else source += char.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  return new RegExp(`^${source}$`);
+  // A glob, in tinyglobby's (picomatch's) full syntax: `*`, `**`, `?`, `[1-3]`, `{a,b}`, extglobs.
+  const inGenerator = (file: string) => path.relative(EPISODES_DIR, file).split(path.sep).some((part) => part.endsWith('-generator'));
+  const files = await glob(dirOrGlob, { cwd: process.cwd(), absolute: true, onlyFiles: true });
+  return files.filter((file) => file.endsWith('.json') && !inGenerator(file)).map((file) => path.resolve(file)).sort();
 }
 
 /** A path as shown to the user: relative to the current directory when inside it. */

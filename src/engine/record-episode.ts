@@ -5,6 +5,7 @@ import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { recordedTaskPath } from './load-task.ts';
 import type { Recorder } from './recorder.ts';
+import { taskSha256 } from './run-identity.ts';
 import { packageVersions } from './versions.ts';
 
 /** Computes per-constraint status over a finished trajectory (src/validator/constraint-status.ts by default). */
@@ -17,7 +18,10 @@ export function initialMessages(task: Task): Array<{ role: 'system' | 'user'; co
   return [...(task.system ? [{ role: 'system' as const, content: task.system }] : []), { role: 'user' as const, content: task.query }];
 }
 
-/** Records `episode-start`: the task (by path when it came from a file, else whole), who plays, settings, versions, tools. */
+/**
+ * Records `episode-start`: the task (by path when it came from a file, else whole) and the sha-256 of its content,
+ * who plays, settings, versions (packages and scoring components), tools.
+ */
 export function recordEpisodeStart(
   recorder: Recorder,
   start: { task: Task; taskPath?: string; model: string; settings: RunSettings; tools: readonly ToolSpec[] },
@@ -27,6 +31,7 @@ export function recordEpisodeStart(
     type: 'episode-start',
     taskId: task.id,
     ...(start.taskPath ? { taskPath: recordedTaskPath(start.taskPath) } : { task }),
+    taskSha256: taskSha256(task, start.taskPath),
     model: start.model,
     settings: start.settings,
     versions: packageVersions(),

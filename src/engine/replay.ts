@@ -47,7 +47,7 @@ export async function taskOfTrajectory(events: readonly TrajectoryEvent[]): Prom
     } catch (error) {
       throw new SandboxError('not-found', `the trajectory's task file ${start.taskPath} cannot be read: ${(error as Error).message}`, { cause: error });
     }
-    return parseTask(text, start.taskPath);
+    return parseTask(text, start.taskPath, file);
   }
   const parsed = TaskSchema.safeParse(start.task);
   if (!parsed.success) throw new SandboxError('invalid-task', describeZodError('episode-start.task', parsed.error));

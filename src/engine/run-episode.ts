@@ -14,6 +14,7 @@ import { applyVerdicts, checkStep, describeValidatorErrors } from './gate.ts';
 import { PROTOCOLS, type EpisodeProtocol, type PlanExecutor } from './protocols/index.ts';
 import { initialMessages, recordEpisodeEnd, recordEpisodeStart, type ConstraintStatusFunction } from './record-episode.ts';
 import { Recorder } from './recorder.ts';
+import { WallClock } from './wall-clock.ts';
 
 /** Makes the episode's model once its tools are known (the `reference` model needs the task, providers need the tools). */
 export type ModelFactory = (context: { task: Task; tools: readonly ToolSpec[] }) => Promise<Model>;
@@ -70,6 +71,8 @@ interface EpisodeContext {
   signal: AbortSignal;
   /** How `signal` ends the episode: the wall-time limit, the caller, or an interruption. */
   aborted: () => EpisodeEnding;
+  /** Pauses the wall-time limit (see ModelRequest.pauseWallTime). */
+  pauseWallTime: () => () => void;
 }
 
 function contextOf(config: LangGraphRunnableConfig): EpisodeContext {
@@ -101,7 +104,12 @@ async function modelNode(state: EpisodeStateValue, config: LangGraphRunnableConf
   }
   let response: ModelResponse;
   try {
-    response = await context.model.respond({ messages: added.length ? state.messages.concat(added) : state.messages, tools: context.tools, signal: context.signal });
+    response = await context.model.respond({
+      messages: added.length ? state.messages.concat(added) : state.messages,
+      tools: context.tools,
+      signal: context.signal,
+      pauseWallTime: context.pauseWallTime,
+    });
   } catch (error) {
     if (context.signal.aborted) return { ...endedByAbort(context), messages: added, counts };
     return { ...ended('error', `model failed: ${(error as Error).message}`), messages: added, counts };
@@ -262,10 +270,10 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   const recorder = new Recorder(options.trajectoryPath ?? null, options.onEvent);
   const controller = new AbortController();
   let abortEnding: EpisodeEnding = { status: 'limit', reason: 'aborted', finalAnswer: null };
-  const timer = setTimeout(() => {
+  const clock = new WallClock(task.limits.wallTimeMs, () => {
     abortEnding = { status: 'limit', reason: `wall-time limit reached (${task.limits.wallTimeMs} ms)`, finalAnswer: null };
     controller.abort();
-  }, task.limits.wallTimeMs);
+  });
   const onCallerAbort = () => {
     const given: unknown = options.signal?.reason;
     abortEnding = given instanceof EpisodeInterrupted ? { status: 'incomplete', reason: given.message, finalAnswer: null } : { status: 'limit', reason: 'aborted by the caller', finalAnswer: null };
@@ -302,6 +310,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       planExecutor: options.planExecutor,
       signal: controller.signal,
       aborted: () => abortEnding,
+      pauseWallTime: () => clock.pause(),
     };
     compiledGraph ??= buildEpisodeGraph();
     // Each round visits at most two nodes; the round limit ends the episode long before this recursion limit.
@@ -319,7 +328,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model?.spec ?? options.modelSpec ?? 'unknown', settings, tools: [] });
     }
   } finally {
-    clearTimeout(timer);
+    clock.stop();
     options.signal?.removeEventListener('abort', onCallerAbort);
     await environment?.close().catch(() => undefined);
     if (validator && validator !== options.validator) validator.dispose();

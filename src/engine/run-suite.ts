@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import pLimit from 'p-limit';
@@ -7,10 +7,11 @@ import { gradeEpisode, summarizeScores, type GradeOptions } from '../graders/ind
 import type { StartEnvironmentOptions } from '../mcp/start-environment.ts';
 import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
-import type { LoadedTask } from './load-task.ts';
+import { displayPath, recordedTaskPath, type LoadedTask } from './load-task.ts';
 import type { PlanExecutor } from './protocols/plan.ts';
 import { readTrajectory } from '../schemas/read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
+import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile } from './run-identity.ts';
 import { runEpisode, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 import { packageVersions } from './versions.ts';
 
@@ -34,6 +35,12 @@ export interface RunSuiteOptions {
   onEpisodeEnd?: (episode: { taskId: string; repeat: number; result: EpisodeResult }) => void;
   /** What the run was given, recorded in run.json (e.g. the suite path). */
   suite?: string;
+  /** The judge spec, part of the run's identity (the judge itself comes through `gradeOptions`). */
+  judgeSpec?: string;
+  /** Keep episodes that ended in `error` on resume instead of re-running them. */
+  keepErrors?: boolean;
+  /** Clear the folder's trajectories, run.json and summary.json first, whatever run they belonged to. */
+  fresh?: boolean;
   /** Grade options per task (a judge model); judge-only metrics are `not judged` without one. */
   gradeOptions?: (task: LoadedTask['task']) => Promise<GradeOptions>;
 }
@@ -57,6 +64,21 @@ export interface SuiteResult {
   kept: number;
   episodes: EpisodeEntry[];
   tables: SummaryTable[];
+  /** The distinct reasons of the episodes that ended in `error`, most frequent first. */
+  errors: ErrorReason[];
+}
+
+/** One distinct reason episodes ended in `error`, and how many did. */
+export interface ErrorReason {
+  reason: string;
+  count: number;
+}
+
+/** The distinct error reasons of a run's episodes with their counts, most frequent first (ties in first-seen order). */
+export function errorReasons(episodes: readonly EpisodeEntry[]): ErrorReason[] {
+  const counts = new Map<string, number>();
+  for (const episode of episodes) if (episode.status === 'error') counts.set(episode.reason, (counts.get(episode.reason) ?? 0) + 1);
+  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count);
 }
 
 /** The trajectory file of one episode in a run directory. */
@@ -64,53 +86,96 @@ export function trajectoryFile(outDir: string, taskId: string, repeat: number): 
   return path.join(outDir, `${taskId}.${repeat}.jsonl`);
 }
 
-/** Whether a trajectory file holds a finished episode (its last complete line is `episode-end`). */
-export async function isFinishedTrajectory(file: string): Promise<boolean> {
-  if (!existsSync(file)) return false;
-  const text = await readFile(file, 'utf8');
-  const lines = text.trimEnd().split('\n');
-  try {
-    return (JSON.parse(lines.at(-1) ?? '') as { type?: string }).type === 'episode-end';
-  } catch {
-    return false;
-  }
+/** What the first and last lines of a trajectory say: the task hash it was recorded with and how it ended. */
+async function trajectoryState(file: string): Promise<{ taskSha256?: string; status?: string } | null> {
+  if (!existsSync(file)) return null;
+  const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+  const parse = (line: string | undefined) => {
+    try {
+      return JSON.parse(line ?? '') as { type?: string; taskSha256?: string; status?: string };
+    } catch {
+      return {};
+    }
+  };
+  const first = parse(lines[0]);
+  const last = parse(lines.at(-1));
+  return { taskSha256: first.type === 'episode-start' ? first.taskSha256 : undefined, status: last.type === 'episode-end' ? last.status : undefined };
 }
 
-/** The episodes (task × repeat) still to run in an out dir: missing or unfinished ones. */
-export async function pendingEpisodes(tasks: readonly LoadedTask[], repeats: number, outDir: string): Promise<Array<{ loaded: LoadedTask; repeat: number }>> {
+/** Whether a trajectory file holds a finished episode (its last complete line is `episode-end`). */
+export async function isFinishedTrajectory(file: string): Promise<boolean> {
+  return (await trajectoryState(file))?.status !== undefined;
+}
+
+export interface PendingOptions {
+  /** Keep episodes that ended in `error` instead of re-running them (`--keep-errors`). */
+  keepErrors?: boolean;
+}
+
+/**
+ * The episodes (task × repeat) still to run in an out dir. An episode is kept only when its trajectory ended
+ * (`episode-end`) with `completed` or `limit` (or `error` under `keepErrors`) and was recorded from the task file as
+ * it is now (same sha-256); missing, unfinished, errored and stale episodes are (re)run.
+ */
+export async function pendingEpisodes(
+  tasks: readonly LoadedTask[],
+  repeats: number,
+  outDir: string,
+  options: PendingOptions = {},
+): Promise<Array<{ loaded: LoadedTask; repeat: number }>> {
   const pending: Array<{ loaded: LoadedTask; repeat: number }> = [];
   for (const loaded of tasks) {
+    const sha256 = taskSha256(loaded.task, loaded.path);
     for (let repeat = 0; repeat < repeats; repeat++) {
-      if (!(await isFinishedTrajectory(trajectoryFile(outDir, loaded.task.id, repeat)))) pending.push({ loaded, repeat });
+      const state = await trajectoryState(trajectoryFile(outDir, loaded.task.id, repeat));
+      const keep = state?.status !== undefined && state.taskSha256 === sha256 && (state.status !== 'error' || options.keepErrors === true);
+      if (!keep) pending.push({ loaded, repeat });
     }
   }
   return pending;
 }
 
+/** Removes what a run wrote in a folder (trajectories, run.json, summary.json), nothing else: `--fresh`. */
+async function clearRunFolder(outDir: string): Promise<void> {
+  if (!existsSync(outDir)) return;
+  const names = (await readdir(outDir)).filter((name) => name.endsWith('.jsonl') || name === RUN_FILE || name === 'summary.json');
+  await Promise.all(names.map((name) => rm(path.join(outDir, name), { force: true })));
+}
+
 /**
  * Runs a suite: every task × repeat, `concurrency` at a time, one JSONL per episode in `outDir`.
- * Resumes: an episode whose trajectory already ends with `episode-end` is kept, others are (re)run.
- * One failing episode never stops the run. Ends by grading every episode of the out dir once and
- * summarising per style; run.json records the run, summary.json the scores and tables.
+ * The folder's identity (run.json) must match the one asked for, or the run is refused before anything is written
+ * (`fresh` clears the folder first). Resumes: finished episodes of unchanged tasks are kept, others (missing,
+ * unfinished, errored unless `keepErrors`, recorded from another version of the task file) are (re)run.
+ * One failing episode never stops the run. Ends by grading every episode of the selection once and
+ * summarising per style; run.json records the run, summary.json the scores, tables and error reasons.
  */
 export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   const repeats = options.repeats ?? 1;
   const concurrency = Math.max(1, options.concurrency ?? 1);
+  const identity = identityOf(options);
+  const shown = displayPath(options.outDir);
+  if (options.fresh) await clearRunFolder(options.outDir);
+  const recorded = await readRunFile(options.outDir, shown);
+  checkIdentity(recorded, identity, shown);
   await mkdir(options.outDir, { recursive: true });
-  const pending = await pendingEpisodes(options.tasks, repeats, options.outDir);
+  const tasks: RunFile['tasks'] = { ...recorded?.tasks };
+  for (const loaded of options.tasks) {
+    tasks[loaded.task.id] = { path: existsSync(loaded.path) ? recordedTaskPath(loaded.path) : null, sha256: taskSha256(loaded.task, loaded.path) };
+  }
+  const pending = await pendingEpisodes(options.tasks, repeats, options.outDir, { keepErrors: options.keepErrors });
   const total = options.tasks.length * repeats;
-  const runMeta = {
+  const runFile: RunFile = {
+    format: RUN_FORMAT,
     name: path.basename(options.outDir),
-    suite: options.suite ?? null,
-    model: options.modelSpec,
-    repeats,
+    suite: options.suite ?? recorded?.suite ?? null,
+    identity,
+    tasks,
     concurrency,
-    settings: options.settings ?? {},
-    tasks: options.tasks.map((loaded) => loaded.task.id),
     versions: packageVersions(),
-    startedAt: new Date().toISOString(),
+    startedAt: recorded?.startedAt ?? new Date().toISOString(),
   };
-  await writeFile(path.join(options.outDir, 'run.json'), `${JSON.stringify(runMeta, null, 2)}\n`);
+  await writeRunFile(options.outDir, runFile);
 
   const bar = options.progress && process.stderr.isTTY
     ? new cliProgress.SingleBar({ stream: process.stderr, format: 'episodes {bar} {value}/{total} | {status}', hideCursor: true }, cliProgress.Presets.shades_classic)
@@ -145,9 +210,10 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   const episodes = await gradeRunEpisodes(options.tasks, repeats, options.outDir, options.gradeOptions);
   const scores = episodes.flatMap((episode) => (episode.score ? [episode.score] : []));
   const tables = [statusTable(episodes), ...(await summarizeScores(scores).catch(() => []))];
-  await writeFile(path.join(options.outDir, 'run.json'), `${JSON.stringify({ ...runMeta, finishedAt: new Date().toISOString(), episodes: total }, null, 2)}\n`);
-  await writeFile(path.join(options.outDir, 'summary.json'), `${JSON.stringify({ episodes, tables }, null, 2)}\n`);
-  return { outDir: options.outDir, ran, kept: total - pending.length, episodes, tables };
+  const errors = errorReasons(episodes);
+  await writeRunFile(options.outDir, { ...runFile, finishedAt: new Date().toISOString(), episodes: total });
+  await writeFile(path.join(options.outDir, 'summary.json'), `${JSON.stringify({ episodes, tables, errors }, null, 2)}\n`);
+  return { outDir: options.outDir, ran, kept: total - pending.length, episodes, tables, errors };
 }
 
 /** Grades each episode of a run once, from its trajectory on disk. */

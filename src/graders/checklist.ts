@@ -1,6 +1,19 @@
 import type { Model } from '../models/model.ts';
-import { SandboxError } from '../sandbox-error.ts';
 import { ChecklistVerdictSchema, type ChecklistItem, type ItemVerdict } from '../schemas/checklist.ts';
+import {
+  choiceMentions,
+  directionMentions,
+  isHedged,
+  numberMentions,
+  ordersValues,
+  termsAround,
+  type ChoiceMention,
+  type Mention,
+  type NumberMention,
+  type QuantityClass,
+  type WordMention,
+} from './clause-mentions.ts';
+import { itemTerms, keyTerms, normaliseText, specificTerms, termPositions } from './subject-terms.ts';
 
 type Evidence = 'support' | 'contradict' | 'none';
 
@@ -13,28 +26,19 @@ export function splitClauses(text: string): string[] {
     .filter((clause) => clause.length > 0);
 }
 
-/** Whether a phrase occurs starting at a word boundary ("diagnos" matches "diagnoses", "stay" does not match "costay"). */
-function startsWord(text: string, phrase: string): boolean {
-  const lower = phrase.toLowerCase().replaceAll('_', ' ');
-  for (let index = text.indexOf(lower); index !== -1; index = text.indexOf(lower, index + 1)) {
-    if (index === 0 || !/[a-z0-9]/.test(text[index - 1]!)) return true;
-  }
-  return false;
-}
-
-function addresses(item: ChecklistItem, clause: string): boolean {
-  return item.anchors.length > 0 && item.anchors.every((group) => group.some((phrase) => startsWord(clause, phrase)));
-}
-
-const MULTIPLIERS: Record<string, number> = { k: 1e3, thousand: 1e3, m: 1e6, mn: 1e6, million: 1e6, millions: 1e6, b: 1e9, bn: 1e9, billion: 1e9, billions: 1e9 };
-// A number not inside an identifier ("P-0042", "A12"), with thousands separators, an optional sign and currency,
-// then an optional multiplier or percent sign.
-const NUMBER = /(?<![\w.]|\w-)([-−]?)\$?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?:\s?(%|percent\b|k\b|thousand\b|mn\b|m\b|millions?\b|bn\b|b\b|billions?\b))?/g;
-
-interface Candidate {
-  value: number;
-  /** Weak candidates (year-like integers, fractions read as percentages) may support but never contradict. */
-  weak: boolean;
+function quantityOf(unit: string | undefined): QuantityClass {
+  const lower = (unit ?? '').toLowerCase().trim();
+  if (['%', 'percent', 'pp', 'percentage points', 'percentage point'].includes(lower)) return 'percent';
+  if (lower === 'rank') return 'rank';
+  if (['×', 'x', 'times', 'ratio'].includes(lower)) return 'ratio';
+  if (['σ', 'sd', 'standard deviations', 'z', 'z-score'].includes(lower)) return 'sigma';
+  if (['s', 'sec', 'seconds', 'second'].includes(lower)) return 'seconds';
+  if (['min', 'minutes'].includes(lower)) return 'minutes';
+  if (['h', 'hours'].includes(lower)) return 'hours';
+  if (['day', 'days'].includes(lower)) return 'days';
+  if (['month', 'months'].includes(lower)) return 'months';
+  if (['year', 'years'].includes(lower)) return 'years';
+  return 'plain';
 }
 
 function unitScale(unit: string | undefined): number {
@@ -45,96 +49,236 @@ function unitScale(unit: string | undefined): number {
   return 1;
 }
 
-function numberCandidates(item: ChecklistItem, clause: string): Candidate[] {
-  const percentItem = item.unit === '%';
-  const candidates: Candidate[] = [];
-  for (const match of clause.matchAll(NUMBER)) {
-    const [, sign, whole, fraction, suffix] = match;
-    let value = Number(`${whole!.replaceAll(',', '')}${fraction ?? ''}`) * (sign ? -1 : 1);
-    const isPercent = suffix === '%' || suffix === 'percent';
-    if (isPercent && !percentItem) continue;
-    if (suffix && !isPercent) value = (value * MULTIPLIERS[suffix]!) / unitScale(item.unit);
-    const yearLike = !fraction && !suffix && /^(19|20)\d\d$/.test(whole!);
-    candidates.push({ value, weak: yearLike });
-    if (percentItem && !isPercent && Math.abs(value) <= 1 && fraction) candidates.push({ value: value * 100, weak: true });
-  }
-  return candidates;
+/** Whether a number stated as `stated` can be a value of an item measured as `expected` (a bare number fits a count or a duration). */
+function compatible(expected: QuantityClass, mention: NumberMention): boolean {
+  if (expected === mention.quantity) return true;
+  if (mention.quantity !== 'plain') return false;
+  // A fraction may be a share stated without a percent sign ("0.71 of calls"): weak, never contradicting.
+  if (expected === 'percent') return mention.decimals > 0 && Math.abs(mention.value) <= 1;
+  return !['rank', 'ratio', 'sigma'].includes(expected);
 }
 
-function numberEvidence(item: ChecklistItem, clause: string): Evidence {
+/** Whether an item's number is a signed difference (a change, a gap, a z-score), stated as "fell 15 %" as often as "-15 %". */
+function isSignedDifference(item: ChecklistItem): boolean {
+  return item.kind !== 'lookup' && item.kind !== 'aggregate' && /\b(change|changed|differ|differs|difference|standard deviations?)\b/i.test(item.question);
+}
+
+const MEASURED = new Set<QuantityClass>(['percent', 'rank', 'ratio', 'sigma', 'seconds', 'minutes', 'hours', 'days', 'months', 'years']);
+
+interface PreparedItem {
+  item: ChecklistItem;
+  quantity: QuantityClass;
+  terms: Map<string, number>;
+  /** Terms specific to this item within its checklist: one must be near a value for the value to be about this item. */
+  keys: Set<string>;
+  choices: string[];
+  /** Terms a clause must name for a value to be about this item: the denominator of a rate ("per admission"). */
+  required: string[];
+}
+
+/** What the grader derives from the checklist once: each item's subject terms and their specificity. */
+export interface GradingContext {
+  /** The entity's id (its words are not subject terms). */
+  entityId?: string;
+  /** Column name (lower case) → its documentation in the served database. */
+  documentation?: ReadonlyMap<string, string>;
+}
+
+function prepare(checklist: readonly ChecklistItem[], context: GradingContext): PreparedItem[] {
+  const base = checklist.map((item) => itemTerms(item, { ...context, measuredUnit: MEASURED.has(quantityOf(item.unit)) }));
+  const weighted = specificTerms(base);
+  const keysByItem = keyTerms(base, weighted);
+  return checklist.map((item, index) => {
+    const terms = weighted[index]!;
+    const keys = keysByItem[index]!;
+    const choices = item.answer_type === 'category' || item.answer_type === 'set'
+      ? [...new Set([...(item.choices ?? []), ...(Array.isArray(item.answer) ? item.answer : [String(item.answer)])].map((choice) => choice.toLowerCase().replaceAll('_', ' ')))]
+      : [];
+    const required = [...normaliseText(item.question).matchAll(/\b(?:per|each)\s+([\p{L}]+)/gu)].map((match) => termPositions(match[1]!)[0]?.term).filter((term): term is string => term !== undefined);
+    return { item, quantity: quantityOf(item.unit), terms, keys, choices, required };
+  });
+}
+
+function candidatesFor(mention: Mention, items: readonly PreparedItem[]): PreparedItem[] {
+  if (mention.kind === 'number') return items.filter((prepared) => prepared.item.answer_type === 'number' && compatible(prepared.quantity, mention));
+  if (mention.kind === 'direction') return items.filter((prepared) => prepared.item.answer_type === 'direction');
+  return items.filter((prepared) => prepared.choices.includes(mention.choice));
+}
+
+function score(prepared: PreparedItem, around: ReadonlyMap<string, number>): { score: number; nearKey: boolean; coverage: number } {
+  let total = 0;
+  let nearKey = false;
+  for (const [term, weight] of around) {
+    const itemWeight = prepared.terms.get(term);
+    if (itemWeight === undefined) continue;
+    total += itemWeight * weight;
+    if (weight === 1 && prepared.keys.has(term)) nearKey = true;
+  }
+  const all = [...prepared.terms.values()].reduce((sum, weight) => sum + weight, 0);
+  return { score: total, nearKey, coverage: all === 0 ? 0 : total / all };
+}
+
+/** The word right after a number, stemmed, when it names the item's unit ("104 calls" for a count of calls). */
+function namesUnit(clause: string, mention: Mention, prepared: PreparedItem): boolean {
+  if (!prepared.item.unit || mention.kind !== 'number' || MEASURED.has(prepared.quantity)) return false;
+  const next = /^\s*([\p{L}]+)/u.exec(clause.slice(mention.end))?.[1];
+  const unit = termPositions(normaliseText(prepared.item.unit)).at(0)?.term;
+  return next !== undefined && unit !== undefined && termPositions(next).at(0)?.term === unit;
+}
+
+/**
+ * Attributes every value a clause states (numbers, named choices, direction words) to the item it is about: among the
+ * items that value could answer (by type and unit), the one whose subject terms stand nearest (a number's own unit
+ * word counts; ties go to the item whose terms the clause covers best). A number needs a key term of its item next
+ * to it unless it is the only value that item could take in the clause; a choice or a direction word goes to an item
+ * only when no other item of the checklist fits the clause better ("the hold time of day- and evening-shift agents"
+ * is about hold time, not about the agent's shift).
+ */
+function attribute(clause: string, items: readonly PreparedItem[], allChoices: readonly string[]): Map<PreparedItem, Mention[]> {
+  const choices = choiceMentions(clause, allChoices);
+  // A number inside a named value ("Type 2 diabetes") is part of the name.
+  const numbers = numberMentions(clause).filter((number) => !choices.some((choice) => number.start < choice.end && number.end > choice.start));
+  const mentions: Mention[] = [...numbers, ...directionMentions(clause), ...choices].sort((a, b) => a.start - b.start);
+  const clauseTerms = new Set(termPositions(clause).map(({ term }) => term));
+  const addressed = items.filter((prepared) => [...prepared.keys].some((key) => clauseTerms.has(key)) && prepared.required.every((term) => clauseTerms.has(term)));
+  // Named values are not subjects: "Renewables" names a segment, it does not make a sentence about the Renewables share.
+  let valueless = clause;
+  for (const mention of mentions) if (mention.kind === 'choice') valueless = valueless.slice(0, mention.start) + ' '.repeat(mention.end - mention.start) + valueless.slice(mention.end);
+  const byItem = new Map<PreparedItem, Mention[]>();
+  let bestOverall = 0;
+  // Numbers first: a direction word next to a signed difference ("fell by 1.2 points") is that number's sign.
+  const ordered = [...mentions.filter((mention) => mention.kind === 'number'), ...mentions.filter((mention) => mention.kind !== 'number')];
+  const signedNumbers: NumberMention[] = [];
+  for (const mention of ordered) {
+    if (mention.kind === 'direction' && (mention.direction === 'up' || mention.direction === 'down') && signedNumbers.some((number) => Math.abs(number.start - mention.start) <= 40)) continue;
+    // A value only one item can take, named alone, names its subject by itself ("a Technology company" is about the sector).
+    const owners = mention.kind === 'choice' ? candidatesFor(mention, items) : [];
+    const ownNamed = owners.length === 1 ? new Set(mentions.filter((other) => other.kind === 'choice' && owners[0]!.choices.includes(other.choice)).map((other) => (other as ChoiceMention).choice)) : null;
+    if (owners.length === 1 && !addressed.includes(owners[0]!) && ownNamed!.size === 1) {
+      byItem.set(owners[0]!, [...(byItem.get(owners[0]!) ?? []), mention]);
+      continue;
+    }
+    // A count followed by its own unit ("1516 contacts") addresses its item by that word alone.
+    const candidates = candidatesFor(mention, items).filter(
+      (prepared) =>
+        (addressed.includes(prepared) || namesUnit(clause, mention, prepared)) &&
+        // A difference is stated with its sign or a direction word ("fell 1.2"); a bare number is a level, not a change.
+        !(mention.kind === 'number' && isSignedDifference(prepared.item) && !mention.signed && movementNear(clause, mention) === null && Number(prepared.item.answer) !== 0),
+    );
+    if (candidates.length === 0) continue;
+    const around = termsAround(mention.kind === 'number' ? clause : valueless, mentions, mention);
+    if (mention.kind !== 'number') {
+      // Items busy with a value of their own in this clause (the team named beside the shift) do not compete.
+      const competing = addressed.filter(
+        (prepared) => candidates.includes(prepared) || !mentions.some((other) => other.kind === 'choice' && other !== mention && prepared.choices.includes(other.choice)),
+      );
+      bestOverall = Math.max(0, ...competing.map((prepared) => score(prepared, around).score));
+    }
+    let best: PreparedItem[] = [];
+    let bestKey: [number, number] = [0, 0];
+    for (const prepared of candidates) {
+      const fit = score(prepared, around);
+      if (mention.kind === 'number') {
+        const onlyValue = mentions.filter((other) => !(other.kind === 'number' && other.weak) && candidatesFor(other, [prepared]).length > 0).length === 1;
+        if (!fit.nearKey && !onlyValue) continue;
+        if (namesUnit(clause, mention, prepared)) fit.score += 1;
+      } else if (fit.score < bestOverall - 1e-9) continue;
+      const key: [number, number] = [fit.score, fit.coverage];
+      const order = key[0] - bestKey[0] || key[1] - bestKey[1];
+      if (fit.score <= 0) continue;
+      if (best.length === 0 || order > 1e-9) [best, bestKey] = [[prepared], key];
+      else if (Math.abs(order) <= 1e-9) best.push(prepared);
+    }
+    for (const prepared of best) byItem.set(prepared, [...(byItem.get(prepared) ?? []), mention]);
+    if (mention.kind === 'number' && best.some((prepared) => isSignedDifference(prepared.item))) signedNumbers.push(mention);
+  }
+  return byItem;
+}
+
+/** The movement the direction words near a number state: up, down, or none/both (undecided). */
+function movementNear(clause: string, mention: NumberMention): 'up' | 'down' | null {
+  const window = clause.slice(Math.max(0, mention.start - 40), Math.min(clause.length, mention.end + 40));
+  const moves = new Set(directionMentions(window).map((word) => word.direction).filter((direction) => direction === 'up' || direction === 'down'));
+  return moves.size === 1 ? ([...moves][0] as 'up' | 'down') : null;
+}
+
+function numberEvidence(prepared: PreparedItem, mentions: readonly Mention[], clause: string): Evidence {
+  const { item } = prepared;
   const expected = Number(item.answer);
-  // Half a unit of the last decimal is always allowed: "4.23" reported as "4.2" is the same fact.
   const tolerance = (item.tolerance ?? 0) + 1e-9;
-  const candidates = numberCandidates(item, clause);
-  if (candidates.some((candidate) => Math.abs(candidate.value - expected) <= tolerance)) return 'support';
-  return candidates.some((candidate) => !candidate.weak) ? 'contradict' : 'none';
-}
-
-const phrasePatterns = new Map<string, RegExp>();
-
-/** Whether a phrase occurs as whole words (patterns are compiled once: a 100-turn trajectory tests thousands). */
-function containsPhrase(text: string, phrase: string): boolean {
-  let pattern = phrasePatterns.get(phrase);
-  if (!pattern) {
-    const escaped = phrase.toLowerCase().replaceAll('_', ' ').replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    pattern = new RegExp(`(?<![a-z0-9])${escaped}(?![a-z0-9])`);
-    phrasePatterns.set(phrase, pattern);
+  const numbers = (mentions.filter((mention) => mention.kind === 'number') as NumberMention[]).filter((mention) => !mention.reference);
+  if (numbers.length === 0) return 'none';
+  if (isHedged(clause)) return 'contradict';
+  const values: Array<{ value: number; weak: boolean }> = [];
+  for (const mention of numbers) {
+    let value = mention.value / (mention.quantity === 'plain' && item.unit && unitScale(item.unit) !== 1 && Math.abs(mention.value) >= 1e5 ? unitScale(item.unit) : 1);
+    let weak = mention.weak;
+    if (prepared.quantity === 'percent' && mention.quantity === 'plain') [value, weak] = [value * 100, true];
+    if (prepared.quantity === 'rank' && mention.orientation && item.rank_by && item.peers && mention.orientation !== item.rank_by) value = item.peers + 1 - value;
+    if (isSignedDifference(item) && !mention.signed && prepared.quantity !== 'rank' && prepared.quantity !== 'ratio') {
+      const movement = movementNear(clause, mention);
+      if (movement === null) {
+        // A size without its direction: agrees in magnitude with the answer but does not state it.
+        if (Math.abs(Math.abs(value) - Math.abs(expected)) <= tolerance && expected !== 0) continue;
+      } else value = movement === 'down' ? -Math.abs(value) : Math.abs(value);
+    }
+    values.push({ value, weak });
   }
-  return pattern.test(text);
+  if (values.length === 0) return 'none';
+  const strong = [...new Set(values.filter((entry) => !entry.weak).map((entry) => entry.value.toFixed(6)))];
+  // Several candidate values for one item in one sentence (a list, a range) state none of them.
+  if (strong.length > 1) return 'contradict';
+  if (values.some((entry) => Math.abs(entry.value - expected) <= tolerance)) return 'support';
+  return strong.length > 0 ? 'contradict' : 'none';
 }
 
-/** The choices a clause names, longest first, each occurrence consumed once ("heart failure" inside a longer name is not named twice). */
-function namedChoices(clause: string, choices: readonly string[]): Set<string> {
-  let rest = clause;
-  const named = new Set<string>();
-  for (const choice of [...choices].sort((a, b) => b.length - a.length)) {
-    if (!containsPhrase(rest, choice)) continue;
-    const normalised = choice.toLowerCase().replaceAll('_', ' ');
-    named.add(normalised);
-    rest = rest.replaceAll(normalised, ' ');
-  }
-  return named;
+function categoryEvidence(prepared: PreparedItem, mentions: readonly Mention[], clause: string): Evidence {
+  const named = (mentions.filter((mention) => mention.kind === 'choice') as ChoiceMention[]).map((mention) => mention.choice);
+  if (named.length === 0) return 'none';
+  if (isHedged(clause)) return 'contradict';
+  const distinct = [...new Set(named)];
+  // Several values named for one answer are candidates unless the sentence ranks them ("A, followed by B").
+  if (distinct.length > 1 && !ordersValues(clause)) return 'contradict';
+  return distinct[0] === String(prepared.item.answer).toLowerCase().replaceAll('_', ' ') ? 'support' : 'contradict';
 }
 
-function categoryEvidence(item: ChecklistItem, clause: string): Evidence {
-  const answer = String(item.answer).toLowerCase().replaceAll('_', ' ');
-  const named = namedChoices(clause, [...(item.choices ?? []), String(item.answer)]);
-  if (named.has(answer)) return 'support';
-  return named.size > 0 ? 'contradict' : 'none';
-}
-
-function setEvidence(item: ChecklistItem, clause: string): Evidence {
-  const answer = (item.answer as string[]).map((value) => value.toLowerCase().replaceAll('_', ' '));
-  const named = namedChoices(clause, [...(item.choices ?? []), ...answer]);
+function setEvidence(prepared: PreparedItem, mentions: readonly Mention[], clause: string): Evidence {
+  const answer = (prepared.item.answer as string[]).map((value) => value.toLowerCase().replaceAll('_', ' '));
+  const named = new Set((mentions.filter((mention) => mention.kind === 'choice') as ChoiceMention[]).map((mention) => mention.choice));
+  if (named.size === 0) return 'none';
+  if (isHedged(clause)) return 'contradict';
   if ([...named].some((value) => !answer.includes(value))) return 'contradict';
   return answer.every((value) => named.has(value)) ? 'support' : 'none';
 }
 
-const DIRECTION_WORDS: Record<'improved' | 'worsened' | 'same' | 'up' | 'down', string[]> = {
-  improved: ['improved', 'improving', 'improvement', 'better'],
-  worsened: ['worsened', 'worsening', 'deteriorated', 'deteriorating', 'worse'],
-  same: ['same', 'unchanged', 'stable', 'flat', 'steady', 'no change', 'no significant change'],
-  up: ['increased', 'increasing', 'increase', 'rose', 'risen', 'rising', 'grew', 'growing', 'higher', 'climbed', 'went up'],
-  down: ['decreased', 'decreasing', 'decrease', 'fell', 'fallen', 'falling', 'dropped', 'declined', 'declining', 'lower', 'went down', 'shrank'],
-};
+const JUDGEMENTS = new Set(['improved', 'worsened', 'same']);
 
-function directionEvidence(item: ChecklistItem, clause: string): Evidence {
-  const implied = new Set<string>();
-  for (const [direction, words] of Object.entries(DIRECTION_WORDS)) {
-    if (!words.some((word) => containsPhrase(clause, word))) continue;
-    if (direction === 'up' || direction === 'down') {
-      if (item.higher_is_better === undefined) continue;
-      implied.add((direction === 'up') === item.higher_is_better ? 'improved' : 'worsened');
-    } else {
-      implied.add(direction);
-    }
+/** The answer a direction word gives in the item's vocabulary (a judgement or a movement), or null when it cannot say. */
+function directionAnswer(item: ChecklistItem, word: WordMention['direction']): string | null {
+  const judgement = JUDGEMENTS.has(String(item.answer));
+  const better = item.higher_is_better;
+  if (judgement) {
+    if (word === 'up' || word === 'down') return better === undefined ? null : (word === 'up') === better ? 'improved' : 'worsened';
+    return word;
   }
-  if (implied.size === 0) return 'none';
-  if (implied.size === 1 && implied.has(String(item.answer))) return 'support';
-  return implied.has(String(item.answer)) ? 'none' : 'contradict';
+  if (word === 'same') return 'stable';
+  if (word === 'up') return 'increased';
+  if (word === 'down') return 'decreased';
+  return better === undefined ? null : (word === 'improved') === better ? 'increased' : 'decreased';
 }
 
-const EVIDENCE: Record<ChecklistItem['answer_type'], (item: ChecklistItem, clause: string) => Evidence> = {
+function directionEvidence(prepared: PreparedItem, mentions: readonly Mention[], clause: string): Evidence {
+  const implied = new Set(
+    (mentions.filter((mention) => mention.kind === 'direction') as WordMention[])
+      .map((mention) => directionAnswer(prepared.item, mention.direction))
+      .filter((value): value is string => value !== null),
+  );
+  if (implied.size === 0) return 'none';
+  if (isHedged(clause) || implied.size > 1) return 'contradict';
+  return implied.has(String(prepared.item.answer)) ? 'support' : 'contradict';
+}
+
+const EVIDENCE: Record<ChecklistItem['answer_type'], (prepared: PreparedItem, mentions: readonly Mention[], clause: string) => Evidence> = {
   number: numberEvidence,
   category: categoryEvidence,
   set: setEvidence,
@@ -142,35 +286,42 @@ const EVIDENCE: Record<ChecklistItem['answer_type'], (item: ChecklistItem, claus
 };
 
 /**
- * The deterministic checklist grader: a message supports an item when one of its sentences addresses the item
- * (its anchors) and states the answer (a number within tolerance, in the item's unit; the entity name; every
- * element of the set and no other; the direction), and contradicts it when it states another value. The agent
- * may revise itself, so the last message that addresses an item decides: CORRECT_INFO when it supports the item
- * (and does not also contradict it), INCORRECT_INFO when it contradicts it, INSUFFICIENT_INFO when no message
- * addresses the item. Indices are 0-based positions in `messages`.
+ * The deterministic checklist grader. Each sentence's values (numbers with their unit, named choices, direction
+ * words) are attributed to the item whose subject terms — derived from the item's question and the documentation of
+ * the columns its SQL reads, paraphrases folded — stand nearest; no hand-written anchors. A sentence supports an
+ * item when it states the answer (a number within tolerance in the item's unit and sign, the choice, every element
+ * of the set and no other, the direction), and contradicts it when it states another value, several candidate
+ * values (a list, a range), or hedges ("maybe", "could be"). The agent may revise itself, so the last message that
+ * addresses an item decides: CORRECT_INFO when it supports the item and does not also contradict it,
+ * INCORRECT_INFO when it contradicts it, INSUFFICIENT_INFO when no message addresses the item.
+ * Indices are 0-based positions in `messages`.
  */
-export function gradeChecklist(checklist: readonly ChecklistItem[], messages: readonly string[]): ItemVerdict[] {
-  const clauses = messages.map(splitClauses);
-  return checklist.map((item) => {
-    const supporting: number[] = [];
-    const contradicting: number[] = [];
-    let last: { support: boolean; contradict: boolean } | null = null;
-    clauses.forEach((messageClauses, index) => {
-      let support = false;
-      let contradict = false;
-      for (const clause of messageClauses) {
-        if (!addresses(item, clause)) continue;
-        const evidence = EVIDENCE[item.answer_type](item, clause);
-        if (evidence === 'support') support = true;
-        if (evidence === 'contradict') contradict = true;
+export function gradeChecklist(checklist: readonly ChecklistItem[], messages: readonly string[], context: GradingContext = {}): ItemVerdict[] {
+  const items = prepare(checklist, context);
+  const allChoices = [...new Set(items.flatMap((prepared) => prepared.choices))];
+  const decided = items.map(() => ({ supporting: [] as number[], contradicting: [] as number[], last: null as { support: boolean; contradict: boolean } | null }));
+  messages.forEach((message, index) => {
+    const flags = items.map(() => ({ support: false, contradict: false }));
+    for (const raw of splitClauses(message)) {
+      const clause = normaliseText(raw);
+      for (const [prepared, mentions] of attribute(clause, items, allChoices)) {
+        const evidence = EVIDENCE[prepared.item.answer_type](prepared, mentions, clause);
+        const flag = flags[items.indexOf(prepared)]!;
+        if (evidence === 'support') flag.support = true;
+        if (evidence === 'contradict') flag.contradict = true;
       }
-      if (support) supporting.push(index);
-      if (contradict) contradicting.push(index);
-      if (support || contradict) last = { support, contradict };
+    }
+    flags.forEach((flag, position) => {
+      const state = decided[position]!;
+      if (flag.support) state.supporting.push(index);
+      if (flag.contradict) state.contradicting.push(index);
+      if (flag.support || flag.contradict) state.last = flag;
     });
-    const decided = last as { support: boolean; contradict: boolean } | null;
-    const verdict = decided === null ? 'INSUFFICIENT_INFO' : decided.support && !decided.contradict ? 'CORRECT_INFO' : 'INCORRECT_INFO';
-    return { itemId: item.id, verdict, supporting, contradicting };
+  });
+  return items.map((prepared, position) => {
+    const { supporting, contradicting, last } = decided[position]!;
+    const verdict = last === null ? 'INSUFFICIENT_INFO' : last.support && !last.contradict ? 'CORRECT_INFO' : 'INCORRECT_INFO';
+    return { itemId: prepared.item.id, verdict, supporting, contradicting };
   });
 }
 
@@ -215,31 +366,38 @@ function parseJudgeReply(itemId: string, text: string, count: number): ItemVerdi
   }
 }
 
+/** Attempts per item: a reply that is not the verdict JSON is asked for again, up to this many times in all. */
+export const JUDGE_ATTEMPTS = 3;
+
 /**
  * DDR-Bench's LLM-judge protocol: one judge call per checklist item over the numbered insights, answering
  * CORRECT_INFO / INCORRECT_INFO / INSUFFICIENT_INFO with supporting and contradicting indices. A reply that is not
- * that JSON is asked for once more; a second failure is a harness error, never a guessed verdict.
+ * that JSON (or a call that fails) is asked for again; after JUDGE_ATTEMPTS the item is UNJUDGED, with the last
+ * reply as its reason — counted and reported, never a guessed verdict, and the other items are still judged.
  */
 export async function judgeChecklist(checklist: readonly ChecklistItem[], insights: readonly string[], judge: Model): Promise<ItemVerdict[]> {
   const verdicts: ItemVerdict[] = [];
   for (const item of checklist) {
     let verdict: ItemVerdict | null = null;
     let reply = '';
-    for (let attempt = 0; attempt < 2 && verdict === null; attempt += 1) {
-      const response = await judge.respond({
-        messages: [
-          { role: 'system', content: JUDGE_PROMPT },
-          { role: 'user', content: judgeRequest(item, insights) },
-        ],
-        tools: [],
-      });
-      reply = response.message.content ?? '';
-      verdict = parseJudgeReply(item.id, reply, insights.length);
+    for (let attempt = 0; attempt < JUDGE_ATTEMPTS && verdict === null; attempt += 1) {
+      try {
+        const response = await judge.respond({
+          messages: [
+            { role: 'system', content: JUDGE_PROMPT },
+            { role: 'user', content: judgeRequest(item, insights) },
+          ],
+          tools: [],
+        });
+        reply = response.message.content ?? '';
+        verdict = parseJudgeReply(item.id, reply, insights.length);
+      } catch (error) {
+        reply = `the judge call failed: ${(error as Error).message}`;
+      }
     }
-    if (verdict === null) {
-      throw new SandboxError('model-error', `the judge ${judge.spec} did not answer with a verdict for item ${item.id}: ${reply.slice(0, 200)}`);
-    }
-    verdicts.push(verdict);
+    verdicts.push(
+      verdict ?? { itemId: item.id, verdict: 'UNJUDGED', supporting: [], contradicting: [], reason: `no usable verdict from ${judge.spec} after ${JUDGE_ATTEMPTS} attempts: ${reply.slice(0, 200)}` },
+    );
   }
   return verdicts;
 }

@@ -1,60 +1,71 @@
 import { DDR_SUMMARY_REQUEST } from '../schemas/ddr-messages.ts';
+import type { Model } from '../models/model.ts';
 import type { ItemVerdict } from '../schemas/checklist.ts';
 import type { DdrTask } from '../schemas/ddr-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { checklistAccuracy, firstCountingK, gradeChecklist, judgeChecklist } from './checklist.ts';
-import baselineJson from '../../episodes/ddr-generator/explorer-baseline.json' with { type: 'json' };
-import { explorationMetrics, type DatabaseSchema } from './exploration.ts';
-import type { ExplorerBaseline } from './explorer-baseline.ts';
-import { agentMessages, extractInsights } from './insights.ts';
+import { readCatalog, servedDatabase, type DatabaseCatalog } from './database-catalog.ts';
+import { explorationMetrics } from './exploration.ts';
+import { agentMessages, extractInsights, NOT_EXTRACTED } from './insights.ts';
 import type { StyleGrader } from './style-grader.ts';
 
-/** The documented tables of each scenario database, loaded on demand (exploration coverage is measured against them). */
-const SCENARIO_TABLES: Record<string, () => Promise<Array<{ name: string; columns: Array<{ name: string }> }>>> = {
-  clinical: async () => (await import('../../databases/clinical/columns.ts')).CLINICAL_TABLES,
-  filings: async () => (await import('../../databases/filings/columns.ts')).FILINGS_TABLES,
-  'contact-center': async () =>
-    Object.entries((await import('../../databases/contact-center/columns.ts')).CONTACT_CENTER_TABLES).map(([name, doc]) => ({
-      name,
-      columns: Object.keys(doc.columns).map((column) => ({ name: column })),
-    })),
-};
-
-/** The schema of a scenario database by name; empty (coverage 0) for a database with no documented tables. */
-export async function scenarioSchema(database: string | undefined): Promise<DatabaseSchema> {
-  const load = database === undefined ? undefined : SCENARIO_TABLES[database];
-  if (!load) return {};
-  return Object.fromEntries((await load()).map((table) => [table.name.toLowerCase(), table.columns.map((column) => column.name.toLowerCase())]));
+function tally(verdicts: readonly ItemVerdict[]) {
+  const count = (value: ItemVerdict['verdict']) => verdicts.filter((verdict) => verdict.verdict === value).length;
+  return { correct: count('CORRECT_INFO'), incorrect: count('INCORRECT_INFO'), insufficient: count('INSUFFICIENT_INFO'), unjudged: count('UNJUDGED') };
 }
 
-function tally(verdicts: readonly ItemVerdict[]) {
-  return {
-    correct: verdicts.filter((verdict) => verdict.verdict === 'CORRECT_INFO').length,
-    incorrect: verdicts.filter((verdict) => verdict.verdict === 'INCORRECT_INFO').length,
-    insufficient: verdicts.filter((verdict) => verdict.verdict === 'INSUFFICIENT_INFO').length,
+/** Tokens and cost of every call a judge makes, summed (cost unknown as soon as one call's price is). */
+function metered(judge: Model): { model: Model; usage: { inputTokens: number; outputTokens: number; costUsd: number | null; calls: number } } {
+  const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | null, calls: 0 };
+  const model: Model = {
+    ...judge,
+    spec: judge.spec,
+    async respond(request) {
+      const response = await judge.respond(request);
+      usage.calls += 1;
+      usage.inputTokens += response.usage.inputTokens ?? 0;
+      usage.outputTokens += response.usage.outputTokens ?? 0;
+      usage.costUsd = usage.costUsd === null || response.usage.costUsd === undefined ? null : usage.costUsd + response.usage.costUsd;
+      return response;
+    },
   };
+  return { model, usage };
+}
+
+/** The served database's catalog, or why there is none (no SQL server: not measured). */
+async function catalogOf(task: DdrTask): Promise<DatabaseCatalog | null> {
+  const file = await servedDatabase(task);
+  return file === null ? null : readCatalog(file);
 }
 
 /**
- * The DDR grader: the deterministic checklist grader always; DDR-Bench's judge (insight extraction, then one
- * verdict per item) when `options.judge` is set, else `judge_accuracy` is null (not judged); exploration metrics
- * from DuckDB's parse of the executed queries.
+ * The DDR grader: the deterministic checklist grader always (subject terms from the questions and the served
+ * database's column comments); DDR-Bench's judge (insight extraction, then one verdict per item) when
+ * `options.judge` is set, else `judge_accuracy` is null (not judged), with the judge's tokens and cost; exploration
+ * metrics against the served database's own catalog (null, "not measured", when the task serves no database); and
+ * the explorer baseline the task records, beside the score.
  */
 export const ddrGrader: StyleGrader<DdrTask> = {
   async grade(task, events, options) {
     const checklist = task.grading.checklist;
     const messages = agentMessages(events);
-    const verdicts = gradeChecklist(checklist, messages);
+    const catalog = await catalogOf(task);
+    const verdicts = gradeChecklist(checklist, messages, { entityId: task.grading.entity.id, documentation: catalog?.documentation });
     let judged: ItemVerdict[] | null = null;
     let insights: string[] | null = null;
+    let judgeUsage: ReturnType<typeof metered>['usage'] | null = null;
     if (options.judge) {
-      insights = await extractInsights(events, options.judge);
-      judged = await judgeChecklist(checklist, insights, options.judge);
+      const judge = metered(options.judge);
+      insights = await extractInsights(events, judge.model);
+      judged = await judgeChecklist(checklist, insights, judge.model);
+      judgeUsage = judge.usage;
     }
-    const exploration = await explorationMetrics(events, await scenarioSchema(task.environment.database), { summaryRequest: DDR_SUMMARY_REQUEST });
+    const exploration = catalog ? await explorationMetrics(events, catalog.schema, { summaryRequest: DDR_SUMMARY_REQUEST }) : null;
     const end = events.findLast((event) => event.type === 'episode-end');
     const accuracy = checklistAccuracy(verdicts);
     const counts = tally(verdicts);
+    const judgedCounts = judged ? tally(judged) : null;
+    const turns = events.filter((event) => event.type === 'model-response').length;
     const score: EpisodeScore = {
       taskId: task.id,
       style: 'ddr',
@@ -67,13 +78,21 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         correct: counts.correct,
         incorrect: counts.incorrect,
         insufficient: counts.insufficient,
-        judge_accuracy: judged ? checklistAccuracy(judged) : null,
-        table_coverage: exploration.tableCoverage,
-        column_coverage: exploration.columnCoverage,
-        entropy: exploration.entropy,
-        queries: exploration.queries,
-        turns: exploration.turns,
-        ended_by_itself: exploration.endedByItself ? 1 : 0,
+        // Over the items the judge gave a verdict on; the others are counted as unjudged, never guessed.
+        judge_accuracy: judged && judgedCounts && judged.length > judgedCounts.unjudged ? judgedCounts.correct / (judged.length - judgedCounts.unjudged) : null,
+        judge_unjudged: judgedCounts ? judgedCounts.unjudged : null,
+        judge_unextracted: insights ? insights.filter((insight) => insight === NOT_EXTRACTED).length : null,
+        judge_input_tokens: judgeUsage ? judgeUsage.inputTokens : null,
+        judge_output_tokens: judgeUsage ? judgeUsage.outputTokens : null,
+        judge_cost_usd: judgeUsage ? judgeUsage.costUsd : null,
+        // Without a served database exploration is not measured: those metrics are absent (reports say "not measured").
+        ...(exploration
+          ? { table_coverage: exploration.tableCoverage, column_coverage: exploration.columnCoverage, entropy: exploration.entropy, queries: exploration.queries }
+          : {}),
+        turns,
+        ended_by_itself: exploration ? (exploration.endedByItself ? 1 : 0) : end?.type === 'episode-end' && end.status === 'completed' ? 1 : 0,
+        // The explorer's accuracy on this task, when the task records its baseline.
+        ...(task.grading.baseline ? { explorer_accuracy: task.grading.baseline.explorer.accuracy } : {}),
       },
       details: {
         scenario: task.grading.scenario ?? task.environment.database ?? task.domain,
@@ -81,8 +100,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         verdicts,
         countingK: firstCountingK(verdicts),
         ...(judged ? { judgeVerdicts: judged, judgeCountingK: firstCountingK(judged), insights } : {}),
-        tables: exploration.tables,
-        columns: exploration.columns,
+        ...(exploration ? { tables: exploration.tables, columns: exploration.columns, database: catalog!.file } : { exploration: 'not measured: the task serves no database' }),
       },
     };
     return score;
@@ -109,10 +127,11 @@ export const TOP_K = [1, 2, 5, 10, 20, 30, 50, 100] as const;
 
 /**
  * Per scenario: checklist accuracy (mean, median and pooled over entities; judged when a judge ran, else "not
- * judged"), exploration (coverage, entropy, turns, ended by itself), and beside them the explorer's mean accuracy
- * on the same scenario (the recorded baseline); and the top-k curve of pooled accuracy.
+ * judged", with the items the judge left unjudged and its tokens and cost), exploration (coverage, entropy, turns,
+ * ended by itself; "not measured" without a database), and beside them the explorer's mean accuracy on the same
+ * tasks (the baseline each task records; "none" when the tasks record none); and the top-k curve of pooled accuracy.
  */
-export function summarizeDdr(scores: readonly EpisodeScore[], baseline: ExplorerBaseline = baselineJson as ExplorerBaseline): SummaryTable[] {
+export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
   const byScenario = new Map<string, EpisodeScore[]>();
   for (const score of scores) {
     const scenario = String(score.details.scenario ?? 'unknown');
@@ -121,23 +140,32 @@ export function summarizeDdr(scores: readonly EpisodeScore[], baseline: Explorer
   const groups = [...byScenario.entries()].sort(([a], [b]) => a.localeCompare(b));
   if (groups.length > 1) groups.push(['all', [...scores]]);
   const metric = (group: EpisodeScore[], name: string) => group.map((score) => score.metrics[name]).filter((value): value is number => typeof value === 'number');
-  const pooled = (group: EpisodeScore[], field: 'correct') =>
-    metric(group, field).reduce((sum, value) => sum + value, 0) / Math.max(1, metric(group, 'items').reduce((sum, value) => sum + value, 0));
+  const sum = (group: EpisodeScore[], name: string) => metric(group, name).reduce((total, value) => total + value, 0);
+  const pooled = (group: EpisodeScore[], field: 'correct') => sum(group, field) / Math.max(1, sum(group, 'items'));
+  /** The mean of a metric every episode of the group has, else `missing`. */
+  const whenAll = (group: EpisodeScore[], name: string, missing: string, format: (value: number) => number) => {
+    const values = metric(group, name);
+    return values.length === group.length && values.length > 0 ? format(mean(values)) : missing;
+  };
   const rows = groups.map(([scenario, group]) => {
-    const judged = metric(group, 'judge_accuracy');
+    const judged = metric(group, 'judge_unjudged').length > 0;
+    const cost = group.map((score) => score.metrics.judge_cost_usd);
     return [
       scenario,
       group.length,
       percent(mean(metric(group, 'accuracy'))),
       percent(median(metric(group, 'accuracy'))),
       percent(pooled(group, 'correct')),
-      judged.length === group.length && judged.length > 0 ? percent(mean(judged)) : 'not judged',
-      percent(mean(metric(group, 'table_coverage'))),
-      percent(mean(metric(group, 'column_coverage'))),
-      Number(mean(metric(group, 'entropy')).toFixed(3)),
+      judged ? whenAll(group.filter((score) => typeof score.metrics.judge_accuracy === 'number'), 'judge_accuracy', 'not judged', percent) : 'not judged',
+      judged ? sum(group, 'judge_unjudged') : 'not judged',
+      judged ? sum(group, 'judge_input_tokens') + sum(group, 'judge_output_tokens') : 'not judged',
+      judged ? (cost.some((value) => value === null || value === undefined) ? 'unknown' : Number(sum(group, 'judge_cost_usd').toFixed(4))) : 'not judged',
+      whenAll(group, 'table_coverage', 'not measured', percent),
+      whenAll(group, 'column_coverage', 'not measured', percent),
+      whenAll(group, 'entropy', 'not measured', (value) => Number(value.toFixed(3))),
       Number(mean(metric(group, 'turns')).toFixed(1)),
       percent(mean(metric(group, 'ended_by_itself'))),
-      baseline.scenarios[scenario] ? percent(baseline.scenarios[scenario].accuracyMean) : 'none',
+      whenAll(group, 'explorer_accuracy', 'none', percent),
     ];
   });
   const curve = groups.map(([scenario, group]) => {
@@ -148,7 +176,10 @@ export function summarizeDdr(scores: readonly EpisodeScore[], baseline: Explorer
   return [
     {
       title: 'DDR: checklist accuracy (deterministic grader, %) and exploration',
-      columns: ['scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'table cov', 'column cov', 'entropy', 'turns', 'ended itself', 'explorer acc'],
+      columns: [
+        'scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'unjudged', 'judge tokens', 'judge cost $',
+        'table cov', 'column cov', 'entropy', 'turns', 'ended itself', 'explorer acc',
+      ],
       rows,
     },
     { title: 'DDR: top-k curve (pooled accuracy, counting a correct fact once a message among the first k stated it, %)', columns: ['scenario', ...TOP_K.map((k) => `k=${k}`)], rows: curve },

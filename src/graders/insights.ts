@@ -1,6 +1,5 @@
 import type { Model } from '../models/model.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
-import { SandboxError } from '../sandbox-error.ts';
 import { FINISH_PREFIX } from '../schemas/ddr-messages.ts';
 
 const FINISH_LEAD = new RegExp(`^${FINISH_PREFIX}\\s*`);
@@ -34,9 +33,13 @@ const EXTRACTION_PROMPT = [
   'Reply with the insight only.',
 ].join('\n');
 
+/** What stands in for a message whose insight the judge could not extract (counted as such, never guessed). */
+export const NOT_EXTRACTED = 'INSIGHT NOT EXTRACTED';
+
 /**
  * Message-wise insights extracted by a judge model, as DDR-Bench does: one judge call per non-empty agent message.
- * A judge failure is a harness error (the score would otherwise be guessed).
+ * A call that fails (after the provider's own retries) leaves that message as NOT_EXTRACTED — counted by the grader
+ * and reported — instead of aborting the grading of the whole run.
  */
 export async function extractInsights(events: readonly TrajectoryEvent[], judge: Model): Promise<string[]> {
   const insights: string[] = [];
@@ -54,8 +57,8 @@ export async function extractInsights(events: readonly TrajectoryEvent[], judge:
         tools: [],
       });
       insights.push((response.message.content ?? '').trim() || NO_INSIGHT);
-    } catch (error) {
-      throw new SandboxError('model-error', `insight extraction by the judge ${judge.spec} failed`, { cause: error });
+    } catch {
+      insights.push(NOT_EXTRACTED);
     }
   }
   return insights;

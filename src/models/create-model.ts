@@ -35,6 +35,30 @@ export interface ModelContext {
  */
 export async function createModel(spec: string | ModelSpec, context: ModelContext): Promise<Model> {
   const parsed = typeof spec === 'string' ? parseModelSpec(spec) : spec;
+  try {
+    return await makeModel(parsed, context);
+  } catch (error) {
+    // A model that cannot be set up (a missing key, an unreadable script or trajectory, a bad base URL) is a
+    // model failure (exit 6), whatever the part that noticed it called it.
+    if (error instanceof SandboxError && (error.code === 'invalid-input' || error.code === 'not-found')) {
+      throw new SandboxError('model-error', error.message, { cause: error });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Sets the model a spec names up for a task and closes it again, so that a missing key or an unreadable file fails
+ * the command before any trajectory is written. `human` and `explorer` have nothing to check before they play.
+ */
+export async function checkModelSetup(spec: string, task: Task, env?: ModelContext['env']): Promise<void> {
+  const parsed = parseModelSpec(spec);
+  if (parsed.kind === 'human' || parsed.kind === 'explorer') return;
+  const model = await createModel(parsed, { task, tools: [], env });
+  await model.close?.();
+}
+
+async function makeModel(parsed: ModelSpec, context: ModelContext): Promise<Model> {
   const env = context.env ?? process.env;
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...context.retry };
   switch (parsed.kind) {

@@ -5,6 +5,23 @@ import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';
 import { nextRound, playbackMessage } from './playback-message.ts';
 import { FINISH_PREFIX } from '../schemas/ddr-messages.ts';
+import {
+  confirmedJoins,
+  declaredKeys,
+  entityScopes,
+  KEYS_SQL,
+  literal,
+  mergeJoins,
+  nameCandidates,
+  NUMERIC,
+  overlapSql,
+  quote,
+  tableKeys,
+  TEMPORAL,
+  words,
+  type EntityScope,
+  type JoinColumn,
+} from './join-columns.ts';
 
 const QUERY_TOOL = 'execute_query';
 // One row per table, so a row limit on results never hides a table.
@@ -24,11 +41,6 @@ interface Probe {
   describe(rows: Array<Record<string, unknown>>): string;
 }
 
-const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|REAL|DECIMAL.*|U?(TINY|SMALL|BIG)?INT.*)$/i;
-const TEMPORAL = /^(DATE|TIMESTAMP.*)$/i;
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
-const words = (name: string) => name.replaceAll('_', ' ');
-const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
 function formatValue(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(Number(value.toFixed(2)));
@@ -46,33 +58,58 @@ export function resultRows(content: string): Array<Record<string, unknown>> {
   }
 }
 
+const PROBE_ORDER = ['profile', 'gap', 'trend', 'values', 'peers'] as const;
+
 /**
- * The probes for one entity: per table that has the entity's key column, a profile (rows and numeric ranges),
- * group-bys on its categorical columns, average gaps between its date columns, and first-to-last trends of
- * numeric columns over time (per category when a small categorical column is present).
+ * The probes for one entity, over every scope that holds rows about it (its own table, the tables referencing its
+ * key, the tables those rows reference, the tables two hops away): per scope a profile (rows and numeric ranges),
+ * its rank and z-score among all entities on each numeric column of the tables keyed by it, group-bys on
+ * categorical columns, average gaps between date columns, and first-to-last trends of numeric columns over time
+ * (per category when a small categorical column is present). Profiles come first, so a short budget still
+ * reaches every related table.
  */
-export function planProbes(schema: Map<string, Column[]>, keyColumn: string, entityId: string): Probe[] {
-  const probes: Probe[] = [];
-  for (const [table, columns] of schema) {
-    if (!columns.some((column) => column.name === keyColumn)) continue;
-    const where = `WHERE ${quote(keyColumn)} = ${literal(entityId)}`;
-    const numeric = columns.filter((column) => NUMERIC.test(column.type) && !column.name.endsWith('_id'));
+export function planProbes(schema: Map<string, Column[]>, scopes: readonly EntityScope[], entityId: string, peerKeys: ReadonlyMap<string, string> = new Map()): Probe[] {
+  const probes: Array<Probe & { order: number }> = [];
+  const add = (kind: (typeof PROBE_ORDER)[number], probe: Probe) => probes.push({ ...probe, order: PROBE_ORDER.indexOf(kind) });
+  for (const scope of scopes) {
+    const columns = schema.get(scope.table) ?? [];
+    const table = scope.table;
+    const from = `FROM ${scope.from} WHERE ${scope.where}`;
+    const col = (name: string) => `t.${quote(name)}`;
+    const keyColumns = new Set(peerKeys.values());
+    const numeric = columns.filter((column) => NUMERIC.test(column.type) && !column.name.endsWith('_id') && column.name !== 'id' && !keyColumns.has(column.name));
     const temporal = columns.filter((column) => TEMPORAL.test(column.type));
     const categorical = columns.filter(
-      (column) => /^(VARCHAR|BOOLEAN)$/i.test(column.type) && column.name !== keyColumn && !/(_id|text|name|description|transcript|notes?)$/.test(column.name),
+      (column) => /^(VARCHAR|BOOLEAN)$/i.test(column.type) && !keyColumns.has(column.name) && column.name !== 'id' && !/(_id|text|name|description|transcript|notes?)$/.test(column.name),
     );
     const labelled = columns.filter((column) => /^VARCHAR$/i.test(column.type) && /(name|description)$/.test(column.name) && column.name !== 'name');
-    probes.push({
-      sql: `SELECT count(*) AS row_count${numeric.map((column) => `, avg(${quote(column.name)}) AS ${quote(`avg_${column.name}`)}, min(${quote(column.name)}) AS ${quote(`min_${column.name}`)}, max(${quote(column.name)}) AS ${quote(`max_${column.name}`)}`).join('')} FROM ${quote(table)} ${where}`,
+    add('profile', {
+      sql: `SELECT count(*) AS row_count${numeric.map((column) => `, avg(${col(column.name)}) AS ${quote(`avg_${column.name}`)}, min(${col(column.name)}) AS ${quote(`min_${column.name}`)}, max(${col(column.name)}) AS ${quote(`max_${column.name}`)}`).join('')} ${from}`,
       intent: `profile ${table}`,
       describe: ([row]) =>
         row
           ? [`${entityId} has ${formatValue(row.row_count)} rows in ${words(table)}.`, ...numeric.map((column) => `In ${words(table)}, average ${words(column.name)} is ${formatValue(row[`avg_${column.name}`])} (min ${formatValue(row[`min_${column.name}`])}, max ${formatValue(row[`max_${column.name}`])}).`)].join(' ')
           : `No ${words(table)} rows for ${entityId}.`,
     });
+    // Peers: only where the scope selects rows by a column of the table itself (one hop), every value of which is an entity.
+    const peerColumn = /^t\."((?:[^"]|"")+)" = /.exec(scope.where)?.[1]?.replaceAll('""', '"');
+    if (peerColumn && !scope.from.includes(' JOIN ')) {
+      for (const column of numeric) {
+        add('peers', {
+          sql:
+            `WITH g AS (SELECT ${quote(peerColumn)} AS k, avg(${quote(column.name)}) AS v FROM ${quote(table)} GROUP BY 1), s AS (SELECT avg(v) AS m, stddev_samp(v) AS sd, count(*) AS n FROM g) ` +
+            `SELECT (SELECT count(*) FROM g WHERE v > g0.v) + 1 AS rank_highest, s.n AS peers, (g0.v - s.m) / nullif(s.sd, 0) AS z FROM g AS g0, s WHERE g0.k = ${literal(entityId)}`,
+          intent: `${column.name} among all ${words(peerColumn)} values`,
+          describe: ([row]) =>
+            row
+              ? `By average ${words(column.name)} in ${words(table)}, ${entityId} ranks ${ordinalText(Number(row.rank_highest))} highest of ${formatValue(row.peers)}; its average is ${formatValue(Math.abs(Number(row.z)))} standard deviations ${Number(row.z) < 0 ? 'below' : 'above'} the mean of all of them.`
+              : `${entityId} has no ${words(column.name)} in ${words(table)} to compare.`,
+        });
+      }
+    }
     for (const column of [...categorical, ...labelled]) {
-      probes.push({
-        sql: `SELECT ${quote(column.name)} AS value, count(*) AS n FROM ${quote(table)} ${where} GROUP BY 1 ORDER BY n DESC, value LIMIT 12`,
+      add('values', {
+        sql: `SELECT ${col(column.name)} AS value, count(*) AS n ${from} GROUP BY 1 ORDER BY n DESC, value LIMIT 12`,
         intent: `${column.name} in ${table}`,
         describe: (rows) =>
           rows.length === 0
@@ -82,8 +119,8 @@ export function planProbes(schema: Map<string, Column[]>, keyColumn: string, ent
     }
     for (let index = 1; index < temporal.length; index += 1) {
       const [start, end] = [temporal[index - 1]!, temporal[index]!];
-      probes.push({
-        sql: `SELECT avg(date_diff('day', ${quote(start.name)}, ${quote(end.name)})) AS days FROM ${quote(table)} ${where}`,
+      add('gap', {
+        sql: `SELECT avg(date_diff('day', ${col(start.name)}, ${col(end.name)})) AS days ${from}`,
         intent: `${start.name} to ${end.name}`,
         describe: ([row]) =>
           row?.days === null || row?.days === undefined
@@ -99,9 +136,9 @@ export function planProbes(schema: Map<string, Column[]>, keyColumn: string, ent
       categorical.find((column) => /(type|kind)$/.test(column.name));
     if (time) {
       for (const column of numeric.filter((candidate) => candidate.name !== time.name)) {
-        const by = group ? `${quote(group.name)} AS grp, ` : '';
-        probes.push({
-          sql: `SELECT ${by}arg_min(${quote(column.name)}, ${quote(time.name)}) AS first_value, arg_max(${quote(column.name)}, ${quote(time.name)}) AS last_value, count(*) AS n FROM ${quote(table)} ${where}${group ? ' GROUP BY 1 ORDER BY 1' : ''}`,
+        const by = group ? `${col(group.name)} AS grp, ` : '';
+        add('trend', {
+          sql: `SELECT ${by}arg_min(${col(column.name)}, ${col(time.name)}) AS first_value, arg_max(${col(column.name)}, ${col(time.name)}) AS last_value, count(*) AS n ${from}${group ? ' GROUP BY 1 ORDER BY 1' : ''}`,
           intent: `trend of ${column.name} over ${time.name}`,
           describe: (rows) =>
             rows
@@ -118,11 +155,34 @@ export function planProbes(schema: Map<string, Column[]>, keyColumn: string, ent
       }
     }
   }
-  return probes;
+  return probes.sort((a, b) => a.order - b.order).map(({ order: _order, ...probe }) => probe);
+}
+
+function ordinalText(value: number): string {
+  const suffix = value % 100 >= 11 && value % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][value % 10] ?? 'th');
+  return `${value}${suffix}`;
+}
+
+/**
+ * Where the entity's id is stored: the task's `entity.key` when it names one, else the key of a table named after
+ * the kind (agent → agents.agent_id), else a column named `<kind>_id` or `<kind>` (calls.queue) in the first table
+ * that has one.
+ */
+export function entityKey(entity: { kind: string; key?: { table: string; column: string } }, schema: ReadonlyMap<string, readonly Column[]>, keys: ReadonlyMap<string, string>): { table: string; column: string } | null {
+  if (entity.key && schema.has(entity.key.table)) return entity.key;
+  const kind = entity.kind.toLowerCase();
+  for (const [table, key] of keys) {
+    const lower = table.toLowerCase();
+    if (lower === kind || lower === `${kind}s` || lower === `${kind}es` || lower === `${kind.replace(/y$/, '')}ies`) return { table, column: key };
+  }
+  for (const name of [`${kind}_id`, kind]) {
+    for (const [table, columns] of schema) if (columns.some((column) => column.name === name)) return { table, column: name };
+  }
+  return null;
 }
 
 /** The entity a DDR task studies: its kind and id (from the task, else from its query "Analyze <kind> <id>"). */
-function entityOf(task: Task): { kind: string; id: string } {
+function entityOf(task: Task): { kind: string; id: string; key?: { table: string; column: string } } {
   if (task.style === 'ddr') return task.grading.entity;
   const match = /analy[sz]e\s+(?:the\s+)?(\w+)\s+([\w-]+)/i.exec(task.query);
   if (!match) throw new SandboxError('invalid-input', `explorer: task ${task.id} names no entity to analyze ("Analyze <kind> <id>")`);
@@ -144,7 +204,23 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
   const argument = Object.entries(properties).find(([, schema]) => schema.type === 'string')?.[0] ?? 'sql';
   const maxRounds = task.limits.maxRounds;
   let probes: Probe[] | null = null;
+  let schema: Map<string, Column[]> | null = null;
+  let declared: ReturnType<typeof declaredKeys> | null = null;
+  let keys = new Map<string, string>();
+  let candidates: JoinColumn[] = [];
+  let joins: JoinColumn[] = [];
+  let pending: { sql: string; intent: string } | null = null;
   const insights: string[] = [];
+  /** The probes over every scope that holds rows about the entity. */
+  function planFor(): Probe[] {
+    const key = entityKey(entity, schema!, keys);
+    if (!key) return [];
+    const scopes = keys.get(key.table) === key.column
+      ? entityScopes(key, entity.id, joins, keys)
+      // The id is a plain column (calls.queue): every table with that column, selected by it.
+      : [...schema!].filter(([, columns]) => columns.some((column) => column.name === key.column)).map(([table]) => ({ table, from: `${quote(table)} AS t`, where: `t.${quote(key.column)} = ${literal(entity.id)}`, via: `${table} by ${key.column}` }));
+    return planProbes(schema!, scopes, entity.id, keys);
+  }
 
   return {
     spec: 'explorer',
@@ -166,21 +242,29 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
       let said = '';
       if (round > 1 && lastResult) {
         const rows = resultRows(lastResult.content);
-        if (probes === null) {
-          const schema = new Map<string, Column[]>();
+        if (schema === null) {
+          schema = new Map<string, Column[]>();
           for (const row of rows) {
             const columns = String(row.columns ?? '').split(' | ').map((entry) => entry.split('::'));
             schema.set(String(row.table_name), columns.filter(([name]) => name).map(([name, type]) => ({ name: name!, type: type ?? '' })));
           }
-          const keys = [...new Set([...schema.values()].flat().map((column) => column.name))];
-          // The entity's key: <kind>_id, else a column named after the kind (calls.queue), else any <kind>…_id.
-          const key =
-            keys.find((name) => name === `${entity.kind}_id`) ??
-            keys.find((name) => name === entity.kind) ??
-            keys.find((name) => name.startsWith(entity.kind) && name.endsWith('_id')) ??
-            `${entity.kind}_id`;
-          probes = planProbes(schema, key, entity.id);
-          said = `The database has ${schema.size} tables; ${probes.length} probes of the ${words(key)} ${entity.id} are planned.`;
+          said = `The database has ${schema.size} tables; next I look for the keys that connect them.`;
+          pending = { sql: KEYS_SQL, intent: 'declared keys' };
+        } else if (declared === null) {
+          declared = declaredKeys(rows);
+          keys = tableKeys(schema, declared.keys);
+          candidates = nameCandidates(schema, keys).filter((candidate) => !declared!.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
+          said = `${declared.joins.length} foreign keys are declared; ${candidates.length} more columns look like references by name.`;
+          pending = candidates.length > 0 ? { sql: overlapSql(candidates), intent: 'value overlap of join candidates' } : null;
+          if (!pending) {
+            joins = declared.joins;
+            probes = planFor();
+          }
+        } else if (probes === null) {
+          const found = lastResult.content.startsWith('{') ? confirmedJoins(candidates, rows) : [];
+          joins = mergeJoins(declared.joins, found);
+          probes = planFor();
+          said = `Joins: ${joins.map((join) => `${join.fromTable}.${join.fromColumn} → ${join.toTable}.${join.toColumn}`).join(', ') || 'none'}; ${probes.length} probes of ${entity.kind} ${entity.id} are planned.`;
         } else {
           const probe = probes.shift();
           if (probe && !lastResult.content.startsWith('{')) said = `The query on ${probe.intent} failed.`;
@@ -191,7 +275,7 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
         }
       }
       // Keep one round for FINISH: the engine's turn limit counts this message too.
-      const next = probes === null ? { sql: SCHEMA_SQL, intent: 'the schema' } : probes[0];
+      const next = schema === null ? { sql: SCHEMA_SQL, intent: 'the schema' } : probes === null ? pending : probes[0];
       if (next && round < maxRounds - 1) return reply(said || `I start by reading the schema to analyze ${entity.kind} ${entity.id}.`, next.sql);
       return finish();
     },

@@ -33,8 +33,8 @@ export type HumanCommand =
   | { kind: 'invalid'; reason: string };
 
 /**
- * Parses one typed line. Arguments are kept as typed (the validator judges invalid JSON, as it would a model's);
- * empty arguments mean `{}`.
+ * Parses one typed line; empty arguments mean `{}`. A call whose arguments are not a JSON object is `invalid`:
+ * a typo is answered at the terminal and costs no round, no tool call and no violation.
  */
 export function parseHumanCommand(line: string): HumanCommand {
   const text = line.trim();
@@ -54,7 +54,11 @@ export function parseHumanCommand(line: string): HumanCommand {
         const match = /^(?:call\s+)?(\S+)\s*([\s\S]*)$/.exec(part.trim());
         if (!match) return { kind: 'invalid', reason: `cannot read call ${i + 1}: expected call <tool> <json-args>` };
         if (match[1] === 'call') return { kind: 'invalid', reason: `call ${i + 1} names no tool: expected call <tool> <json-args>` };
-        calls.push({ name: match[1] ?? '', arguments: match[2]?.trim() || '{}' });
+        const name = match[1] ?? '';
+        const args = match[2]?.trim() || '{}';
+        const problem = jsonObjectProblem(args);
+        if (problem) return { kind: 'invalid', reason: `the arguments of ${name} are not a JSON object (${problem}): expected call <tool> {"param": value}` };
+        calls.push({ name, arguments: args });
       }
       return { kind: 'calls', calls };
     }
@@ -63,9 +67,28 @@ export function parseHumanCommand(line: string): HumanCommand {
   }
 }
 
+/** Why a text is not a JSON object, or null when it is one. */
+function jsonObjectProblem(text: string): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? null : `got ${Array.isArray(value) ? 'an array' : JSON.stringify(value)}`;
+}
+
+/** Calls naming a tool the episode does not have, as a reason to answer locally; null when every name is known. */
+function unknownTools(calls: ReadonlyArray<{ name: string }>, tools: readonly ToolSpec[]): string | null {
+  const names = new Set(tools.map((tool) => tool.name));
+  const unknown = calls.filter((call) => !names.has(call.name)).map((call) => call.name);
+  return unknown.length === 0 ? null : `no tool named ${unknown.join(', ')} (type "tools" to list them)`;
+}
+
 /**
  * `human`: a person at the terminal plays the model. Each turn shows what is new in the conversation (the task at
- * first, then tool results and feedback) and reads commands until one is a call or an answer.
+ * first, then tool results and feedback) and reads commands until one is a well-formed call or an answer. The
+ * episode's wall-time clock is paused while it waits for the person.
  */
 export function createHumanModel(options: HumanModelOptions = {}): Model {
   const input = options.input ?? process.stdin;
@@ -102,15 +125,22 @@ export function createHumanModel(options: HumanModelOptions = {}): Model {
       if (round === 1) write(`${describeTools(request.tools, pc)}\n\n${pc.dim('Type "help" for the commands.')}`);
       for (const message of newMessages(request.messages)) write(describeMessage(message, excerptChars, pc));
       write(pc.bold(`— round ${round}: your move`));
-      for (;;) {
-        const command = parseHumanCommand(await readLine(request.signal));
-        let message: AssistantMessage | undefined;
-        if (command.kind === 'calls') message = playbackMessage({ toolCalls: command.calls }, round);
-        else if (command.kind === 'answer') message = playbackMessage({ answer: command.text }, round);
-        else if (command.kind === 'tools') write(describeTools(request.tools, pc));
-        else if (command.kind === 'help') write(HUMAN_HELP);
-        else write(`${pc.red(command.reason)}\n${HUMAN_HELP}`);
-        if (message) return { message, usage: {}, latencyMs: performance.now() - started };
+      const resume = request.pauseWallTime?.();
+      try {
+        for (;;) {
+          const command = parseHumanCommand(await readLine(request.signal));
+          let message: AssistantMessage | undefined;
+          const unknown = command.kind === 'calls' ? unknownTools(command.calls, request.tools) : null;
+          if (unknown !== null) write(pc.red(unknown));
+          else if (command.kind === 'calls') message = playbackMessage({ toolCalls: command.calls }, round);
+          else if (command.kind === 'answer') message = playbackMessage({ answer: command.text }, round);
+          else if (command.kind === 'tools') write(describeTools(request.tools, pc));
+          else if (command.kind === 'help') write(HUMAN_HELP);
+          else write(`${pc.red(command.reason)}\n${HUMAN_HELP}`);
+          if (message) return { message, usage: {}, latencyMs: performance.now() - started };
+        }
+      } finally {
+        resume?.();
       }
     },
     async close(): Promise<void> {

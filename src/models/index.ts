@@ -1,5 +1,5 @@
 export type { Model, ModelRequest, ModelResponse } from './model.ts';
-export { createModel, parseModelSpec, type ModelContext } from './create-model.ts';
+export { createModel, checkModelSetup, parseModelSpec, type ModelContext } from './create-model.ts';
 export { createOpenAIModel, OPENAI_DEFAULT_BASE_URL } from './openai-model.ts';
 export { createAnthropicModel, ANTHROPIC_DEFAULT_BASE_URL } from './anthropic-model.ts';
 export { createLangChainModel } from './langchain-model.ts';

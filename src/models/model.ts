@@ -6,6 +6,11 @@ export interface ModelRequest {
   messages: readonly ChatMessage[];
   tools: readonly ToolSpec[];
   signal?: AbortSignal;
+  /**
+   * Stops the episode's wall-time clock until the returned function is called: for a model that waits for a person
+   * (`human`), whose thinking time is not the agent's time.
+   */
+  pauseWallTime?: () => () => void;
 }
 
 export interface ModelResponse {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const ChecklistItemSchema = z.object({
   id: z.string(),
   question: z.string(),
-  /** number: a number; category: a string; set: strings (order free); direction: improved | worsened | same. */
+  /** number: a number; category: a string; set: strings (order free); direction: improved | worsened | same (a judgement) or increased | decreased | stable (a movement). */
   answer: z.union([z.string(), z.number(), z.array(z.string())]),
   answer_type: z.enum(['number', 'category', 'set', 'direction']),
   /** number: absolute tolerance and unit ("%", "s", "calls", …). */
@@ -16,25 +16,31 @@ export const ChecklistItemSchema = z.object({
    */
   verification_sql: z.string(),
   /**
-   * What a sentence must mention to be about this fact, for the deterministic grader: every group must match,
-   * a group matches when any of its phrases occurs (case-insensitive substring). Empty: the question is not
-   * gradable deterministically and only an LLM judge decides.
+   * What kind of fact it is: a `lookup` (a stored attribute) or an `aggregate` (a count, mean, most frequent value)
+   * of the entity's own rows, or an insight: its `rank` among peers, a `trend` (change over time and its size), an
+   * `anomaly` (against its own history or its peers) or a `relationship` across two tables.
    */
-  anchors: z.array(z.array(z.string().min(1)).min(1)).default([]),
+  kind: z.enum(['lookup', 'aggregate', 'rank', 'trend', 'anomaly', 'relationship']).default('aggregate'),
   /** category / set: the values the answer is chosen from, so naming another one contradicts the fact. */
   choices: z.array(z.string()).optional(),
   /** direction: whether a higher value is better (then "increased" means improved). */
   higher_is_better: z.boolean().optional(),
+  /** number with unit `rank`: how many peers the entity is ranked among (rank 1 = the first in the question's order). */
+  peers: z.number().int().positive().optional(),
+  /** number with unit `rank`: whether rank 1 is the highest or the lowest value (so "3rd lowest" of 40 reads as rank 38). */
+  rank_by: z.enum(['highest', 'lowest']).optional(),
 });
 export type ChecklistItem = z.infer<typeof ChecklistItemSchema>;
 
 export const ChecklistVerdictSchema = z.enum(['CORRECT_INFO', 'INCORRECT_INFO', 'INSUFFICIENT_INFO']);
+/** A judged item may also be `UNJUDGED`: the judge gave no usable verdict after its retries (counted, never guessed). */
+export const ItemVerdictValueSchema = z.enum(['CORRECT_INFO', 'INCORRECT_INFO', 'INSUFFICIENT_INFO', 'UNJUDGED']);
 export type ChecklistVerdict = z.infer<typeof ChecklistVerdictSchema>;
 
 /** A verdict on one checklist item, with the 0-based indices of the agent messages (insights) behind it. */
 export const ItemVerdictSchema = z.object({
   itemId: z.string(),
-  verdict: ChecklistVerdictSchema,
+  verdict: ItemVerdictValueSchema,
   supporting: z.array(z.number().int().nonnegative()),
   contradicting: z.array(z.number().int().nonnegative()),
   /** Why, in a line: the value found, or the judge's reason. */

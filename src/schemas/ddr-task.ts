@@ -8,10 +8,20 @@ export const DdrTaskSchema = z.object({
   reference: z.object({ ...referenceBaseShape }),
   grading: z.object({
     /** The entity under study, e.g. { kind: "agent", id: "A-0042" }. */
-    entity: z.object({ kind: z.string(), id: z.string() }),
+    entity: z.object({
+      kind: z.string(),
+      id: z.string(),
+      /** Where the id is stored (table and key column), when the task says so: agents may start there. */
+      key: z.object({ table: z.string(), column: z.string() }).optional(),
+    }),
     /** The scenario the entity belongs to (its database name): reports group by it. */
     scenario: z.string().optional(),
     checklist: z.array(ChecklistItemSchema).min(1),
+    /**
+     * Baselines recorded when the suite was written, shown beside any model's scores: the model-free explorer's
+     * accuracy on this task (DESIGN: reports put the explorer's accuracy beside every run).
+     */
+    baseline: z.object({ explorer: z.object({ accuracy: z.number().min(0).max(1), correct: z.number().int().nonnegative(), items: z.number().int().positive() }) }).optional(),
   }),
 });
 export type DdrTask = z.infer<typeof DdrTaskSchema>;

@@ -37,8 +37,11 @@ export const EventSchema = z.discriminatedUnion('type', [
     /** Path of the task file, or the whole task when it did not come from a file. */
     taskPath: z.string().optional(),
     task: z.unknown().optional(),
+    /** sha-256 (hex) of the task file's content (of the task's JSON when it had no file); `sandbox grade` warns when it no longer matches. */
+    taskSha256: z.string().optional(),
     model: z.string(),
     settings: RunSettingsSchema,
+    /** Node, agent-sandbox, key packages, and the content versions of `constraints`, `validator` and `grader` (src/engine/versions.ts). */
     versions: z.record(z.string(), z.string()),
     /** The messages the model starts from (system + user). */
     messages: z.array(z.object({ role: z.enum(['system', 'user']), content: z.string() })),

@@ -1,4 +1,3 @@
-import baselineJson from '../../episodes/ddr-generator/explorer-baseline.json' with { type: 'json' };
 import { parsePlan } from '../planning/parse-plan.ts';
 import { costLedger, flipRate, leaderboard, passAtK, violations, type Report } from '../results/reports.ts';
 import type { ResultsStore, Row } from '../results/store.ts';
@@ -85,11 +84,12 @@ export async function runDetail(store: ResultsStore, runDir: string): Promise<Re
   const histograms: Record<string, Row[]> = {};
   for (const [name, expression] of Object.entries(HISTOGRAMS)) histograms[name] = await histogram(store, runDir, expression);
   const ddr = await store.query(
-    `SELECT "group" AS scenario, CAST(count(*) AS INTEGER) AS episodes, round(avg(accuracy), 4) AS accuracy
+    `SELECT "group" AS scenario, CAST(count(*) AS INTEGER) AS episodes, round(avg(accuracy), 4) AS accuracy,
+       -- the explorer baseline each DDR task records (its grader reports it beside the score)
+       round(avg(CAST(metrics ->> '$.explorer_accuracy' AS DOUBLE)), 4) AS explorer
      FROM episode_scores WHERE run_dir = $1 AND style = 'ddr' GROUP BY ALL ORDER BY scenario`,
     runs,
   );
-  const baseline = (baselineJson as { scenarios: Record<string, { accuracyMean: number }> }).scenarios;
   // the top-k curve: pooled accuracy counting a correct fact once one of the first k messages stated it (DDR grader)
   const topK = await store.query(
     `WITH items AS (
@@ -113,7 +113,7 @@ export async function runDetail(store: ResultsStore, runDir: string): Promise<Re
     run,
     reports: Object.fromEntries(reports.map((report) => [report.name, report])),
     histograms,
-    ddr: ddr.map((row) => ({ ...row, explorer: baseline[String(row.scenario)]?.accuracyMean ?? null })),
+    ddr,
     topK,
     ratings,
     violatedCategories: categories.map((row) => row.category),

@@ -1,26 +1,32 @@
 // `npm run bench -- rag`: the transcripts server at 100,000 calls (RAG_BENCH_CALLS to try another size).
 // Builds the contact-center database of that size (once; reused afterwards) and its transcript index (timed,
-// every run), measures BM25 quality on the labelled query set, search latency with and without filters on a
-// freshly opened index, and the resident memory of the server process after reopening the index.
-import { readdir, stat } from 'node:fs/promises';
+// every run); measures the corpus (distinct words, largest sentence-template share), retrieval quality on the
+// independent labelled set (precision@10, recall@10/@100, graded nDCG@10, MRR; BM25 without and with expansion,
+// chunk and call level; the random-pick baseline; per-query figures written to data/bench/rag-per-query.json),
+// search latency with and without filters on a freshly opened index, and the resident memory of the server process.
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SeededRandom } from '../../databases/seeded-random.ts';
-import { CALL_DRIVERS } from '../../databases/contact-center/vocabulary.ts';
+import { DETAILS, ISSUES } from '../../databases/contact-center/transcript-lexicon.ts';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { ensureDatabase } from '../../databases/index.ts';
 import {
   buildTranscriptIndex,
+  evaluateRetrieval,
   generateLabelledQueries,
-  ndcgAtK,
-  recallAtK,
+  METRIC_NAMES,
+  randomBaseline,
   TranscriptIndex,
   transcriptIndexPath,
+  type ExpansionOptions,
+  type RetrievalScores,
   type SearchFilters,
 } from '../../mcp-servers/transcripts/index.ts';
-import { REPO_ROOT } from '../../src/data-dir.ts';
+import { dataDir, REPO_ROOT } from '../../src/data-dir.ts';
 
 const SEARCHES = 300;
 const WARM_UP = 30;
@@ -41,7 +47,7 @@ async function directorySize(directory: string): Promise<number> {
 function searchQueries(count: number, seed: number): string[] {
   const words = [
     ...new Set(
-      [...CALL_DRIVERS.flatMap((driver) => [driver.issue, driver.detail]), 'supervisor escalate hold refund credit transfer colleague cancel ticket disappointed frustrated']
+      [...Object.values(ISSUES).flat(), ...Object.values(DETAILS).flat(), 'supervisor escalate hold refund credit transfer colleague cancel ticket disappointed frustrated']
         .join(' ')
         .toLowerCase()
         .match(/[a-z]{4,}/g)!,
@@ -51,12 +57,12 @@ function searchQueries(count: number, seed: number): string[] {
   return Array.from({ length: count }, () => Array.from({ length: random.int(2, 5) }, () => random.pick(words)).join(' '));
 }
 
-async function timeSearches(index: TranscriptIndex, queries: string[], filters: (i: number) => SearchFilters | undefined): Promise<number[]> {
-  for (const [i, query] of queries.slice(0, WARM_UP).entries()) await index.search({ query, k: 10, filters: filters(i) });
+async function timeSearches(index: TranscriptIndex, queries: string[], filters: (i: number) => SearchFilters | undefined, level: 'chunk' | 'call' = 'chunk'): Promise<number[]> {
+  for (const [i, query] of queries.slice(0, WARM_UP).entries()) await index.search({ query, k: 10, filters: filters(i), level });
   const times: number[] = [];
   for (const [i, query] of queries.entries()) {
     const started = performance.now();
-    await index.search({ query, k: 10, filters: filters(i) });
+    await index.search({ query, k: 10, filters: filters(i), level });
     times.push(performance.now() - started);
   }
   return times.sort((a, b) => a - b);
@@ -87,13 +93,37 @@ async function serverRssMb(indexPath: string, queries: string[], queues: string[
   }
 }
 
+/** Distinct words of the corpus (all; held by 5+ turns) and the largest share of turns one masked template covers. */
+async function corpusFigures(dbPath: string): Promise<Record<string, number>> {
+  const instance = await DuckDBInstance.create(dbPath, { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  try {
+    const [row] = (await connection.runAndReadAll(`
+      WITH words AS (SELECT w, count(*) AS n FROM (SELECT unnest(regexp_extract_all(lower(text), '[a-z'']+')) AS w FROM transcript_turns) GROUP BY w),
+           templates AS (SELECT count(*) AS n FROM transcript_turns GROUP BY regexp_replace(regexp_replace(text, '[0-9]+', '#', 'g'), ' [A-Z][a-zA-Z]+', ' X', 'g'))
+      SELECT (SELECT count(*) FROM words), (SELECT count(*) FROM words WHERE n >= 5), (SELECT max(n) FROM templates) / (SELECT count(*) FROM transcript_turns)`)).getRowsJS();
+    return { distinct_words: Number(row![0]), distinct_words_5plus: Number(row![1]), max_template_share: Number(row![2]) };
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
+
+/** The expansion settings measured: none, then each layer, then all (the server's default). */
+const EXPANSIONS: Record<string, ExpansionOptions> = {
+  plain: { wordNet: false, morphology: false, fuzzy: false },
+  wordnet: { morphology: false, fuzzy: false },
+  expanded: {},
+};
+
 export async function run(): Promise<Record<string, number>> {
   const calls = Number(process.env.RAG_BENCH_CALLS ?? 100_000);
   const size = calls === 100_000 ? '100k' : String(calls);
   const log = (message: string) => process.stderr.write(`rag: ${message}\n`);
 
   log(`contact-center database, ${calls} calls (built once, then reused)`);
-  const dbPath = await ensureDatabase('contact-center', { calls });
+  // RAG_BENCH_DB: a contact-center database already built with `sandbox db build contact-center --calls N --out F`.
+  const dbPath = process.env.RAG_BENCH_DB ?? (await ensureDatabase('contact-center', { calls }));
   const indexPath = transcriptIndexPath(dbPath);
   log(`building the transcript index (LANCE_CPU_THREADS=${process.env.LANCE_CPU_THREADS ?? 'unset: 8'})`);
   // CPU seconds of this process (all its threads) next to wall time: on a shared machine wall time mostly
@@ -104,35 +134,51 @@ export async function run(): Promise<Record<string, number>> {
   const loadDuringBuild = os.loadavg()[0]!;
   log(`built: ${meta.chunks} chunks of ${meta.calls} calls in ${meta.buildSeconds.toFixed(1)} s`);
 
-  const index = await TranscriptIndex.open(indexPath);
-  const labelled = await generateLabelledQueries(dbPath, 1);
-  let recall = 0;
-  let ndcg = 0;
-  for (const query of labelled) {
-    const { hits } = await index.search({ query: query.query, k: 10, filters: query.filters });
-    const ranked = hits.map((hit) => hit.call_id);
-    const relevant = new Set(query.relevantCallIds);
-    recall += recallAtK(ranked, relevant, 10);
-    ndcg += ndcgAtK(ranked, relevant, 10);
+  const corpus = await corpusFigures(dbPath);
+  const labelled = await generateLabelledQueries(dbPath);
+  const quality: Record<string, number> = {};
+  const perQuery: Record<string, unknown> = {};
+  const record = (name: string, scores: RetrievalScores) => {
+    for (const metric of METRIC_NAMES) quality[`${name}_${metric}`] = scores[metric];
+  };
+  record('random', randomBaseline(labelled));
+  for (const [name, expansion] of Object.entries(EXPANSIONS)) {
+    const measured = await TranscriptIndex.open(indexPath, undefined, expansion);
+    for (const level of ['chunk', 'call'] as const) {
+      log(`labelled set: bm25 ${name} ${level} level`);
+      const { mean, perQuery: rows } = await evaluateRetrieval(measured, labelled, { level });
+      record(`bm25_${name}_${level}`, mean);
+      perQuery[`bm25_${name}_${level}`] = rows;
+    }
+    measured.close();
   }
+  const perQueryPath = path.join(dataDir(), 'bench', 'rag-per-query.json');
+  await mkdir(path.dirname(perQueryPath), { recursive: true });
+  await writeFile(perQueryPath, `${JSON.stringify({ calls, queries: labelled.map(({ id, query, filters, gradeSql }) => ({ id, query, filters, gradeSql })), perQuery }, null, 2)}\n`);
+  log(`per-query figures: ${perQueryPath}`);
 
+  const index = await TranscriptIndex.open(indexPath);
   const queries = searchQueries(SEARCHES, 7);
   const plain = await timeSearches(index, queries, () => undefined);
   const queues = meta.known.queues;
   const filtered = await timeSearches(index, queries, (i) => ({ queue: queues[i % queues.length]!, resolved: i % 2 === 0 }));
+  const byCall = await timeSearches(index, queries, () => undefined, 'call');
   index.close();
 
   log('measuring the server process after reopening');
   const rss = await serverRssMb(indexPath, queries.slice(0, 100), queues);
 
   return {
-    recall_at_10: recall / labelled.length,
-    ndcg_at_10: ndcg / labelled.length,
+    ...corpus,
     labelled_queries: labelled.length,
+    ...quality,
     search_p50_ms: percentile(plain, 50),
     search_p99_ms: percentile(plain, 99),
     search_filtered_p50_ms: percentile(filtered, 50),
     search_filtered_p99_ms: percentile(filtered, 99),
+    search_by_call_p50_ms: percentile(byCall, 50),
+    search_by_call_p99_ms: percentile(byCall, 99),
+    load_avg_1m_at_end: os.loadavg()[0]!,
     [`build_${size}_s`]: meta.buildSeconds,
     [`build_${size}_cpu_s`]: (cpu.user + cpu.system) / 1e6,
     load_avg_1m_at_build: loadDuringBuild,

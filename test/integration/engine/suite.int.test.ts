@@ -79,7 +79,24 @@ describe('suites', () => {
     expect(second.episodes).toHaveLength(6);
     expect(second.episodes.every((episode) => episode.status === 'completed')).toBe(true);
     expect(second.tables[0]!.rows[0]!.slice(0, 6)).toEqual([6, 6, 0, 0, 0, 6]);
-    const runJson = JSON.parse(await readFile(path.join(outDir, 'run.json'), 'utf8')) as { episodes: number; model: string };
-    expect(runJson).toMatchObject({ episodes: 6, model: 'test-scripted' });
+    const runJson = JSON.parse(await readFile(path.join(outDir, 'run.json'), 'utf8')) as { episodes: number; identity: { model: string } };
+    expect(runJson).toMatchObject({ episodes: 6, identity: { model: 'test-scripted', repeats: 2 } });
+  });
+
+  it('a run folder keeps one identity: another model is refused before anything is written; errored episodes are run again', async () => {
+    const outDir = await mkdtemp(path.join(os.tmpdir(), 'suite-identity-'));
+    let failT2 = true;
+    const flaky: ModelFactory = async (context) => (context.task.id === 't2' && failT2 ? scriptedModel([{ throws: 'provider down' }]) : solver(context));
+    const first = await runSuite({ tasks, modelSpec: 'test-scripted', createModel: flaky, outDir, environment });
+    expect(first.errors).toEqual([{ reason: 'model failed: provider down', count: 1 }]);
+    const before = await readFile(trajectoryFile(outDir, 't1', 0), 'utf8');
+    await expect(runSuite({ tasks, modelSpec: 'another-model', createModel: solver, outDir, environment })).rejects.toMatchObject({
+      code: 'invalid-input',
+      message: expect.stringContaining('model test-scripted → another-model'),
+    });
+    expect(await readFile(trajectoryFile(outDir, 't1', 0), 'utf8')).toBe(before);
+    failT2 = false;
+    const second = await runSuite({ tasks, modelSpec: 'test-scripted', createModel: flaky, outDir, environment });
+    expect([second.ran, second.kept, second.errors]).toEqual([1, 2, []]);
   });
 });

@@ -5,13 +5,13 @@ import { ChecklistItemSchema, type ChecklistItem } from '../../../src/schemas/ch
 const item = (fields: Partial<ChecklistItem> & Pick<ChecklistItem, 'id' | 'answer' | 'answer_type'>): ChecklistItem =>
   ChecklistItemSchema.parse({ question: fields.id, verification_sql: 'SELECT 1', ...fields });
 
-const stay = item({ id: 'stay', answer: 4.2, answer_type: 'number', tolerance: 0.1, unit: 'days', anchors: [['length of stay']] });
-const revenue = item({ id: 'revenue', answer: 1234.5, answer_type: 'number', tolerance: 0.5, unit: 'USD million', anchors: [['revenue'], ['2024']] });
-const margin = item({ id: 'margin', answer: 12.3, answer_type: 'number', tolerance: 0.2, unit: '%', anchors: [['net margin']] });
-const admissions = item({ id: 'admissions', answer: 3, answer_type: 'number', tolerance: 0, unit: 'admissions', anchors: [['admission', 'admitted']] });
-const sector = item({ id: 'sector', answer: 'Energy', answer_type: 'category', anchors: [['sector']], choices: ['Energy', 'Technology', 'Healthcare'] });
-const drugs = item({ id: 'drugs', answer: ['metformin', 'insulin glargine'], answer_type: 'set', anchors: [['medication', 'drug']], choices: ['metformin', 'insulin glargine', 'insulin', 'semaglutide'] });
-const hba1c = item({ id: 'hba1c', answer: 'improved', answer_type: 'direction', anchors: [['hba1c']], higher_is_better: false });
+const stay = item({ id: 'stay', question: 'What is the average length of stay of patient P-0042, in days?', answer: 4.2, answer_type: 'number', tolerance: 0.1, unit: 'days' });
+const revenue = item({ id: 'revenue', question: "What was company C-001's revenue in fiscal 2024, in USD millions?", answer: 1234.5, answer_type: 'number', tolerance: 0.5, unit: 'USD million' });
+const margin = item({ id: 'margin', question: "What was company C-001's net margin (net income / revenue) in 2024, in percent?", answer: 12.3, answer_type: 'number', tolerance: 0.2, unit: '%' });
+const admissions = item({ id: 'admissions', question: 'How many hospital admissions does patient P-0042 have?', answer: 3, answer_type: 'number', tolerance: 0, unit: 'admissions' });
+const sector = item({ id: 'sector', question: 'In which sector does company C-001 operate?', answer: 'Energy', answer_type: 'category', choices: ['Energy', 'Technology', 'Healthcare'] });
+const drugs = item({ id: 'drugs', question: 'Which drugs has patient P-0042 been prescribed?', answer: ['metformin', 'insulin glargine'], answer_type: 'set', choices: ['metformin', 'insulin glargine', 'insulin', 'semaglutide'] });
+const hba1c = item({ id: 'hba1c', question: "Did patient P-0042's HbA1c improve, worsen or stay the same from the first to the last draw?", answer: 'improved', answer_type: 'direction', higher_is_better: false });
 
 const verdictOf = (checklistItem: ChecklistItem, messages: string[]) => gradeChecklist([checklistItem], messages)[0]!;
 
@@ -70,5 +70,47 @@ describe('gradeChecklist (deterministic)', () => {
 
   it('splits messages into sentences and list lines but keeps decimals whole', () => {
     expect(splitClauses('Stay is 4.2 days. Revenue grew.\n- Sector: Energy')).toEqual(['stay is 4.2 days.', 'revenue grew.', '- sector: energy']);
+  });
+
+  // The issue's rules (README "How a DDR answer is graded"), each stated by hand.
+  const handleTime = item({ id: 'aht', question: "What is the average handle time (duration_s) of agent A-0042's calls, in seconds?", answer: 305.2, answer_type: 'number', tolerance: 1, unit: 's' });
+  const calls = item({ id: 'calls', question: 'How many contacts did agent A-0042 handle?', answer: 412, answer_type: 'number', tolerance: 0, unit: 'calls' });
+  const rate = item({ id: 'fcr', question: "What share of agent A-0042's calls were resolved on first contact, in percent?", answer: 71.4, answer_type: 'number', tolerance: 0.5, unit: '%' });
+  const driver = item({ id: 'driver', question: "Which call driver is most frequent among agent A-0042's calls?", answer: 'billing_dispute', answer_type: 'category', choices: ['billing_dispute', 'password_reset', 'outage', 'refund_request'] });
+  const trend = item({ id: 'trend', question: "Did agent A-0042's average handle time increase, decrease or stay stable from Q1 to Q2?", answer: 'decreased', answer_type: 'direction', kind: 'trend' });
+  const change = item({ id: 'change', question: "By how many points did agent A-0042's mean QA score change after April?", answer: -1.2, answer_type: 'number', tolerance: 0.05, unit: 'points', kind: 'trend' });
+  const rank = item({ id: 'rank', question: 'Among all 50 agents, where does agent A-0042 rank by average handle time (1 = shortest)?', answer: 3, answer_type: 'number', tolerance: 0, unit: 'rank', peers: 50, rank_by: 'lowest', kind: 'rank' });
+  const agent = [handleTime, calls, rate, driver, trend, change, rank];
+  const grade = (messages: string[]) => Object.fromEntries(gradeChecklist(agent, messages, { entityId: 'A-0042' }).map((verdict) => [verdict.itemId, verdict.verdict]));
+
+  it('recognises number, unit and subject in any order and in common paraphrases, several facts to a sentence', () => {
+    expect(grade(['A-0042 took 412 contacts; their AHT comes to 305 s and 71.4% of calls were fixed on the first contact.'])).toMatchObject({ calls: 'CORRECT_INFO', aht: 'CORRECT_INFO', fcr: 'CORRECT_INFO' });
+    expect(grade(['Calls last 305.2 seconds on average for this agent.'])).toMatchObject({ aht: 'CORRECT_INFO', calls: 'INSUFFICIENT_INFO' });
+    expect(grade(['On handle time they are the 3rd fastest of the 50 agents.'])).toMatchObject({ rank: 'CORRECT_INFO' });
+    // "48th slowest" of 50 is the 3rd fastest.
+    expect(grade(['By handle time the agent is the 48th slowest of 50.'])).toMatchObject({ rank: 'CORRECT_INFO' });
+  });
+
+  it('does not count several candidate values for one item in a sentence (a list, a range) as support', () => {
+    expect(grade(['Average handle time could be anywhere in 250 s, 280 s, 305 s, 330 s, 360 s.'])).toMatchObject({ aht: 'INCORRECT_INFO' });
+    expect(grade(['The average handle time is between 290 and 320 seconds.'])).toMatchObject({ aht: 'INCORRECT_INFO' });
+    expect(grade(['Top call drivers: billing dispute, password reset, outage, refund request.'])).toMatchObject({ driver: 'INCORRECT_INFO' });
+    // Ranked, the first named is the one stated.
+    expect(grade(['The most frequent driver is billing dispute, followed by password reset.'])).toMatchObject({ driver: 'CORRECT_INFO' });
+  });
+
+  it('counts hedged and self-contradicting statements as contradicting', () => {
+    expect(grade(['Maybe the average handle time is 305 s.'])).toMatchObject({ aht: 'INCORRECT_INFO' });
+    expect(grade(['I think the most frequent driver is probably billing dispute.'])).toMatchObject({ driver: 'INCORRECT_INFO' });
+    expect(grade(['AHT is 305 s. AHT is 350 s.'])).toMatchObject({ aht: 'INCORRECT_INFO' });
+  });
+
+  it('has a movement vocabulary (increased/decreased/stable) beside improved/worsened, and reads a change\'s sign from its verb', () => {
+    expect(grade(['Handle time fell between Q1 and Q2.'])).toMatchObject({ trend: 'CORRECT_INFO' });
+    expect(grade(['Handle time increased between Q1 and Q2.'])).toMatchObject({ trend: 'INCORRECT_INFO' });
+    expect(grade(['Handle time held steady between Q1 and Q2.'])).toMatchObject({ trend: 'INCORRECT_INFO' });
+    expect(grade(['The mean QA score dropped by 1.2 points after April.'])).toMatchObject({ change: 'CORRECT_INFO' });
+    expect(grade(['The mean QA score rose by 1.2 points after April.'])).toMatchObject({ change: 'INCORRECT_INFO' });
+    expect(grade(['The mean QA score changed by -1.2 points after April.'])).toMatchObject({ change: 'CORRECT_INFO' });
   });
 });

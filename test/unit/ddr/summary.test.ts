@@ -1,46 +1,46 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import baseline from '../../../episodes/ddr-generator/explorer-baseline.json' with { type: 'json' };
 import { summarizeDdr } from '../../../src/graders/ddr.ts';
-import { explorerBaseline } from '../../../src/graders/explorer-baseline.ts';
 import type { EpisodeScore } from '../../../src/schemas/score.ts';
 
-const score = (scenario: string, correct: number, items: number, countingK: Array<number | null>): EpisodeScore => ({
+const score = (scenario: string, correct: number, items: number, countingK: Array<number | null>, extra: Record<string, number | null | undefined> = {}): EpisodeScore => ({
   taskId: `${scenario}-${correct}`,
   style: 'ddr',
   repeat: 0,
   status: 'completed',
   passed: correct === items,
-  metrics: { accuracy: correct / items, correct, items, judge_accuracy: null, table_coverage: 0.5, column_coverage: 0.25, entropy: 0.5, turns: 10, ended_by_itself: 1 },
+  // An `undefined` in `extra` removes the metric (the grader leaves out what it did not measure).
+  metrics: Object.fromEntries(
+    Object.entries({ accuracy: correct / items, correct, items, judge_accuracy: null, table_coverage: 0.5, column_coverage: 0.25, entropy: 0.5, turns: 10, ended_by_itself: 1, ...extra }).filter(([, value]) => value !== undefined),
+  ) as Record<string, number | null>,
   details: { scenario, countingK },
 });
 
 describe('DDR summary', () => {
-  it('reports mean, median and pooled accuracy per scenario, "not judged" without a judge, the explorer beside, and the top-k curve', () => {
-    const scores = [score('clinical', 1, 4, [3, null, null, null]), score('clinical', 6, 6, [1, 2, 2, 5, 9, 30]), score('filings', 0, 5, [null, null, null, null, null])];
-    const [table, curve] = summarizeDdr(scores, { scenarios: { clinical: { episodes: 2, accuracyMean: 0.5, accuracyPooled: 0.5 } } });
-    expect(table!.columns).toEqual(['scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'table cov', 'column cov', 'entropy', 'turns', 'ended itself', 'explorer acc']);
-    expect(table!.rows[0]).toEqual(['clinical', 2, 62.5, 62.5, 70, 'not judged', 50, 25, 0.5, 10, 100, 50]);
-    expect(table!.rows[1]![0]).toBe('filings');
-    expect(table!.rows[1]!.at(-1)).toBe('none');
+  it('reports mean, median and pooled accuracy per scenario, "not judged" without a judge, the tasks\' explorer baseline beside, and the top-k curve', () => {
+    const scores = [
+      score('clinical', 1, 4, [3, null, null, null], { explorer_accuracy: 0.25 }),
+      score('clinical', 6, 6, [1, 2, 2, 5, 9, 30], { explorer_accuracy: 0.75 }),
+      score('filings', 0, 5, [null, null, null, null, null], { table_coverage: undefined, column_coverage: undefined, entropy: undefined }),
+    ];
+    const [table, curve] = summarizeDdr(scores);
+    expect(table!.columns).toEqual([
+      'scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'unjudged', 'judge tokens', 'judge cost $',
+      'table cov', 'column cov', 'entropy', 'turns', 'ended itself', 'explorer acc',
+    ]);
+    // The explorer column is the mean of the baselines the tasks record (25 % and 75 %).
+    expect(table!.rows[0]).toEqual(['clinical', 2, 62.5, 62.5, 70, 'not judged', 'not judged', 'not judged', 'not judged', 50, 25, 0.5, 10, 100, 50]);
+    // No database served: exploration is "not measured", never 0; no baseline recorded: "none".
+    expect(table!.rows[1]).toEqual(['filings', 1, 0, 0, 0, 'not judged', 'not judged', 'not judged', 'not judged', 'not measured', 'not measured', 'not measured', 10, 100, 'none']);
     expect(table!.rows[2]!.slice(0, 5)).toEqual(['all', 3, 41.7, 25, 46.7]);
     // clinical: 10 items; counted by k=1: 1, k=2: 3, k=5: 5, k=10: 6, k=30: 7.
     expect(curve!.rows[0]).toEqual(['clinical', 10, 30, 50, 60, 60, 70, 70, 70]);
   });
 
-  it('has a recorded explorer baseline for every scenario of episodes/ddr, over the same number of tasks', async () => {
-    const dir = path.resolve(import.meta.dirname, '../../../episodes/ddr');
-    const counts: Record<string, number> = {};
-    for (const file of (await readdir(dir)).filter((name) => name.endsWith('.json'))) {
-      const task = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as { grading: { scenario: string } };
-      counts[task.grading.scenario] = (counts[task.grading.scenario] ?? 0) + 1;
-    }
-    for (const [scenario, episodes] of Object.entries(counts)) expect(baseline.scenarios[scenario as keyof typeof baseline.scenarios]?.episodes, scenario).toBe(episodes);
-    expect(explorerBaseline([score('a', 1, 2, []), score('b', 2, 2, [])]).scenarios).toEqual({
-      a: { episodes: 1, accuracyMean: 0.5, accuracyPooled: 0.5 },
-      b: { episodes: 1, accuracyMean: 1, accuracyPooled: 1 },
-      all: { episodes: 2, accuracyMean: 0.75, accuracyPooled: 0.75 },
-    });
+  it('reports the judge\'s unjudged items, tokens and cost when a judge ran', () => {
+    const judged = { judge_accuracy: 0.5, judge_unjudged: 1, judge_input_tokens: 900, judge_output_tokens: 100 };
+    const [table] = summarizeDdr([score('clinical', 1, 2, [1, null], { ...judged, judge_cost_usd: 0.02 }), score('clinical', 2, 2, [1, 1], { ...judged, judge_cost_usd: 0.01 })]);
+    expect(table!.rows[0]!.slice(5, 9)).toEqual([50, 2, 2000, 0.03]);
+    const [unknown] = summarizeDdr([score('clinical', 1, 2, [1, null], { ...judged, judge_cost_usd: null })]);
+    expect(unknown!.rows[0]![8]).toBe('unknown');
   });
 });

@@ -20,13 +20,13 @@ describe('CLI help', () => {
                               replay:<trajectory>, human, openai:<model>,
                               anthropic:<model>, openai-compatible:<url>#<model>
                               (default: reference)
-        --out <dir>           where the trajectory goes (<dir>/<task>.0.jsonl)
-                              (default: "runs/episode")
+        --out <dir>           where the trajectory goes: <dir>/<task>.<n>.jsonl, n the
+                              first index not taken yet (default: "runs/episode")
         --enforcement <mode>  block: apply verdicts; observe: record only; off: no
                               checks (choices: "block", "observe", "off", default:
                               "block")
         --execute             plan tasks: also execute the accepted plan
-        --seed <n>            seed recorded with the run (default: "0")
+        --seed <n>            seed recorded with the run (default: 0)
         --judge <spec>        a model that judges what only a judge can (DDR judge
                               accuracy, plan rubric metrics)
         -h, --help            display help for command
@@ -37,11 +37,13 @@ describe('CLI help', () => {
     expect(helpOf('run')).toMatchInlineSnapshot(`
       "Usage: sandbox run [options]
 
-      Run a suite (repeats × tasks) and print its summary; re-running into the same
-      --out resumes
+      Run a suite (repeats × tasks) and print its summary; re-running the same run
+      into the same --out resumes it
 
       Options:
-        --suite <dir|glob>    a directory of task files, a glob, or one task file
+        --suite <dir|glob>    a directory of task files, a glob
+                              (episodes/cctu/cctu-mh-00[1-3].json), or one task file
+                              (default with --tasks: every task under episodes/)
         --model <spec>        the model spec (see \`sandbox episode --help\`)
         --repeats <n>         episodes per task (default: 1)
         --concurrency <n>     episodes in flight (default: 4)
@@ -50,9 +52,18 @@ describe('CLI help', () => {
                               checks (choices: "block", "observe", "off", default:
                               "block")
         --execute             plan tasks: also execute accepted plans
-        --seed <n>            seed recorded with the run (default: "0")
+        --seed <n>            seed recorded with the run, and of --sample (default: 0)
         --judge <spec>        a model that judges what only a judge can (DDR judge
                               accuracy, plan rubric metrics)
+        --fresh               discard the trajectories, run.json and summary.json
+                              already in --out and start the run over
+        --keep-errors         on resume, keep episodes that ended in error instead of
+                              running them again
+        --tasks <ids>         only these tasks: ids and globs over ids,
+                              comma-separated (e.g. cctu-mh-00[1-3],cctu-sh-010)
+        --limit <n>           only the first N tasks (after --tasks and --sample)
+        --sample <n>          a seeded random sample of N tasks (see --seed), kept in
+                              suite order
         -h, --help            display help for command
       "
     `);
@@ -95,6 +106,12 @@ describe('CLI help', () => {
         --suite <dir|glob>  a directory of task files or a glob (default: every task
                             under episodes/)
         --json              print as JSON
+        --tasks <ids>       only these tasks: ids and globs over ids, comma-separated
+                            (e.g. cctu-mh-00[1-3],cctu-sh-010)
+        --limit <n>         only the first N tasks (after --tasks and --sample)
+        --sample <n>        a seeded random sample of N tasks (see --seed), kept in
+                            suite order
+        --seed <n>          seed of --sample (default: 0)
         -h, --help          display help for command
       "
     `);
@@ -107,14 +124,22 @@ describe('CLI help', () => {
       Run, replay and grade multi-turn tool-use episodes under explicit constraints.
 
       Options:
+        -V, --version                         print the version of agent-sandbox
+        --config <file>                       flag defaults from this file (default:
+                                              sandbox.config.json or .yaml in the
+                                              working directory)
+        --env-file <file>                     load environment variables from this
+                                              file (then from .env in the working
+                                              directory); set variables are never
+                                              overridden
         -h, --help                            display help for command
 
       Commands:
         episode [options]                     Run one episode and print a live
                                               transcript, then its score
         run [options]                         Run a suite (repeats × tasks) and print
-                                              its summary; re-running into the same
-                                              --out resumes
+                                              its summary; re-running the same run
+                                              into the same --out resumes it
         replay <trajectory>                   Re-execute a trajectory's tool calls
                                               against fresh servers and re-run the
                                               validator; report each divergence
@@ -154,6 +179,8 @@ describe('CLI help', () => {
         view [options] [dirs...]              Open a local web viewer (127.0.0.1 only)
                                               of run folders: runs, plots, episodes,
                                               comparisons; updates live
+        ddr                                   DDR (deep data research) suites for your
+                                              own databases
         help [command]                        display help for command
       "
     `);

@@ -15,7 +15,6 @@ describe('parseHumanCommand', () => {
         { name: 'c', arguments: '{}' },
       ],
     });
-    expect(parseHumanCommand('call get_weather {"city": ')).toEqual({ kind: 'calls', calls: [{ name: 'get_weather', arguments: '{"city":' }] });
     expect(parseHumanCommand('  answer It is sunny.  ')).toEqual({ kind: 'answer', text: 'It is sunny.' });
     expect(parseHumanCommand('tools')).toEqual({ kind: 'tools' });
     expect(parseHumanCommand('help')).toEqual({ kind: 'help' });
@@ -25,6 +24,10 @@ describe('parseHumanCommand', () => {
     expect(parseHumanCommand('answer')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('answer needs text') });
     expect(parseHumanCommand('call')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('names no tool') });
     expect(parseHumanCommand('fly away')).toMatchObject({ kind: 'invalid', reason: 'unknown command "fly"' });
+    // Issue 15: a typo in the arguments is answered at the terminal, not sent to the validator as a step.
+    expect(parseHumanCommand('call get_weather {"city": ')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('the arguments of get_weather are not a JSON object') });
+    expect(parseHumanCommand('call x {bad json')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('the arguments of x are not a JSON object') });
+    expect(parseHumanCommand('call x [1]')).toMatchObject({ kind: 'invalid', reason: expect.stringContaining('got an array') });
   });
 });
 
@@ -57,6 +60,31 @@ describe('human model', () => {
 
     messages.push(second.message, { role: 'user', content: 'rejected' });
     await expect(model.respond({ messages, tools: [] })).rejects.toMatchObject({ code: 'model-error', message: expect.stringContaining('input ended') });
+    await model.close?.();
+  });
+});
+
+describe('human model, issue 15', () => {
+  it('answers a call to an unknown tool or with bad JSON at the terminal (no step is made) and pauses the wall clock while waiting', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const model = createHumanModel({ input, output });
+    const clock: string[] = [];
+    input.write('call get_wether {"city": "Paris"}\ncall get_weather {bad json\ncall get_weather {"city": "Paris"}\n');
+    const response = await model.respond({
+      messages: [{ role: 'user', content: 'Weather in Paris?' }],
+      tools: [WEATHER_TOOL],
+      pauseWallTime: () => {
+        clock.push('paused');
+        return () => clock.push('resumed');
+      },
+    });
+    expect(response.message.tool_calls?.map((call) => call.function.name)).toEqual(['get_weather']);
+    expect(shown).toContain('no tool named get_wether');
+    expect(shown).toContain('the arguments of get_weather are not a JSON object');
+    expect(clock).toEqual(['paused', 'resumed']);
     await model.close?.();
   });
 });

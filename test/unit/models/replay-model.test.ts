@@ -45,7 +45,7 @@ describe('replay model', () => {
   it("refuses another task's trajectory", async () => {
     const file = await writeTrajectory('other-task');
     await expect(createModel(`replay:${file}`, { task: weatherTask(), tools: [] })).rejects.toMatchObject({
-      code: 'invalid-input',
+      code: 'model-error',
       message: expect.stringContaining('is a trajectory of task other-task, not of weather-demo'),
     });
   });

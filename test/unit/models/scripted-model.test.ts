@@ -71,6 +71,6 @@ describe('scripted model file', () => {
   });
 
   it('says which file is missing', async () => {
-    await expect(createModel('scripted:/nonexistent/script.json', { task: weatherTask(), tools: [] })).rejects.toMatchObject({ code: 'not-found' });
+    await expect(createModel('scripted:/nonexistent/script.json', { task: weatherTask(), tools: [] })).rejects.toMatchObject({ code: 'model-error' });
   });
 });

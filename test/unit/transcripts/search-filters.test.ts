@@ -24,7 +24,7 @@ describe('filtersToWhere', () => {
       known,
     );
     expect(where).toBe(
-      "(call_date >= '2026-02-01') AND (call_date <= '2026-02-28') AND (queue IN ('billing', 'sales')) AND (time_zone = 'Europe/London') AND (agent_id = 'A-0042') AND (team = 'Ember') AND (resolved = true) AND (escalated = false)",
+      "(call_date >= '2026-02-01') AND (call_date <= '2026-02-28') AND (queue IN ('billing', 'sales')) AND (time_zone = 'Europe/London') AND (agent_id = 'A-0042') AND (team = 'Ember') AND (resolved = 1) AND (escalated = 0)",
     );
   });
 

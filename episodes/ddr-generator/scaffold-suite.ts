@@ -1,0 +1,307 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import {
+  confirmedJoins,
+  declaredKeys,
+  KEYS_SQL,
+  literal,
+  mergeJoins,
+  nameCandidates,
+  NUMERIC,
+  overlapSql,
+  quote,
+  singular,
+  tableKeys,
+  TEMPORAL,
+  words,
+  type CatalogColumn,
+  type JoinColumn,
+} from '../../src/models/join-columns.ts';
+import { SandboxError } from '../../src/sandbox-error.ts';
+import type { DdrTask } from '../../src/schemas/ddr-task.ts';
+import { queryRows } from './compute-answer.ts';
+import { generateDdrTasks } from './generate-ddr-tasks.ts';
+import { ordinal, type FactTemplate, type ScenarioSpec } from './scenario-spec.ts';
+
+export interface ScaffoldOptions {
+  /** The DuckDB file. */
+  db: string;
+  /** `TABLE.KEY`: the table whose rows are the entities and the column holding their ids. */
+  entity: string;
+  /** The time column trends are measured over (`COLUMN` or `TABLE.COLUMN`); the first date column of a related table when absent. */
+  time?: string;
+  /** Entities (tasks) to write, the first by id that have enough facts. */
+  count: number;
+  out: string;
+}
+
+const MAX_NUMERIC = 2;
+const MAX_CHOICES = 30;
+
+async function catalog(connection: DuckDBConnection): Promise<Map<string, CatalogColumn[]>> {
+  const rows = await queryRows(connection, "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal ORDER BY table_name, column_index");
+  const schema = new Map<string, CatalogColumn[]>();
+  for (const row of rows) schema.set(String(row.table_name), [...(schema.get(String(row.table_name)) ?? []), { name: String(row.column_name), type: String(row.data_type) }]);
+  return schema;
+}
+
+/** The joins of a database: declared foreign keys, then name candidates whose values mostly exist in the key. */
+export async function databaseJoins(connection: DuckDBConnection, schema: Map<string, CatalogColumn[]>): Promise<{ joins: JoinColumn[]; keys: Map<string, string> }> {
+  const declared = declaredKeys(await queryRows(connection, KEYS_SQL));
+  const keys = tableKeys(schema, declared.keys);
+  const candidates = nameCandidates(schema, keys).filter((candidate) => !declared.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
+  const found = candidates.length === 0 ? [] : confirmedJoins(candidates, await queryRows(connection, overlapSql(candidates)));
+  return { joins: mergeJoins(declared.joins, found), keys };
+}
+
+/** Distinct values of a low-cardinality text column (its choices), or null when it has too many to be a category. */
+async function choicesOf(connection: DuckDBConnection, table: string, column: string): Promise<string[] | null> {
+  const rows = await queryRows(connection, `SELECT DISTINCT ${quote(column)}::VARCHAR AS v FROM ${quote(table)} WHERE ${quote(column)} IS NOT NULL ORDER BY 1 LIMIT ${MAX_CHOICES + 1}`);
+  return rows.length >= 2 && rows.length <= MAX_CHOICES ? rows.map((row) => String(row.v)) : null;
+}
+
+/** A tolerance a stated value may be off by: the rounding of two decimals, or half a percent of its size. */
+const toleranceSql = (value: string) => `SELECT round(greatest(0.01, abs(${value}) * 0.005), 2)`;
+
+/**
+ * The fact templates of one related table (rows referencing the entity): a count, then for up to two numeric
+ * columns the average, its rank and z-score among all entities, and its change over the time column; the most
+ * frequent value of a category reached through a further join (a relationship across two tables).
+ */
+interface RelatedTable {
+  table: string;
+  column: string;
+  numeric: CatalogColumn[];
+  time?: string;
+  /** A category of a table this one references, over this table's rows: [join, column, choices]. */
+  reached?: { join: JoinColumn; column: string; choices: string[] };
+  /** The time column's midpoint over the whole table, as SQL and as text (trends compare the halves). */
+  midpoint?: { sql: string; text: string };
+}
+
+function relatedFacts(kind: string, id: string, related: RelatedTable, peers: number): FactTemplate[] {
+  const { table, column } = related;
+  const mine = `${quote(column)} = ${literal(id)}`;
+  /** "the trips with origin id PL001": the rows of the related table that reference the entity. */
+  const rows = `the ${words(table)} with ${words(column)} ${id}`;
+  const prefix = `${table}-${column}`;
+  const facts: FactTemplate[] = [
+    {
+      id: `${prefix}-count`,
+      kind: 'aggregate',
+      question: `How many ${words(table)} have ${words(column)} ${id}?`,
+      answer_type: 'number',
+      tolerance: 0,
+      unit: words(table),
+      sql: `SELECT count(*) FROM ${quote(table)} WHERE ${mine}`,
+      statement: (answer) => `There are ${answer} ${words(table)} with ${words(column)} ${id}.`,
+    },
+  ];
+  for (const numeric of related.numeric) {
+    const value = quote(numeric.name);
+    const subject = `${words(numeric.name)} of ${rows}`;
+    const perEntity = `SELECT ${quote(column)} AS k, avg(${value}) AS v FROM ${quote(table)} WHERE ${quote(column)} IS NOT NULL GROUP BY 1`;
+    facts.push({
+      id: `${prefix}-${numeric.name}-mean`,
+      kind: 'aggregate',
+      question: `What is the average ${words(numeric.name)} of ${rows}?`,
+      answer_type: 'number',
+      toleranceSql: toleranceSql(`(SELECT avg(${value}) FROM ${quote(table)} WHERE ${mine})`),
+      sql: `SELECT round(avg(${value}), 2) FROM ${quote(table)} WHERE ${mine}`,
+      ambiguousSql: `SELECT avg(${value}) IS NULL FROM ${quote(table)} WHERE ${mine}`,
+      statement: (answer) => `The average ${subject} is ${answer}.`,
+    });
+    facts.push({
+      id: `${prefix}-${numeric.name}-rank`,
+      kind: 'rank',
+      question: `Among the ${peers} ${kind} values that have ${words(table)} by ${words(column)}, where does ${kind} ${id} rank by the average ${words(numeric.name)} of those ${words(table)} (1 = highest)?`,
+      answer_type: 'number',
+      tolerance: 0,
+      unit: 'rank',
+      peers,
+      rank_by: 'highest',
+      sql: `SELECT r FROM (SELECT k, rank() OVER (ORDER BY round(v, 6) DESC) AS r FROM (${perEntity})) WHERE k = ${literal(id)}`,
+      ambiguousSql: `SELECT count(*) > 1 FROM (${perEntity}) WHERE round(v, 6) = (SELECT round(v, 6) FROM (${perEntity}) WHERE k = ${literal(id)})`,
+      statement: (answer) => `By the average ${subject}, ${kind} ${id} ranks ${ordinal(answer)} highest of ${peers}.`,
+    });
+    facts.push({
+      id: `${prefix}-${numeric.name}-z-score`,
+      kind: 'anomaly',
+      question: `How many standard deviations is the average ${subject} from the mean over all ${kind} values (positive = above)?`,
+      answer_type: 'number',
+      tolerance: 0.1,
+      unit: 'σ',
+      sql: `WITH g AS (${perEntity}) SELECT round((v - (SELECT avg(v) FROM g)) / (SELECT stddev_samp(v) FROM g), 2) FROM g WHERE k = ${literal(id)}`,
+      ambiguousSql: `WITH g AS (${perEntity}) SELECT count(*) < 3 OR coalesce(stddev_samp(v), 0) = 0 OR count(*) FILTER (WHERE k = ${literal(id)}) = 0 FROM g`,
+      statement: (answer) => `The average ${subject} is ${Math.abs(Number(answer))} standard deviations ${Number(answer) < 0 ? 'below' : 'above'} the mean over all ${kind} values.`,
+    });
+    if (related.time && related.midpoint) {
+      const { sql: midpoint, text: since } = related.midpoint;
+      const half = (comparison: string) => `(SELECT avg(${value}) FROM ${quote(table)} WHERE ${mine} AND ${quote(related.time!)} ${comparison} ${midpoint})`;
+      facts.push({
+        id: `${prefix}-${numeric.name}-change`,
+        kind: 'trend',
+        question: `By what percent did the average ${subject} change from before ${since} to after (by ${words(related.time)})?`,
+        answer_type: 'number',
+        tolerance: 0.5,
+        unit: '%',
+        sql: `SELECT round(100 * (${half('>=')} / ${half('<')} - 1), 1)`,
+        ambiguousSql: `SELECT ${half('>=')} IS NULL OR ${half('<')} IS NULL OR ${half('<')} = 0`,
+        statement: (answer) =>
+          Number(answer) === 0
+            ? `The average ${subject} did not change (0 %) from before ${since} to after.`
+            : `The average ${subject} ${Number(answer) < 0 ? 'fell' : 'rose'} by ${Math.abs(Number(answer))}% from before ${since} to after.`,
+      });
+      facts.push({
+        id: `${prefix}-${numeric.name}-direction`,
+        kind: 'trend',
+        question: `Did the average ${subject} increase, decrease or stay stable from before ${since} to after (stable: within 5 %)?`,
+        answer_type: 'direction',
+        sql: `SELECT CASE WHEN abs(${half('>=')} - ${half('<')}) <= 0.05 * abs(${half('<')}) THEN 'stable' WHEN ${half('>=')} > ${half('<')} THEN 'increased' ELSE 'decreased' END`,
+        ambiguousSql: `SELECT ${half('>=')} IS NULL OR ${half('<')} IS NULL`,
+        statement: (answer) => `From before ${since} to after, the average ${subject} ${answer === 'stable' ? 'stayed stable' : answer}.`,
+      });
+    }
+  }
+  if (related.reached) {
+    const { join, column: category, choices } = related.reached;
+    const counts = `SELECT o.${quote(category)}::VARCHAR AS value, count(*) AS n FROM ${quote(table)} t JOIN ${quote(join.toTable)} o ON t.${quote(join.fromColumn)} = o.${quote(join.toColumn)} WHERE t.${mine} GROUP BY 1`;
+    facts.push({
+      id: `${prefix}-${join.toTable}-${category}`,
+      kind: 'relationship',
+      question: `Which ${words(join.toTable)} ${words(category)} is most frequent among ${rows}?`,
+      answer_type: 'category',
+      choices,
+      sql: `SELECT value FROM (${counts}) ORDER BY n DESC, value LIMIT 1`,
+      ambiguousSql: `SELECT count(*) = 0 OR count(*) FILTER (WHERE n = (SELECT max(n) FROM (${counts}))) > 1 FROM (${counts})`,
+      statement: (answer) => `The most frequent ${words(join.toTable)} ${words(category)} among ${rows} is ${answer}.`,
+    });
+  }
+  return facts;
+}
+
+/**
+ * Writes a DDR suite for any DuckDB file: one task per entity of `TABLE.KEY`, its checklist from SQL templates over
+ * the entity's own row and the tables referencing it (declared keys, or names and value overlap) — lookups of its
+ * categories, counts and averages, rank and z-score among all entities, change and direction over the time
+ * column, the most frequent category reached through a further join — each with its verification SQL and
+ * tolerance, and a reference trajectory. Bad input (no such table or column, no entity with enough facts) is one
+ * line naming it, and nothing is written.
+ */
+export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: DdrTask[]; files: string[] }> {
+  const db = path.resolve(options.db);
+  if (!existsSync(db)) throw new SandboxError('not-found', `--db ${options.db}: no such file`);
+  const [table, column, extra] = options.entity.split('.');
+  if (!table || !column || extra !== undefined) throw new SandboxError('invalid-input', `--entity ${options.entity}: expected TABLE.KEY (e.g. places.id)`);
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
+  } catch (error) {
+    throw new SandboxError('invalid-input', `--db ${options.db}: not a DuckDB database (${(error as Error).message.split('\n')[0]})`, { cause: error });
+  }
+  const connection = await instance.connect();
+  try {
+    const schema = await catalog(connection);
+    if (!schema.has(table)) throw new SandboxError('invalid-input', `--entity ${options.entity}: no table "${table}" in ${options.db} (tables: ${[...schema.keys()].join(', ')})`);
+    const own = schema.get(table)!;
+    if (!own.some((candidate) => candidate.name === column)) {
+      throw new SandboxError('invalid-input', `--entity ${options.entity}: table "${table}" has no column "${column}" (columns: ${own.map((candidate) => candidate.name).join(', ')})`);
+    }
+    const { joins, keys } = await databaseJoins(connection, schema);
+    const referencing = joins.filter((join) => join.toTable === table && join.toColumn === column && join.fromTable !== table);
+    const [timeTable, timeColumn] = options.time?.includes('.') ? options.time.split('.') : [undefined, options.time];
+    if (timeColumn !== undefined) {
+      const holders = [...schema].filter(([name, columns]) => (timeTable === undefined || name === timeTable) && columns.some((candidate) => candidate.name === timeColumn));
+      if (holders.length === 0) throw new SandboxError('invalid-input', `--time ${options.time}: no such column in ${timeTable ? `table "${timeTable}"` : 'any table'} of ${options.db}`);
+    }
+    const related: RelatedTable[] = [];
+    for (const join of referencing) {
+      const columns = schema.get(join.fromTable)!;
+      const keyColumns = new Set([...joins.filter((other) => other.fromTable === join.fromTable).map((other) => other.fromColumn), keys.get(join.fromTable)]);
+      const numeric = columns.filter((candidate) => NUMERIC.test(candidate.type) && !keyColumns.has(candidate.name) && !/(^id$|_id$)/i.test(candidate.name)).slice(0, MAX_NUMERIC);
+      const time = timeColumn !== undefined ? columns.find((candidate) => candidate.name === timeColumn && (timeTable === undefined || timeTable === join.fromTable))?.name : columns.find((candidate) => TEMPORAL.test(candidate.type))?.name;
+      let midpoint: RelatedTable['midpoint'];
+      if (time) {
+        const type = columns.find((candidate) => candidate.name === time)!.type;
+        const middle = `min(${quote(time)}) + (max(${quote(time)}) - min(${quote(time)})) / 2`;
+        // A day for dates and timestamps (a sentence then names it without a clock time), the value for numbers.
+        const [row] = await queryRows(connection, `SELECT (${TEMPORAL.test(type) ? `(${middle})::DATE` : `round(${middle})`})::VARCHAR AS mid FROM ${quote(join.fromTable)}`);
+        if (row?.mid) midpoint = TEMPORAL.test(type) ? { sql: `DATE ${literal(String(row.mid))}`, text: String(row.mid) } : { sql: String(row.mid), text: String(row.mid) };
+      }
+      let reached: RelatedTable['reached'];
+      for (const onward of joins.filter((other) => other.fromTable === join.fromTable && other.toTable !== table)) {
+        for (const candidate of schema.get(onward.toTable) ?? []) {
+          if (!/^(VARCHAR|BOOLEAN)$/i.test(candidate.type) || candidate.name === onward.toColumn) continue;
+          const choices = await choicesOf(connection, onward.toTable, candidate.name);
+          if (choices) {
+            reached = { join: onward, column: candidate.name, choices };
+            break;
+          }
+        }
+        if (reached) break;
+      }
+      related.push({ table: join.fromTable, column: join.fromColumn, numeric, time, midpoint, reached });
+    }
+    if (related.length === 0) {
+      throw new SandboxError('invalid-input', `--entity ${options.entity}: no table references ${table}.${column} (no declared foreign key, and no column whose name and values match it)`);
+    }
+    const lookups: Array<{ column: string; choices: string[] }> = [];
+    for (const candidate of own) {
+      if (candidate.name === column || !/^(VARCHAR|BOOLEAN)$/i.test(candidate.type) || lookups.length >= 2) continue;
+      const choices = await choicesOf(connection, table, candidate.name);
+      // A column nearly every row has its own value of (a name, a label) is an identifier, not a category.
+      if (choices && choices.length * 2 <= Number((await queryRows(connection, `SELECT count(*) AS n FROM ${quote(table)}`))[0]?.n ?? 0)) lookups.push({ column: candidate.name, choices });
+    }
+    const kind = singular(table);
+    const first = related[0]!;
+    const peers = new Map<RelatedTable, number>();
+    for (const entry of related) peers.set(entry, Number((await queryRows(connection, `SELECT count(DISTINCT ${quote(entry.column)}) AS n FROM ${quote(entry.table)}`))[0]?.n ?? 0));
+    const scenario = path.basename(db).replace(/\.[^.]+$/, '');
+    const out = path.resolve(options.out);
+    const spec: ScenarioSpec = {
+      database: scenario,
+      taskPrefix: `ddr-${scenario.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+      domain: scenario,
+      entityKind: kind,
+      entityKey: { table, column },
+      // Entities that have rows in the first related table, by id.
+      entitiesSql: `SELECT DISTINCT e.${quote(column)} FROM ${quote(table)} e JOIN ${quote(first.table)} r ON r.${quote(first.column)} = e.${quote(column)} ORDER BY 1`,
+      query: (id) => `Analyze ${kind} ${id}. Explore the database, find what characterises this ${kind}, and end with FINISH: and your findings.`,
+      facts: (id) => {
+        const mine = `${quote(column)} = ${literal(id)}`;
+        return [
+          ...lookups.map(
+            (lookup): FactTemplate => ({
+              id: `${table}-${lookup.column}`,
+              kind: 'lookup',
+              question: `What is the ${words(lookup.column)} of ${kind} ${id}?`,
+              answer_type: 'category',
+              choices: lookup.choices,
+              sql: `SELECT ${quote(lookup.column)}::VARCHAR FROM ${quote(table)} WHERE ${mine}`,
+              statement: (answer) => `Its ${words(lookup.column)} is ${answer}.`,
+            }),
+          ),
+          ...related.flatMap((entry) => relatedFacts(kind, id, entry, peers.get(entry)!)),
+        ];
+      },
+      environment: { servers: [{ name: 'sql', options: { dbPath: path.relative(out, db) || path.basename(db) } }] },
+      minFacts: 4,
+      generator: 'sandbox ddr scaffold',
+    };
+    const tasks = await generateDdrTasks(spec, connection, options.count);
+    if (tasks.length === 0) throw new SandboxError('invalid-input', `--entity ${options.entity}: no ${kind} has enough facts for a task (at least 4, half of them insights)`);
+    await mkdir(out, { recursive: true });
+    const files: string[] = [];
+    for (const task of tasks) {
+      const file = path.join(out, `${task.id}.json`);
+      await writeFile(file, `${JSON.stringify(task, null, 2)}\n`);
+      files.push(file);
+    }
+    return { tasks, files };
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}

@@ -1,0 +1,59 @@
+// Turns a user's query into LanceDB's full-text query: words ranked by BM25 (any may match), "phrases" and
+// -exclusions, OR, expansions at a lower weight, fuzzy matching for words the index (almost) never saw, and
+// negation marked the way the index marks it.
+import { SEARCH_COLUMN } from './chunk-schema.ts';
+import { lancedb } from './lancedb.ts';
+import { markNegation } from './negation.ts';
+import { parseQuery } from './parse-query.ts';
+import { expandWord, type ExpansionSources } from './query-expansion.ts';
+
+/** Weight of expansion words against the words typed (1). */
+export const EXPANSION_BOOST = 0.3;
+/** A word held by fewer turns than this is treated as a possible typo and matched fuzzily too. */
+export const RARE_WORD_TURNS = 3;
+
+export interface QueryOptions {
+  /** Expansion sources; without them only the words typed are searched. */
+  expansion?: ExpansionSources;
+  /** Fuzzy matching of rare and unknown words (default on when a vocabulary is known). */
+  fuzzy?: boolean;
+}
+
+const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+const negated = (word: string) => word.startsWith('not') && word.length > 3;
+
+/**
+ * The full-text query for a search string, and the words it searches for; `query` is null when nothing in the
+ * string is searchable (punctuation only), which matches no chunk.
+ */
+export function buildFullTextQuery(query: string, options: QueryOptions = {}): { query: lancedb.FullTextQuery | null; terms: string[] } {
+  const parsed = parseQuery(query);
+  const typed = words(markNegation(parsed.words.join(' ')));
+  const clauses: Array<[lancedb.Occur, lancedb.FullTextQuery]> = [];
+  const should = lancedb.Occur.Should;
+  const vocabulary = options.expansion?.vocabulary;
+  if (typed.length > 0) clauses.push([should, new lancedb.MatchQuery(typed.join(' '), SEARCH_COLUMN)]);
+  const expanded = new Set<string>();
+  for (const word of typed) {
+    const base = negated(word) && !vocabulary?.has(word) ? word.slice(3) : word;
+    if (options.expansion) {
+      for (const alternative of expandWord(base, options.expansion)) {
+        for (const piece of words(markNegation(base === word ? alternative : `not ${alternative}`))) if (!typed.includes(piece)) expanded.add(piece);
+      }
+    }
+    if ((options.fuzzy ?? vocabulary !== undefined) && vocabulary && base.length >= 4 && (vocabulary.get(base) ?? 0) < RARE_WORD_TURNS) {
+      clauses.push([should, new lancedb.MatchQuery(word, SEARCH_COLUMN, { fuzziness: base.length >= 7 ? 2 : 1, prefixLength: 1, boost: 0.8 })]);
+    }
+  }
+  if (expanded.size > 0) clauses.push([should, new lancedb.MatchQuery([...expanded].join(' '), SEARCH_COLUMN, { boost: EXPANSION_BOOST })]);
+  const required = parsed.anyOf ? should : lancedb.Occur.Must;
+  for (const phrase of parsed.phrases) clauses.push([required, new lancedb.PhraseQuery(markNegation(phrase), SEARCH_COLUMN)]);
+  for (const excluded of parsed.excluded) {
+    const text = markNegation(excluded);
+    clauses.push([lancedb.Occur.MustNot, excluded.includes(' ') ? new lancedb.PhraseQuery(text, SEARCH_COLUMN) : new lancedb.MatchQuery(text, SEARCH_COLUMN)]);
+  }
+  const terms = [...typed, ...parsed.phrases.map((phrase) => `"${phrase}"`), ...[...expanded].map((word) => `~${word}`), ...parsed.excluded.map((word) => `-${word}`)];
+  if (!clauses.some(([occur]) => occur !== lancedb.Occur.MustNot)) return { query: null, terms };
+  if (clauses.length === 1) return { query: clauses[0]![1], terms };
+  return { query: new lancedb.BooleanQuery(clauses), terms };
+}

@@ -1,0 +1,161 @@
+/** A column of a table, as the catalog lists it. */
+export interface CatalogColumn {
+  name: string;
+  type: string;
+}
+
+/** A join from a referencing column to a referenced key: `from.column` → `to.column` (trips.origin_id → places.id). */
+export interface JoinColumn {
+  fromTable: string;
+  fromColumn: string;
+  toTable: string;
+  toColumn: string;
+  /** Declared as a FOREIGN KEY, or found by names and value overlap. */
+  how: 'declared' | 'values';
+}
+
+/** The catalog query for declared keys: one row per PRIMARY KEY / UNIQUE / FOREIGN KEY constraint on one column. */
+export const KEYS_SQL =
+  'SELECT constraint_type AS kind, table_name, constraint_column_names[1] AS column_name, referenced_table, referenced_column_names[1] AS referenced_column ' +
+  "FROM duckdb_constraints() WHERE schema_name = 'main' AND constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY') AND len(constraint_column_names) = 1";
+
+/** SQL spelling shared by the explorer and `ddr scaffold`: an identifier, a string literal, and the catalog's type families. */
+export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+export const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
+export const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|REAL|DECIMAL.*|U?(TINY|SMALL|BIG)?INT.*)$/i;
+export const TEMPORAL = /^(DATE|TIMESTAMP.*)$/i;
+/** A column or table name in words ("discharge_date" → "discharge date"). */
+export const words = (name: string) => name.replaceAll('_', ' ');
+const family = (type: string) => (/CHAR|TEXT|STRING|UUID/i.test(type) ? 'text' : /INT|DECIMAL|NUMERIC/i.test(type) ? 'integer' : type.toUpperCase());
+export const singular = (name: string) => name.toLowerCase().replace(/(ies)$/, 'y').replace(/(ses|xes)$/, (suffix) => suffix.slice(0, -2)).replace(/s$/, '');
+
+/**
+ * The key column of each table: its declared primary key (or single-column unique key), else a column named `id`,
+ * else `<table in the singular>_id` (agents → agent_id).
+ */
+export function tableKeys(schema: ReadonlyMap<string, readonly CatalogColumn[]>, declared: ReadonlyMap<string, string> = new Map()): Map<string, string> {
+  const keys = new Map<string, string>();
+  for (const [table, columns] of schema) {
+    const names = columns.map((column) => column.name);
+    const key = declared.get(table) ?? names.find((name) => name.toLowerCase() === 'id') ?? names.find((name) => name.toLowerCase() === `${singular(table)}_id`);
+    if (key) keys.set(table, key);
+  }
+  return keys;
+}
+
+/**
+ * Join candidates by name: a column of one table that names another table's key — the same name (calls.agent_id →
+ * agents.agent_id), or any `…_id` column against a key named `id` (trips.origin_id → places.id) — with a compatible
+ * type. Candidates still need their values checked (`overlapSql`).
+ */
+export function nameCandidates(schema: ReadonlyMap<string, readonly CatalogColumn[]>, keys: ReadonlyMap<string, string>): JoinColumn[] {
+  const candidates: JoinColumn[] = [];
+  for (const [fromTable, columns] of schema) {
+    for (const column of columns) {
+      const name = column.name.toLowerCase();
+      if (keys.get(fromTable) === column.name) continue;
+      for (const [toTable, key] of keys) {
+        if (toTable === fromTable) continue;
+        const keyType = schema.get(toTable)?.find((candidate) => candidate.name === key)?.type ?? '';
+        if (family(keyType) !== family(column.type)) continue;
+        const lowerKey = key.toLowerCase();
+        if (name === lowerKey || (lowerKey === 'id' && name.endsWith('_id')) || (lowerKey.endsWith('_id') && name.endsWith(`_${lowerKey}`))) {
+          candidates.push({ fromTable, fromColumn: column.name, toTable, toColumn: key, how: 'values' });
+        }
+      }
+    }
+  }
+  return candidates;
+}
+
+/**
+ * One query measuring, per candidate, the share of the referencing column's distinct values (a sample of up to
+ * 500) found in the referenced key: `pair` (its index) and `overlap` (0..1).
+ */
+export function overlapSql(candidates: readonly JoinColumn[]): string {
+  return candidates
+    .map((candidate, index) => {
+      const sample = `(SELECT DISTINCT ${quote(candidate.fromColumn)} AS v FROM ${quote(candidate.fromTable)} WHERE ${quote(candidate.fromColumn)} IS NOT NULL LIMIT 500)`;
+      return `SELECT ${index} AS pair, (SELECT count(*) FROM ${sample} s WHERE s.v IN (SELECT ${quote(candidate.toColumn)} FROM ${quote(candidate.toTable)}))::DOUBLE / greatest(1, (SELECT count(*) FROM ${sample})) AS overlap`;
+    })
+    .join(' UNION ALL ');
+}
+
+/** The candidates whose values mostly (≥ 80 %) exist in the referenced key. */
+export function confirmedJoins(candidates: readonly JoinColumn[], rows: ReadonlyArray<Record<string, unknown>>, threshold = 0.8): JoinColumn[] {
+  const overlap = new Map(rows.map((row) => [Number(row.pair), Number(row.overlap)]));
+  return candidates.filter((_, index) => (overlap.get(index) ?? 0) >= threshold);
+}
+
+/** Declared foreign keys from KEYS_SQL rows, and the declared keys per table. */
+export function declaredKeys(rows: ReadonlyArray<Record<string, unknown>>): { joins: JoinColumn[]; keys: Map<string, string> } {
+  const joins: JoinColumn[] = [];
+  const keys = new Map<string, string>();
+  for (const row of rows) {
+    const table = String(row.table_name);
+    const column = String(row.column_name);
+    if (row.kind === 'FOREIGN KEY' && row.referenced_table) {
+      joins.push({ fromTable: table, fromColumn: column, toTable: String(row.referenced_table), toColumn: String(row.referenced_column), how: 'declared' });
+    } else if (row.kind === 'PRIMARY KEY' || (row.kind === 'UNIQUE' && !keys.has(table))) {
+      keys.set(table, column);
+    }
+  }
+  return { joins, keys };
+}
+
+/** Declared joins first, then confirmed name candidates not already declared. */
+export function mergeJoins(declared: readonly JoinColumn[], found: readonly JoinColumn[]): JoinColumn[] {
+  const same = (a: JoinColumn, b: JoinColumn) => a.fromTable === b.fromTable && a.fromColumn === b.fromColumn && a.toTable === b.toTable;
+  return [...declared, ...found.filter((join) => !declared.some((existing) => same(existing, join)))];
+}
+
+/** Where rows about one entity are: a table and the condition selecting them (a join through a key when needed). */
+export interface EntityScope {
+  /** The table whose columns are profiled (aliased `t`). */
+  table: string;
+  /** FROM clause (the table as `t`, joined to the table that holds the id when the rows are two hops away). */
+  from: string;
+  where: string;
+  /** How the rows relate to the entity, in words ("trips by origin_id"). */
+  via: string;
+}
+
+/**
+ * The tables holding rows about an entity whose id is in `key.table.key.column`: that table itself, every table
+ * whose column references that key (one hop), the tables those rows reference (over those rows), and every table
+ * referencing the primary key of a one-hop table (two hops, through a join).
+ */
+export function entityScopes(key: { table: string; column: string }, entityId: string, joins: readonly JoinColumn[], keys: ReadonlyMap<string, string>): EntityScope[] {
+  const id = literal(entityId);
+  const scopes: EntityScope[] = [{ table: key.table, from: `${quote(key.table)} AS t`, where: `t.${quote(key.column)} = ${id}`, via: `${key.table} by ${key.column}` }];
+  const oneHop = joins.filter((join) => join.toTable === key.table && join.toColumn === key.column && join.fromTable !== key.table);
+  for (const join of oneHop) {
+    scopes.push({ table: join.fromTable, from: `${quote(join.fromTable)} AS t`, where: `t.${quote(join.fromColumn)} = ${id}`, via: `${join.fromTable} by ${join.fromColumn}` });
+  }
+  // The tables one-hop rows reference (an agent's calls → their customers): profiled over those rows.
+  for (const hop of oneHop) {
+    for (const join of joins.filter((candidate) => candidate.fromTable === hop.fromTable && candidate.toTable !== key.table && candidate.toTable !== hop.fromTable)) {
+      if (scopes.some((scope) => scope.table === join.toTable)) continue;
+      scopes.push({
+        table: join.toTable,
+        from: `${quote(join.toTable)} AS t JOIN ${quote(hop.fromTable)} AS r ON r.${quote(join.fromColumn)} = t.${quote(join.toColumn)}`,
+        where: `r.${quote(hop.fromColumn)} = ${id}`,
+        via: `${join.toTable} of its ${hop.fromTable}`,
+      });
+    }
+  }
+  for (const hop of oneHop) {
+    const hopKey = keys.get(hop.fromTable);
+    if (!hopKey) continue;
+    for (const join of joins.filter((candidate) => candidate.toTable === hop.fromTable && candidate.toColumn === hopKey && candidate.fromTable !== key.table)) {
+      if (scopes.some((scope) => scope.table === join.fromTable)) continue;
+      scopes.push({
+        table: join.fromTable,
+        from: `${quote(join.fromTable)} AS t JOIN ${quote(hop.fromTable)} AS r ON t.${quote(join.fromColumn)} = r.${quote(hopKey)}`,
+        where: `r.${quote(hop.fromColumn)} = ${id}`,
+        via: `${join.fromTable} through ${hop.fromTable}`,
+      });
+    }
+  }
+  return scopes;
+}
