@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { layers } from './eslint.layers.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'runs/**', 'data/**', 'coverage/**'] },
@@ -23,4 +24,5 @@ export default tseslint.config(
     files: ['constraints/**/*.js', 'src/python-sandbox/isolate-globals.js'],
     languageOptions: { globals: {}, sourceType: 'script' },
   },
+  layers,
 );

@@ -1,5 +1,5 @@
 /**
- * The harness's own failures (STYLE.md, kind c). The model's mistakes are tool results or feedback,
+ * The harness's own failures (docs/architecture.md, "Known facts the safety rests on"). The model's mistakes are tool results or feedback,
  * and limits end an episode with status `limit`; neither is a SandboxError.
  * The CLI maps each code to an exit status in src/cli/exit-codes.ts.
  */

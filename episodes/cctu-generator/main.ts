@@ -1,6 +1,6 @@
 // Regenerates the CCTU-style suite:
 //   node --no-node-snapshot --import tsx episodes/cctu-generator/main.ts [--seed 1] [--out episodes/cctu] [--per-structure 50]
-// Replaces every cctu-*.json in the output folder and prints the suite's mix (compare shared/reference/cctu-constraints.md).
+// Replaces every cctu-*.json in the output folder and prints the suite's mix (compare docs/cctu-reference.md).
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

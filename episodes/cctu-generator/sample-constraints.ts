@@ -22,7 +22,7 @@ export interface SampledConstraints {
   length?: { unit: 'chars' | 'words'; chooseFrom: { max: Array<number | undefined>; min: number[] } };
 }
 
-// CCTU's mix (shared/reference/cctu-constraints.md): each optional kind with about 50 % probability.
+// CCTU's mix (docs/cctu-reference.md): each optional kind with about 50 % probability.
 const OPTIONAL_PROBABILITY = 0.5;
 
 function firstStep(steps: string[][], tool: string): number {

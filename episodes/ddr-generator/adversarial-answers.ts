@@ -20,7 +20,6 @@ function replaceNumber(text: string, from: string, to: string): string {
  * - `hedged`: every fact with its right value, but presented as a guess ("maybe", "I think", "could be … or …").
  */
 export type AnswerSet = 'perfect' | 'wrong' | 'paraphrased' | 'shotgun' | 'hedged';
-export const ANSWER_SETS: readonly AnswerSet[] = ['perfect', 'wrong', 'paraphrased', 'shotgun', 'hedged'];
 
 type Facts = Record<string, ChecklistItem>;
 

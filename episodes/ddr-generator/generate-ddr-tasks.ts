@@ -8,7 +8,7 @@ import type { ScenarioSpec } from './scenario-spec.ts';
 
 /** The SQL server's query tool and its argument (mcp-servers/sql). */
 export const QUERY_TOOL = 'execute_query';
-export const QUERY_ARGUMENT = 'sql';
+const QUERY_ARGUMENT = 'sql';
 
 /** DDR-Bench's setting: no question, an entity to investigate, one tool call per turn, FINISH to end. */
 export const DDR_SYSTEM_PROMPT = [

@@ -1,7 +1,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, CompleteRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ArgumentChecker } from '../../src/mcp/check-arguments.ts';
+import { ArgumentChecker } from '../shared/check-arguments.ts';
 import type { GatewayCatalog, GatewayOutcome, GatewayTaskSession, GatewayTool } from './gateway-session.ts';
 import { listTasksPage, LIST_TASKS_TOOL } from './list-tasks.ts';
 

@@ -23,7 +23,7 @@ const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint
 /**
  * The mock-tools MCP server: lists the task's tools with their JSON Schemas as `inputSchema` (with their
  * parameter descriptions as the task declares them), and runs each call's JavaScript in one isolate per
- * server. Every call's arguments are checked against the tool's schema first (`check-arguments.ts`); a wrong
+ * server. Every call's arguments are checked against the tool's schema first (`../shared/check-arguments.ts`); a wrong
  * call is answered with an isError result naming the argument. In an episode the validator still decides,
  * at the gate, whether the call is a violation. McpServer's `registerTool` takes zod shapes only, so the raw
  * JSON Schemas are served through the low-level handlers of its `server`. A result that is a JSON object is

@@ -11,7 +11,7 @@ export interface OpenDatabaseOptions {
 }
 
 /**
- * The settings that make a database safe to hand to an agent (DESIGN.md "Known facts"): read-only, no host
+ * The settings that make a database safe to hand to an agent (docs/architecture.md, "Known facts the safety rests on"): read-only, no host
  * file access (read_csv, COPY, ATTACH of files, INSTALL), no extension loading, and a locked configuration so
  * no SET or PRAGMA can undo any of it. memory_limit is part of the same config, so it is set before the lock.
  */

@@ -4,7 +4,7 @@ import type { Command, Option } from 'commander';
 import dotenv from 'dotenv';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { formatIssuePath } from '../engine/load-task.ts';
+import { formatIssuePath } from '../schemas/describe-zod-error.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { UsageError } from './usage-error.ts';
 

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
-import { readTrajectory } from '../engine/read-trajectory.ts';
+import { readTrajectory } from '../schemas/read-trajectory.ts';
 import { recordingMismatches } from '../engine/recorded-versions.ts';
 import { taskOfTrajectory } from '../engine/replay.ts';
 import { gradeEpisode, summarizeScores } from '../graders/index.ts';

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { pc } from './colors.ts';
-import { readTrajectory } from '../engine/read-trajectory.ts';
+import { readTrajectory } from '../schemas/read-trajectory.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 
 function short(value: unknown): string {

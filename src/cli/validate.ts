@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { z } from 'zod';
-import { describeZodError, loadTask, resolveRecordedTaskPath } from '../engine/load-task.ts';
-import { readTrajectory } from '../engine/read-trajectory.ts';
+import { describeZodError } from '../schemas/describe-zod-error.ts';
+import { loadTask, resolveRecordedTaskPath } from '../engine/load-task.ts';
+import { readTrajectory } from '../schemas/read-trajectory.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { ConstraintSchema, type Constraint } from '../schemas/constraint.ts';
 import type { EventOf } from '../schemas/event.ts';

@@ -1,24 +1,11 @@
-import type { AssistantMessage, ToolCall } from '../schemas/message.ts';
 import type { Enforcement, Step, Verdict } from '../schemas/step.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 
 /**
- * The gate's rules, apart from the graph's plumbing: build the step a message proposes, check it, and turn the
+ * The gate's rules, apart from the graph's plumbing: check the step a message proposes (built by
+ * `validator/build-step.ts`) and turn the
  * verdicts into what happens.
  */
-
-/** The step the validator sees for tool calls (only the calls that would run) or a final answer. */
-export function buildStep(round: number, calls: readonly ToolCall[], content: string | null): Step {
-  if (calls.length > 0) {
-    return { kind: 'tool-calls', round, calls: calls.map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments })) };
-  }
-  return { kind: 'final-answer', round, content: content ?? '' };
-}
-
-/** The step of an assistant message as CCTU sees it: its tool calls, or its content as the final answer. */
-export function stepOfMessage(message: AssistantMessage, round: number): Step {
-  return buildStep(round, message.tool_calls ?? [], message.content);
-}
 
 /** What the verdicts on one step mean for the episode, under an enforcement mode. */
 export interface GateDecision {
@@ -45,7 +32,7 @@ export async function checkStep(
 }
 
 /**
- * Applies verdicts (DESIGN.md): `block-call` → that call does not run, its tool message is the feedback;
+ * Applies verdicts (docs/architecture.md, "The flow of one episode"): `block-call` → that call does not run, its tool message is the feedback;
  * `reject-answer` → one user message with all feedback; `end-episode` → status `limit` after the step;
  * `error` → a harness error. `observe` records only: nothing is blocked, rejected or ended.
  */

@@ -1,10 +1,13 @@
-export { loadTask, loadSuite, parseTask, describeZodError, formatIssuePath, displayPath, recordedTaskPath, resolveRecordedTaskPath, EPISODES_DIR, type LoadedTask } from './load-task.ts';
+export { describeZodError, formatIssuePath } from '../schemas/describe-zod-error.ts';
+export { loadTask, loadSuite, parseTask, displayPath, recordedTaskPath, resolveRecordedTaskPath, EPISODES_DIR, type LoadedTask } from './load-task.ts';
 export { runEpisode, buildEpisodeGraph, type RunEpisodeOptions, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 export { recordEpisodeStart, recordEpisodeEnd, initialMessages, type ConstraintStatusFunction } from './record-episode.ts';
-export { buildStep, stepOfMessage, checkStep, applyVerdicts, describeValidatorErrors, type GateDecision } from './gate.ts';
-export { PROTOCOLS, cctuProtocol, ddrProtocol, planProtocol, FINISH_PREFIX, type EpisodeProtocol, type Interpretation, type PlanExecutor, type PlanExecutionContext } from './protocols/index.ts';
+export { buildStep, stepOfMessage } from '../validator/build-step.ts';
+export { checkStep, applyVerdicts, describeValidatorErrors, type GateDecision } from './gate.ts';
+export { FINISH_PREFIX } from '../schemas/ddr-messages.ts';
+export { PROTOCOLS, cctuProtocol, ddrProtocol, planProtocol, type EpisodeProtocol, type Interpretation, type PlanExecutor, type PlanExecutionContext } from './protocols/index.ts';
 export { Recorder, type EventInput } from './recorder.ts';
-export { readTrajectory, parseTrajectory, type Trajectory } from './read-trajectory.ts';
+export { readTrajectory, parseTrajectory, type Trajectory } from '../schemas/read-trajectory.ts';
 export { runSuite, errorReasons, pendingEpisodes, trajectoryFile, isFinishedTrajectory, statusTable, meanStd, type RunSuiteOptions, type SuiteResult, type EpisodeEntry, type ErrorReason, type PendingOptions } from './run-suite.ts';
 export { RunFileSchema, RunIdentitySchema, RUN_FILE, RUN_FORMAT, identityOf, identityDifferences, checkIdentity, readRunFile, writeRunFile, taskSha256, type RunFile, type RunIdentity } from './run-identity.ts';
 export { selectTasks, taskPatterns, type TaskSelection } from './select-tasks.ts';

@@ -1,9 +1,9 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
-import type { z } from 'zod';
 import { REPO_ROOT } from '../data-dir.ts';
 import { SandboxError } from '../sandbox-error.ts';
+import { describeZodError } from '../schemas/describe-zod-error.ts';
 import { TaskSchema, type Task } from '../schemas/task.ts';
 
 /** A task and where it came from. */
@@ -15,24 +15,6 @@ export interface LoadedTask {
 
 /** Where task ids are looked up. */
 export const EPISODES_DIR = path.join(REPO_ROOT, 'episodes');
-
-/** Formats a zod path as JSON-path text: `constraints[2].params.max`. */
-export function formatIssuePath(issuePath: readonly PropertyKey[]): string {
-  let text = '';
-  for (const key of issuePath) {
-    if (typeof key === 'number') text += `[${key}]`;
-    else text += text ? `.${String(key)}` : String(key);
-  }
-  return text || '(root)';
-}
-
-/** One line naming the file, the first bad field and what was expected. */
-export function describeZodError(file: string, error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return `${file}: invalid`;
-  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more issue${error.issues.length > 2 ? 's' : ''})` : '';
-  return `${file}: ${formatIssuePath(issue.path)}: ${issue.message.replace(/\s+/g, ' ')}${more}`;
-}
 
 /** Parses task JSON text; a bad file throws `invalid-task` naming the file and the field. */
 /**

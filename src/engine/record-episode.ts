@@ -1,4 +1,4 @@
-import { constraintStatuses } from '../graders/constraint-status.ts';
+import { constraintStatuses } from '../validator/constraint-status.ts';
 import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
 import type { ConstraintStatus } from '../schemas/step.ts';
 import type { Task } from '../schemas/task.ts';
@@ -8,7 +8,7 @@ import type { Recorder } from './recorder.ts';
 import { taskSha256 } from './run-identity.ts';
 import { packageVersions } from './versions.ts';
 
-/** Computes per-constraint status over a finished trajectory (src/graders/constraint-status.ts by default). */
+/** Computes per-constraint status over a finished trajectory (src/validator/constraint-status.ts by default). */
 export type ConstraintStatusFunction = (task: Task, events: readonly TrajectoryEvent[]) => Record<string, ConstraintStatus>;
 
 const defaultConstraintStatus: ConstraintStatusFunction = (task, events) => constraintStatuses(task.constraints, events);

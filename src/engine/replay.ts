@@ -7,7 +7,7 @@ import type { Task } from '../schemas/task.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { parseTask, resolveRecordedTaskPath } from './load-task.ts';
 import { TaskSchema } from '../schemas/task.ts';
-import { describeZodError } from './load-task.ts';
+import { describeZodError } from '../schemas/describe-zod-error.ts';
 import type { ValidatorFactory } from './run-episode.ts';
 
 /** One place where a replay differs from the recording. */

@@ -9,7 +9,8 @@ import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { EpisodeState, type EpisodeCounts, type EpisodeEnding, type EpisodeStateUpdate, type EpisodeStateValue } from './episode-state.ts';
-import { applyVerdicts, buildStep, checkStep, describeValidatorErrors } from './gate.ts';
+import { buildStep } from '../validator/build-step.ts';
+import { applyVerdicts, checkStep, describeValidatorErrors } from './gate.ts';
 import { PROTOCOLS, type EpisodeProtocol, type PlanExecutor } from './protocols/index.ts';
 import { initialMessages, recordEpisodeEnd, recordEpisodeStart, type ConstraintStatusFunction } from './record-episode.ts';
 import { Recorder } from './recorder.ts';
@@ -242,7 +243,7 @@ async function turnNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
 }
 
 /**
- * turn (model → gate, feedback) → tools → turn … → END (DESIGN.md, "The flow of one episode"); a turn whose
+ * turn (model → gate, feedback) → tools → turn … → END (docs/architecture.md, "The flow of one episode"); a turn whose
  * answer was rejected, or that got a nudge, goes straight to the next turn.
  */
 export function buildEpisodeGraph() {

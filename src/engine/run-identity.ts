@@ -7,7 +7,7 @@ import { SandboxError } from '../sandbox-error.ts';
 import type { RunSettings } from '../schemas/event.ts';
 import { EnforcementSchema } from '../schemas/step.ts';
 import type { Task } from '../schemas/task.ts';
-import { describeZodError } from './load-task.ts';
+import { describeZodError } from '../schemas/describe-zod-error.ts';
 
 /**
  * The identity of a run folder: what must be the same for two invocations of `sandbox run` to add episodes to

@@ -9,7 +9,7 @@ import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/eve
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { displayPath, recordedTaskPath, type LoadedTask } from './load-task.ts';
 import type { PlanExecutor } from './protocols/plan.ts';
-import { readTrajectory } from './read-trajectory.ts';
+import { readTrajectory } from '../schemas/read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
 import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile } from './run-identity.ts';
 import { runEpisode, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';

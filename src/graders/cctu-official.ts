@@ -2,7 +2,7 @@ import type { CctuTask } from '../schemas/cctu-task.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { meanStd, rateByRepeat, subqueryMatches } from './cctu.ts';
-import { violationSummary } from './constraint-status.ts';
+import { violationSummary } from '../validator/constraint-status.ts';
 
 /** CCTU's feedback form; a message carrying it is error feedback. */
 const FEEDBACK_MARK = 'INSTRUCTION FOLLOWING ERROR:';

@@ -2,7 +2,7 @@ import type { CctuStructure, CctuTask } from '../schemas/cctu-task.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import type { ConstraintStatus } from '../schemas/step.ts';
-import { constraintStatuses, violationSummary } from './constraint-status.ts';
+import { constraintStatuses, violationSummary } from '../validator/constraint-status.ts';
 import { gradeCctuOfficial, summarizeCctuOfficial } from './cctu-official.ts';
 import type { StyleGrader } from './style-grader.ts';
 
@@ -53,7 +53,7 @@ export function solveSubqueries(subqueries: ReadonlyArray<{ tool: string; answer
 }
 
 /**
- * Grades a CCTU episode (DESIGN.md "Scores"): a subquery is solved when its golden answer is in an output
+ * Grades a CCTU episode (docs/architecture.md "Scores"): a subquery is solved when its golden answer is in an output
  * of its tool; SR = solved ∧ the episode completed with an answer ∧ no violation at the last assistant
  * message; PSR = solved ∧ completed ∧ no violation at all. A validator error fails both (its results
  * cannot be trusted) and is reported.

@@ -409,7 +409,7 @@ export function checklistAccuracy(verdicts: readonly ItemVerdict[]): number {
 
 /**
  * For each item, the smallest k at which it counts in the top-k curve, or null when it never counts: a correct
- * item counts from the first message that supports it (k = its index + 1). DESIGN.md first said "all supporting
+ * item counts from the first message that supports it (k = its index + 1). The source first said "all supporting
  * messages < k"; with a FINISH summary that repeats every fact, that put every item at the last message and made
  * the curve a single step, so the curve now shows when the agent first reached each fact it got right.
  */

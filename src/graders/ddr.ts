@@ -1,4 +1,4 @@
-import { DDR_SUMMARY_REQUEST } from '../engine/protocols/ddr.ts';
+import { DDR_SUMMARY_REQUEST } from '../schemas/ddr-messages.ts';
 import type { Model } from '../models/model.ts';
 import type { ItemVerdict } from '../schemas/checklist.ts';
 import type { DdrTask } from '../schemas/ddr-task.ts';

@@ -1,6 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { TrajectoryEvent } from '../schemas/event.ts';
-import { isFinishMessage } from '../engine/protocols/ddr.ts';
+import { isFinishMessage } from '../schemas/ddr-messages.ts';
 
 /** A database's tables and their columns, lower-case. */
 export type DatabaseSchema = Record<string, string[]>;

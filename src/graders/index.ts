@@ -1,4 +1,3 @@
-import { SandboxError } from '../sandbox-error.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import type { Task, TaskStyle } from '../schemas/task.ts';
@@ -6,42 +5,25 @@ import type { GradeOptions, StyleGrader } from './style-grader.ts';
 
 export type { GradeOptions, StyleGrader } from './style-grader.ts';
 
-/** Each style's grader module and the name of its StyleGrader export; loaded lazily (the plan grader pulls in more). */
-const GRADER_MODULES: Record<TaskStyle, { file: string; name: string }> = {
-  cctu: { file: './cctu.ts', name: 'cctuGrader' },
-  ddr: { file: './ddr.ts', name: 'ddrGrader' },
-  plan: { file: './plan.ts', name: 'planGrader' },
+/**
+ * Each style's grader, loaded lazily through a typed thunk (the plan grader pulls in more); a style without a grader
+ * fails to type-check here instead of at run time.
+ */
+const GRADERS: Record<TaskStyle, () => Promise<StyleGrader>> = {
+  cctu: async () => (await import('./cctu.ts')).cctuGrader as StyleGrader,
+  ddr: async () => (await import('./ddr.ts')).ddrGrader as StyleGrader,
+  plan: async () => (await import('./plan.ts')).planGrader as StyleGrader,
 };
 
 const loaded = new Map<TaskStyle, Promise<StyleGrader>>();
 
-/** The StyleGrader of a style; `not-found` with a clear message when that style has no grader yet. */
+/** The StyleGrader of a style (loaded once). */
 export function loadStyleGrader(style: TaskStyle): Promise<StyleGrader> {
   let grader = loaded.get(style);
   if (!grader) {
-    grader = importGrader(style);
+    grader = GRADERS[style]();
     loaded.set(style, grader);
     grader.catch(() => loaded.delete(style));
-  }
-  return grader;
-}
-
-async function importGrader(style: TaskStyle): Promise<StyleGrader> {
-  const { file, name } = GRADER_MODULES[style];
-  const url = new URL(file, import.meta.url);
-  let module: Record<string, unknown>;
-  try {
-    module = (await import(url.href)) as Record<string, unknown>;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if ((code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && String((error as Error).message).includes(file.slice(2))) {
-      throw new SandboxError('not-found', `no grader for style ${style} yet (src/graders/${file.slice(2)} is missing)`, { cause: error });
-    }
-    throw error;
-  }
-  const grader = module[name] as StyleGrader | undefined;
-  if (!grader || typeof grader.grade !== 'function') {
-    throw new SandboxError('not-found', `no grader for style ${style} yet (src/graders/${file.slice(2)} does not export ${name})`);
   }
   return grader;
 }
@@ -88,7 +70,7 @@ export async function withConstraintChecks(task: Task, events: readonly Trajecto
 /** Each style's summary tables over many scores (every score counted once; styles in a fixed order). */
 export async function summarizeScores(scores: readonly EpisodeScore[]): Promise<SummaryTable[]> {
   const tables: SummaryTable[] = [];
-  for (const style of Object.keys(GRADER_MODULES) as TaskStyle[]) {
+  for (const style of Object.keys(GRADERS) as TaskStyle[]) {
     const ofStyle = scores.filter((score) => score.style === style);
     if (ofStyle.length === 0) continue;
     tables.push(...(await loadStyleGrader(style)).summarize(ofStyle));

@@ -1,6 +1,6 @@
 import type { Model } from '../models/model.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
-import { FINISH_PREFIX } from '../engine/protocols/ddr.ts';
+import { FINISH_PREFIX } from '../schemas/ddr-messages.ts';
 
 const FINISH_LEAD = new RegExp(`^${FINISH_PREFIX}\\s*`);
 

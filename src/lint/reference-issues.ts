@@ -1,4 +1,4 @@
-import { stepOfMessage } from '../engine/gate.ts';
+import { stepOfMessage } from '../validator/build-step.ts';
 import { solveSubqueries } from '../graders/cctu.ts';
 import { startEnvironment } from '../mcp/start-environment.ts';
 import { playbackMessage } from '../models/playback-message.ts';

@@ -4,7 +4,7 @@ import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';
 import { nextRound, playbackMessage } from './playback-message.ts';
-import { FINISH_PREFIX } from '../engine/protocols/ddr.ts';
+import { FINISH_PREFIX } from '../schemas/ddr-messages.ts';
 import {
   confirmedJoins,
   declaredKeys,

@@ -26,6 +26,7 @@ export function createLangChainModel(options: LangChainModelOptions): Model {
   const bindTools = chatModel.bindTools.bind(chatModel);
   return {
     spec,
+    generative: true,
     async respond(request: ModelRequest): Promise<ModelResponse> {
       const started = performance.now();
       const messages = toLangChainMessages(request.messages, options.invalidArguments);

@@ -26,6 +26,11 @@ export interface ModelResponse {
 export interface Model {
   /** The spec string it was made from, recorded in `episode-start`. */
   readonly spec: string;
+  /**
+   * A provider that generates text (openai, anthropic, openai-compatible). Playback models (`reference`, `replay:`,
+   * `scripted:`, `human`, the explorer) leave it unset: they would answer any prompt with the agent's recorded turn.
+   */
+  readonly generative?: boolean;
   respond(request: ModelRequest): Promise<ModelResponse>;
   close?(): Promise<void>;
 }

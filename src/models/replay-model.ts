@@ -1,4 +1,4 @@
-import { readTrajectory } from '../engine/read-trajectory.ts';
+import { readTrajectory } from '../schemas/read-trajectory.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { EventOf } from '../schemas/event.ts';
 import type { Task } from '../schemas/task.ts';

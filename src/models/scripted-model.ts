@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { describeZodError } from '../engine/load-task.ts';
+import { describeZodError } from '../schemas/describe-zod-error.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { ScriptedScriptSchema, type ScriptedScript } from '../schemas/scripted.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';

@@ -32,7 +32,7 @@ export interface AttemptFailure {
   retryable: boolean;
   /** e.g. `HTTP 500: upstream exploded`, `timed out after 120000 ms`, `connection error (ECONNREFUSED)`. */
   description: string;
-  /** Seconds from a `retry-after` header, when the server sent one. */
+  /** The wait the server asked for (`retry-after-ms`, or `retry-after` in seconds or as an HTTP-date), in ms. */
   retryAfterMs?: number;
 }
 
@@ -42,7 +42,7 @@ const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EP
  * Classifies a provider error: 408, 429 and 5xx, timeouts and connection errors are retried;
  * every other status (400, 401, 403, 404 …) and anything unrecognised fails at once.
  */
-export function classifyFailure(error: unknown): AttemptFailure {
+export function classifyFailure(error: unknown, now: number = Date.now()): AttemptFailure {
   const record = (error ?? {}) as { status?: unknown; message?: unknown; name?: unknown; headers?: unknown };
   const message = error instanceof Error ? error.message : String(error);
   if (typeof record.status === 'number') {
@@ -50,7 +50,7 @@ export function classifyFailure(error: unknown): AttemptFailure {
     // SDK messages start with the status again ("500 upstream exploded"): say it once.
     const text = firstLine(message).replace(new RegExp(`^${status}\\s+`), '');
     const failure: AttemptFailure = { retryable: status === 408 || status === 429 || status >= 500, description: `HTTP ${status}: ${text}` };
-    const retryAfter = retryAfterMs(record.headers);
+    const retryAfter = retryAfterMs(record.headers, now);
     if (retryAfter !== undefined) failure.retryAfterMs = retryAfter;
     return failure;
   }
@@ -144,11 +144,24 @@ function innermostMessage(error: unknown): string {
   return message;
 }
 
-function retryAfterMs(headers: unknown): number | undefined {
-  let value: string | null | undefined;
-  if (headers instanceof Headers) value = headers.get('retry-after');
-  else if (headers && typeof headers === 'object') value = (headers as Record<string, string | undefined>)['retry-after'];
+/**
+ * How long the server asks us to wait: `retry-after-ms` (milliseconds, sent by OpenAI) first, else `retry-after` as
+ * delay-seconds or an HTTP-date (RFC 9110 §10.2.3; a date in the past means now).
+ */
+function retryAfterMs(headers: unknown, now: number): number | undefined {
+  const header = (name: string): string | undefined => {
+    if (headers instanceof Headers) return headers.get(name) ?? undefined;
+    if (headers && typeof headers === 'object') {
+      const entry = Object.entries(headers as Record<string, unknown>).find(([key]) => key.toLowerCase() === name);
+      return typeof entry?.[1] === 'string' ? entry[1] : undefined;
+    }
+    return undefined;
+  };
+  const milliseconds = Number(header('retry-after-ms')?.trim() || Number.NaN);
+  if (Number.isFinite(milliseconds) && milliseconds >= 0) return milliseconds;
+  const value = header('retry-after')?.trim();
   if (!value) return undefined;
-  const seconds = Number(value);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isFinite(date) ? Math.max(0, date - now) : undefined;
 }

@@ -1,21 +1,13 @@
-import type { PlanExecutionContext } from '../engine/protocols/plan.ts';
+import type { PlanExecutionContext } from './plan-executor.ts';
 import type { Model } from '../models/model.ts';
 import { parsePlan } from './parse-plan.ts';
 import { runPlan, type PlanExecution } from './run-plan.ts';
 
 /**
- * Whether a model generates text (a provider) rather than playing back a recording: `reference`, `replay:`,
- * `scripted:` and `human` would answer an LLM step with the agent's recorded turn, so they are not used for steps.
- */
-export function isGenerativeModel(model: Model): boolean {
-  return /^(openai|anthropic|openai-compatible):/.test(model.spec);
-}
-
-/**
  * The engine's plan executor hook (`PlanExecutor`, src/engine/protocols/plan.ts): runs the accepted plan through the
  * engine's MCP tool caller, so every T2S and RAG step is recorded as tool-call/tool-result events. Steps matched to
  * the task's reference plan run its reference SQL and retrieval; a `model` on the context (when the engine passes
- * one, and only a generative provider) does text-to-SQL for the rest and the LLM steps; with `reference` or any
+ * one, and only a model with `generative` set) does text-to-SQL for the rest and the LLM steps; with `reference` or any
  * playback model, LLM steps are the deterministic concatenation of their inputs (labelled so in the record). An answer that is not a plan is not run (the grader already
  * rates it Extremely Bad); the returned record says why.
  */
@@ -25,7 +17,7 @@ export async function executePlan(context: PlanExecutionContext & { model?: Mode
   return runPlan(parsed.plan, {
     callTool: (name, args) => context.callTool(name, args),
     reference: { plan: context.task.reference.plan, details: context.task.reference.details },
-    ...(context.model && isGenerativeModel(context.model) ? { model: context.model } : {}),
+    ...(context.model?.generative ? { model: context.model } : {}),
     signal: context.signal,
   });
 }

@@ -1,7 +1,7 @@
 import type { Plan } from '../schemas/plan.ts';
 
 /**
- * Hops = the number of steps on the longest dependency chain (DESIGN.md "Scores"): 1 for a plan of independent
+ * Hops = the number of steps on the longest dependency chain (docs/architecture.md "Scores"): 1 for a plan of independent
  * steps. Dependencies on unknown steps are ignored and a cycle is cut where it closes, so the count is defined for
  * any plan; the structural validator reports those defects separately.
  */

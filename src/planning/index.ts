@@ -19,7 +19,7 @@ export { PLAN_METRIC_WEIGHTS, STRUCTURAL_METRICS, JUDGED_METRICS, type PlanMetri
 export { judgePlan, JUDGE_RUBRIC, type JudgeVerdict, type JudgeOutcome } from './judge-plan.ts';
 export { evaluateMetricWise, type MetricWiseEvaluation, type MetricWiseOptions } from './evaluate-metric-wise.ts';
 export { runPlan, SQL_TOOL, RAG_TOOL, type PlanExecution, type StepExecution, type StepSource, type RunPlanOptions, type ReferenceStepDetail } from './run-plan.ts';
-export { executePlan, isGenerativeModel } from './execute-plan.ts';
+export { executePlan } from './execute-plan.ts';
 export { STEP_TAGS, STRUCTURAL_TAGS, MODEL_TAGS, type StepTag, type StepAssessment } from './step-tags.ts';
 export { tagSteps, type StepTagging, type TagStepsOptions } from './tag-steps.ts';
 export { optimizePlan, type OptimizeOutcome } from './optimize-plan.ts';

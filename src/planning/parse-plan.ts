@@ -11,7 +11,7 @@ const FENCE = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/;
 /**
  * Parses an agent's final answer as a plan. One Markdown code fence around the JSON is tolerated (and reported
  * as `fenced`) because chat models add it by habit; any other text around the JSON makes it not-JSON, the
- * format rule of DESIGN.md ("non-JSON → Extremely Bad").
+ * format rule of docs/architecture.md "Scores" ("non-JSON → Extremely Bad").
  */
 export function parsePlan(text: string): PlanParseResult {
   const trimmed = text.trim();

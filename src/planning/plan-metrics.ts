@@ -1,4 +1,4 @@
-/** The 7 metric-wise dimensions and their weights (DESIGN.md "Scores"; they sum to 100). */
+/** The 7 metric-wise dimensions and their weights (docs/architecture.md "Scores"; they sum to 100). */
 export const PLAN_METRIC_WEIGHTS = {
   format: 20,
   tool_prompt_alignment: 20,

@@ -1,4 +1,4 @@
-/** The 7-point one-shot rating, worst first (DESIGN.md "Scores"). */
+/** The 7-point one-shot rating, worst first (docs/architecture.md "Scores"). */
 export const PLAN_RATINGS = ['Extremely Bad', 'Very Bad', 'Bad', 'Acceptable', 'Good', 'Very Good', 'Extremely Good'] as const;
 export type PlanRating = (typeof PLAN_RATINGS)[number];
 

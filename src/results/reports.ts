@@ -87,7 +87,7 @@ export function flipRate(store: ResultsStore, runDirs?: readonly string[]): Prom
 }
 
 /**
- * Violation and correction rates per run and constraint category (CCTU, DESIGN.md): violated = soft-satisfied or
+ * Violation and correction rates per run and constraint category (CCTU; docs/architecture.md "Scores"): violated = soft-satisfied or
  * unsatisfied; violation rate = violated / constraints; correction rate = soft-satisfied / violated (NULL when
  * nothing was violated); validator errors counted apart.
  */

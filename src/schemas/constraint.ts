@@ -29,7 +29,7 @@ const maxNotBelowMin = (params: { min: number; max?: number | undefined }) => pa
 const maxNotBelowMinError = { message: 'max must be at least min', path: ['max'] };
 
 /**
- * A constraint of a task: a category (DESIGN.md's table) and its params, checked by that category's
+ * A constraint of a task: a category (constraints/README.md) and its params, checked by that category's
  * validator in isolated-vm. Params are validated here, when the task loads, so a bad shape names its field.
  */
 export const ConstraintSchema = z.discriminatedUnion('category', [

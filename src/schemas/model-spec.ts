@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A model spec string (DESIGN.md): `reference`, `explorer`, `replay:<trajectory>`, `scripted:<file>`, `human`,
+ * A model spec string (docs/architecture.md "Formats"): `reference`, `explorer`, `replay:<trajectory>`, `scripted:<file>`, `human`,
  * `openai:<model>`, `anthropic:<model>`, `openai-compatible:<base-url>#<model>`.
  */
 export const ModelSpecSchema = z.string().transform((spec, context) => {

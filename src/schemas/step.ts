@@ -34,7 +34,7 @@ export const VerdictSchema = z.object({
 });
 export type Verdict = z.infer<typeof VerdictSchema>;
 
-/** Per-constraint status over a whole trajectory (DESIGN.md). */
+/** Per-constraint status over a whole trajectory (docs/architecture.md "Scores"). */
 export const ConstraintStatusSchema = z.enum(['satisfied', 'soft-satisfied', 'unsatisfied', 'error']);
 export type ConstraintStatus = z.infer<typeof ConstraintStatusSchema>;
 

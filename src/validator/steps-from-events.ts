@@ -1,4 +1,4 @@
-import { stepOfMessage } from '../engine/gate.ts';
+import { stepOfMessage } from './build-step.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { Step } from '../schemas/step.ts';
 

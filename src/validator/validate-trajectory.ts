@@ -1,4 +1,4 @@
-import { constraintStatuses } from '../graders/constraint-status.ts';
+import { constraintStatuses } from './constraint-status.ts';
 import type { Constraint } from '../schemas/constraint.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { ConstraintStatus, Step, Verdict } from '../schemas/step.ts';

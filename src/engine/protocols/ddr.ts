@@ -1,17 +1,5 @@
+import { DDR_NUDGE, DDR_SUMMARY_REQUEST, FINISH_PREFIX, isFinishMessage } from '../../schemas/ddr-messages.ts';
 import type { EpisodeProtocol } from './episode-protocol.ts';
-
-/** The prefix that ends a DDR episode. */
-export const FINISH_PREFIX = 'FINISH:';
-
-/** Whether a message is the agent's own end of a DDR episode (leading white space allowed). */
-export function isFinishMessage(content: string | null | undefined): boolean {
-  return (content ?? '').trimStart().startsWith(FINISH_PREFIX);
-}
-
-export const DDR_NUDGE =
-  'Continue the analysis: call exactly one tool, or, when you are done, reply with a message starting "FINISH:" followed by your findings.';
-export const DDR_SUMMARY_REQUEST =
-  'The turn limit is reached. Reply now with a message starting "FINISH:" that summarises everything you found; no more tool calls will run.';
 
 /**
  * DDR-Bench: one tool call per turn (only the first call of a message runs, the others are skipped and the agent

@@ -9,7 +9,7 @@ export type Interpretation =
   /** Neither a call nor an answer (DDR): nudge the agent, at most `maxNudges` times. */
   | { kind: 'nudge'; content: string };
 
-/** An episode style's rules of play (DESIGN.md, the style table). */
+/** An episode style's rules of play (docs/architecture.md, "Styles"). */
 export interface EpisodeProtocol {
   readonly style: 'cctu' | 'ddr' | 'plan';
   interpret(message: AssistantMessage): Interpretation;

@@ -6,7 +6,7 @@ import { planProtocol } from './plan.ts';
 
 export type { EpisodeProtocol, Interpretation } from './episode-protocol.ts';
 export { cctuProtocol } from './cctu.ts';
-export { ddrProtocol, FINISH_PREFIX, isFinishMessage, DDR_NUDGE, DDR_SUMMARY_REQUEST } from './ddr.ts';
+export { ddrProtocol } from './ddr.ts';
 export { planProtocol, type PlanExecutor, type PlanExecutionContext } from './plan.ts';
 
 /** The protocol of an episode style. */

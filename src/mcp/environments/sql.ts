@@ -3,7 +3,7 @@ import { ensureDatabase } from '../../../databases/index.ts';
 import { createServer } from '../../../mcp-servers/sql/create-server.ts';
 import { SandboxError } from '../../sandbox-error.ts';
 import type { ServerFactory } from '../server-factory.ts';
-import { describeZodError } from '../../engine/load-task.ts';
+import { describeZodError } from '../../schemas/describe-zod-error.ts';
 
 /** The SQL server's options in a task's environment. */
 const SqlOptionsSchema = z.strictObject({

@@ -5,7 +5,7 @@ import { embeddingsFromEnv } from '../../../mcp-servers/transcripts/embeddings-c
 import { ensureTranscriptIndex } from '../../../mcp-servers/transcripts/ensure-transcript-index.ts';
 import { SandboxError } from '../../sandbox-error.ts';
 import type { ServerFactory } from '../server-factory.ts';
-import { describeZodError } from '../../engine/load-task.ts';
+import { describeZodError } from '../../schemas/describe-zod-error.ts';
 
 /** The transcripts server's options in a task's environment. */
 const TranscriptsOptionsSchema = z.strictObject({

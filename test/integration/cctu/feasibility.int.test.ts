@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { generateSuite } from '../../../episodes/cctu-generator/index.ts';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
-import { stepOfMessage } from '../../../src/engine/gate.ts';
+import { stepOfMessage } from '../../../src/validator/build-step.ts';
 import { solveSubqueries } from '../../../src/graders/cctu.ts';
 import { startMockToolsServer } from '../../../src/mcp/environments/mock-tools.ts';
 import { playbackMessage } from '../../../src/models/playback-message.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultValidatorFactory } from '../../../src/engine/episode-defaults.ts';
 import { loadTask } from '../../../src/engine/load-task.ts';
-import { readTrajectory } from '../../../src/engine/read-trajectory.ts';
+import { readTrajectory } from '../../../src/schemas/read-trajectory.ts';
 import { replayTrajectory } from '../../../src/engine/replay.ts';
 import { runEpisode } from '../../../src/engine/run-episode.ts';
 import { gradeEpisode } from '../../../src/graders/index.ts';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultValidatorFactory } from '../../../src/engine/episode-defaults.ts';
-import { readTrajectory } from '../../../src/engine/read-trajectory.ts';
+import { readTrajectory } from '../../../src/schemas/read-trajectory.ts';
 import type { ModelFactory } from '../../../src/engine/run-episode.ts';
 import { runSuite, trajectoryFile } from '../../../src/engine/run-suite.ts';
 import { createModel } from '../../../src/models/index.ts';

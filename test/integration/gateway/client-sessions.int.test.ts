@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
 import { SANDBOX, startGateway, stop } from './serve-process.ts';
-import { readTrajectory } from '../../../src/engine/read-trajectory.ts';
+import { readTrajectory } from '../../../src/schemas/read-trajectory.ts';
 
 /**
  * The gateway as real clients use it, over real transports and a real `sandbox serve` process: Claude Code lists

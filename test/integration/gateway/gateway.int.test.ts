@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServer, type GatewayCatalog } from '../../../mcp-servers/gateway/index.ts';
 import { openGatewayEpisode } from '../../../src/engine/gateway-episode.ts';
 import { loadTask } from '../../../src/engine/load-task.ts';
-import { readTrajectory } from '../../../src/engine/read-trajectory.ts';
+import { readTrajectory } from '../../../src/schemas/read-trajectory.ts';
 import { gradeEpisode } from '../../../src/graders/index.ts';
 import type { Task } from '../../../src/schemas/task.ts';
 

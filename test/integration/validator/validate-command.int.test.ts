@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
 import { disposeIsolatePool, revalidate, stepsFromEvents } from '../../../src/validator/index.ts';
-import { parseTrajectory } from '../../../src/engine/read-trajectory.ts';
+import { parseTrajectory } from '../../../src/schemas/read-trajectory.ts';
 import { TOOLS, constraint } from '../../unit/validator/fixtures.ts';
 
 const URBAN = 'urban_forest_locator';

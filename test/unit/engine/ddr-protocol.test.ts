@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DDR_NUDGE, DDR_SUMMARY_REQUEST } from '../../../src/engine/protocols/ddr.ts';
+import { DDR_NUDGE, DDR_SUMMARY_REQUEST } from '../../../src/schemas/ddr-messages.ts';
 import { runEpisode } from '../../../src/engine/run-episode.ts';
 import type { EventOf, TrajectoryEvent } from '../../../src/schemas/event.ts';
 import { ddrTask, scriptedModel, testServerFactory } from './fixtures.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyVerdicts, buildStep } from '../../../src/engine/gate.ts';
+import { buildStep } from '../../../src/validator/build-step.ts';
+import { applyVerdicts } from '../../../src/engine/gate.ts';
 import type { Verdict } from '../../../src/schemas/step.ts';
 
 const calls = [

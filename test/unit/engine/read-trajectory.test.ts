@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTrajectory } from '../../../src/engine/read-trajectory.ts';
+import { parseTrajectory } from '../../../src/schemas/read-trajectory.ts';
 
 const start = JSON.stringify({
   schemaVersion: 1, seq: 0, time: 't', type: 'episode-start', taskId: 'x', model: 'reference',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArgumentChecker } from '../../../src/mcp/check-arguments.ts';
+import { ArgumentChecker, compileArgumentCheck } from '../../../mcp-servers/shared/check-arguments.ts';
 
 // JSON Schema 2020-12 (https://json-schema.org/draft/2020-12/json-schema-validation): `type`, `required`, `enum`,
 // `minimum` and nested `properties` / `items` apply as the standard says; each issue names the argument by its path.
@@ -32,5 +32,13 @@ describe('ArgumentChecker', () => {
 
   it('names a nested argument by its path', () => {
     expect(checker.check('nested', { filters: [{ column: 'a' }, {}] })).toMatch(/"filters\.1\.column": Instance does not have required property "column"/);
+  });
+
+  // The argument is named as the schema declares it: cfworker URI-encodes instance pointers, so a key with a space,
+  // a non-ASCII letter, a `%` or a `/` must be decoded back (both message forms share one checker).
+  it('names an argument whose key needs encoding as declared, in both message forms', () => {
+    const schema = { type: 'object', properties: { 'café au/lait %': { type: 'number' } } };
+    expect(new ArgumentChecker([{ name: 't', parameters: schema }]).check('t', { 'café au/lait %': 'x' })).toMatch(/"café au\/lait %": Instance type "string"/);
+    expect(compileArgumentCheck(schema)({ 'café au/lait %': 'x' })).toEqual(['argument `café au/lait %`: value type "string" is invalid. Expected "number".']);
   });
 });

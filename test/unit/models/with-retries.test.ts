@@ -101,6 +101,17 @@ describe('withRetries', () => {
     await withRetries(call.call, { ...target, policy });
     expect(policy.slept).toEqual([5_000, 10_000]);
   });
+
+  // RFC 9110 §10.2.3: Retry-After is delay-seconds or an HTTP-date; OpenAI also sends retry-after-ms, which wins.
+  it('reads retry-after-ms first, then retry-after as seconds or as an HTTP-date', () => {
+    const now = Date.parse('Tue, 01 Dec 2026 10:00:00 GMT');
+    expect(classifyFailure(httpError(429, { 'retry-after-ms': '1500', 'retry-after': '9' }), now).retryAfterMs).toBe(1_500);
+    expect(classifyFailure(httpError(429, { 'retry-after': '2' }), now).retryAfterMs).toBe(2_000);
+    expect(classifyFailure(httpError(503, { 'Retry-After': 'Tue, 01 Dec 2026 10:00:07 GMT' }), now).retryAfterMs).toBe(7_000);
+    expect(classifyFailure(httpError(503, { 'retry-after': 'Tue, 01 Dec 2026 09:59:00 GMT' }), now).retryAfterMs).toBe(0);
+    expect(classifyFailure(httpError(503, { 'retry-after': 'soon' }), now).retryAfterMs).toBeUndefined();
+    expect(classifyFailure(httpError(503, { 'retry-after-ms': 'x' }), now).retryAfterMs).toBeUndefined();
+  });
 });
 
 describe('backoffMs', () => {

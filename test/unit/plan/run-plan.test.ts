@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolOutcome } from '../../../src/mcp/connect-server.ts';
-import { isGenerativeModel, runPlan } from '../../../src/planning/index.ts';
+import { readFile } from 'node:fs/promises';
+import { runPlan } from '../../../src/planning/index.ts';
+import { createModel } from '../../../src/models/index.ts';
+import type { Task } from '../../../src/schemas/task.ts';
 import type { Plan } from '../../../src/schemas/plan.ts';
 import { scriptedTextModel } from './scripted-text-model.ts';
 
@@ -55,9 +58,11 @@ describe('runPlan', () => {
     expect(execution.steps[1]).toMatchObject({ source: 'concatenation', output: 'Summarise (2)\n(2) supervisor please' });
   });
 
-  it('uses only generative providers for steps, never a playback model', () => {
-    expect(isGenerativeModel(scriptedTextModel([], 'reference'))).toBe(false);
-    expect(isGenerativeModel(scriptedTextModel([], 'replay:runs/x.jsonl'))).toBe(false);
-    expect(isGenerativeModel(scriptedTextModel([], 'anthropic:claude'))).toBe(true);
+  it('marks providers generative and playback models not (the executor uses only generative ones for steps)', async () => {
+    const task = JSON.parse(await readFile('episodes/demo/demo.json', 'utf8')) as Task;
+    const context = { task, tools: [], env: {} };
+    expect((await createModel('openai-compatible:http://127.0.0.1:9/v1#m', context)).generative).toBe(true);
+    expect((await createModel('anthropic:claude-x', { ...context, env: { ANTHROPIC_API_KEY: 'k' } })).generative).toBe(true);
+    expect((await createModel('reference', context)).generative).toBeFalsy();
   });
 });

@@ -4,6 +4,7 @@ import type { Model } from '../../../src/models/model.ts';
 export function scriptedTextModel(replies: string[], spec = 'openai:scripted-test'): Model & { requests: number } {
   const model = {
     spec,
+    generative: true,
     requests: 0,
     async respond() {
       const content = replies[Math.min(model.requests, replies.length - 1)] ?? '';

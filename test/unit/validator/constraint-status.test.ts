@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { constraintStatuses, violationSummary } from '../../../src/graders/constraint-status.ts';
+import { constraintStatuses, violationSummary } from '../../../src/validator/constraint-status.ts';
 import { disposeIsolatePool, revalidate } from '../../../src/validator/index.ts';
 import { TOOLS, answer, calls, checkEvents, constraint } from './fixtures.ts';
 

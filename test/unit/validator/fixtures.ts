@@ -1,4 +1,4 @@
-import { constraintStatuses } from '../../../src/graders/constraint-status.ts';
+import { constraintStatuses } from '../../../src/validator/constraint-status.ts';
 import { ConstraintSchema, type Constraint } from '../../../src/schemas/constraint.ts';
 import type { TrajectoryEvent } from '../../../src/schemas/event.ts';
 import type { Step, Verdict } from '../../../src/schemas/step.ts';

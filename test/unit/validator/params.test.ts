@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { describeZodError } from '../../../src/engine/load-task.ts';
+import { describeZodError } from '../../../src/schemas/describe-zod-error.ts';
 import { ConstraintSchema } from '../../../src/schemas/constraint.ts';
 
 function firstIssuePath(value: unknown): string {

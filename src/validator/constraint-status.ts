@@ -14,7 +14,7 @@ export function isViolation(verdict: Verdict): boolean {
 }
 
 /**
- * Per-constraint status over a trajectory, from its `constraint-check` events (DESIGN.md):
+ * Per-constraint status over a trajectory, from its `constraint-check` events (docs/architecture.md "Constraint categories and enforcement"):
  * `error` if the constraint's code failed; `satisfied` if it was never violated; `soft-satisfied` if it
  * was violated but not at the last checked step (the model complied after the feedback, or, under
  * `observe`, by itself); `unsatisfied` if it was still violated at the last checked step.

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { SandboxError } from '../sandbox-error.ts';
-import { EventSchema, type TrajectoryEvent } from '../schemas/event.ts';
-import { describeZodError } from './load-task.ts';
+import { EventSchema, type TrajectoryEvent } from './event.ts';
+import { describeZodError } from './describe-zod-error.ts';
 
 export interface Trajectory {
   events: TrajectoryEvent[];

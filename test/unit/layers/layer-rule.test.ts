@@ -1,0 +1,37 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from '../../../src/data-dir.ts';
+
+// The layer rule of docs/architecture.md ("Layers"), enforced by `npm run lint` (eslint.layers.js): each case is a
+// file placed in a folder, importing another folder; the expected verdict follows from the rule, not from ESLint.
+const eslint = new ESLint({ cwd: REPO_ROOT });
+
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: path.join(REPO_ROOT, file) });
+  return result!.messages.filter((message) => message.ruleId === 'boundaries/dependencies').map((message) => message.message);
+}
+
+describe('the layer rule', { timeout: 60_000 }, () => {
+  it.each([
+    ['a model importing the engine (upward)', 'src/models/upward.ts', "import { loadTask } from '../engine/load-task.ts';\nexport const f = loadTask;\n"],
+    ['a grader importing the engine (upward)', 'src/graders/upward.ts', "import { runEpisode } from '../engine/run-episode.ts';\nexport const f = runEpisode;\n"],
+    ['the engine importing the cli (upward)', 'src/engine/upward.ts', "import { EXIT_CODES } from '../cli/exit-codes.ts';\nexport const f = EXIT_CODES;\n"],
+    ['schemas importing the validator (upward)', 'src/schemas/upward.ts', "import { buildStep } from '../validator/build-step.ts';\nexport const f = buildStep;\n"],
+    ['a server importing the engine', 'mcp-servers/sql/upward.ts', "import { runEpisode } from '../../src/engine/run-episode.ts';\nexport const f = runEpisode;\n"],
+    ['the validator importing graders (against the middle layer order)', 'src/validator/sideways.ts', "import { gradeEpisode } from '../graders/index.ts';\nexport const f = gradeEpisode;\n"],
+  ])('rejects %s', async (_name, file, code) => {
+    const errors = await layerErrors(file, code);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/no policy allowing dependencies/);
+  });
+
+  it.each([
+    ['the engine importing the validator (downward)', 'src/engine/downward.ts', "import { buildStep } from '../validator/build-step.ts';\nexport const f = buildStep;\n"],
+    ['a grader importing schemas (downward)', 'src/graders/downward.ts', "import { FINISH_PREFIX } from '../schemas/ddr-messages.ts';\nexport const f = FINISH_PREFIX;\n"],
+    ['the cli importing the engine (downward)', 'src/cli/downward.ts', "import { loadTask } from '../engine/load-task.ts';\nexport const f = loadTask;\n"],
+    ['a model importing the error model at the top of src/', 'src/models/base.ts', "import { SandboxError } from '../sandbox-error.ts';\nexport const f = SandboxError;\n"],
+  ])('accepts %s', async (_name, file, code) => {
+    expect(await layerErrors(file, code)).toEqual([]);
+  });
+});
