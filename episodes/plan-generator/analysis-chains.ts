@@ -50,7 +50,7 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     key: 'escalating-agent', head: 'top-escalating-agent',
     leads: ['Which agent escalates far more than peers, and what happens on those calls', 'Find the agent with the highest escalation rate and look into their escalated calls'],
     calls: { prompt: 'List the ids of the escalated calls handled by the agent found in (1)', sql: "SELECT call_id FROM calls WHERE agent_id = '(1)' AND escalated ORDER BY call_id LIMIT 200" },
-    evidence: { clause: 'what customers say on them', prompt: 'Retrieve transcript passages of the calls listed in (2) where the customer asks for more help', query: CALL_QUERY, fact: E.outlierAgent },
+    evidence: { clause: 'what customers say on them', prompt: 'Retrieve transcript passages of the escalated calls listed in (2) where the customer pushes for escalation to a supervisor', query: CALL_QUERY, fact: E.outlierAgent },
     themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'escalation_request' },
     followUps: [
       { clause: 'how the agent scores on empathy against peers', prompt: "Compare the mean 'empathy' QA score of the agent found in (1) with the mean of all agents", patternId: 'outlier-agent-empathy',
@@ -65,7 +65,7 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     key: 'escalating-zone', head: 'escalation-time-zone',
     leads: ['Which caller time zone is escalated most often, and what do escalated callers there go through', 'Find the time zone with the highest escalation rate and examine its escalated calls'],
     calls: { prompt: 'List the ids of escalated calls from callers in the time zone found in (1)', sql: "SELECT call_id FROM calls WHERE time_zone = '(1)' AND escalated ORDER BY call_id LIMIT 200" },
-    evidence: { clause: 'what those callers say', prompt: 'Retrieve transcript passages of the calls listed in (2) where the caller asks for more help', query: CALL_QUERY, fact: 'America/Los_Angeles' },
+    evidence: { clause: 'what those callers say', prompt: 'Retrieve transcript passages of the escalated calls listed in (2) where callers explain why they want escalation', query: CALL_QUERY, fact: 'America/Los_Angeles' },
     themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'escalation_request' },
     followUps: [
       { clause: 'which queues those escalations come from', prompt: 'Count the escalated calls from the time zone found in (1) per queue',
@@ -77,13 +77,13 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
   {
     key: 'dropping-team', head: 'qa-drop-team',
     leads: [`Which team's QA scores fell most after ${E.qaDropDate}, and what do its recent calls show`, `Find the team whose QA scores dropped most after ${E.qaDropDate} and review its recent calls`],
-    calls: { prompt: `List the ids of calls handled by the team found in (1) since ${E.qaDropDate}`, sql: `SELECT c.call_id FROM calls c JOIN agents a USING (agent_id) WHERE a.team = '(1)' AND c.started_at >= TIMESTAMP '${E.qaDropDate}' ORDER BY c.call_id LIMIT 200` },
-    evidence: { clause: 'how its agents handle customers', prompt: 'Retrieve transcript passages of the calls listed in (2) showing how the agent handles the customer', query: CALL_QUERY, fact: E.qaDropTeam },
+    calls: { prompt: 'List the ids of the calls handled by the team found in (1) since its scores dropped', sql: `SELECT c.call_id FROM calls c JOIN agents a USING (agent_id) WHERE a.team = '(1)' AND c.started_at >= TIMESTAMP '${E.qaDropDate}' ORDER BY c.call_id LIMIT 200` },
+    evidence: { clause: 'how its agents handle customers', prompt: 'Retrieve transcript passages of the calls listed in (2) showing how the agent greets, verifies identity and closes', query: CALL_QUERY, fact: E.qaDropTeam },
     themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'hold_placed' },
     followUps: [
-      { clause: 'which rubric items fell most for that team', prompt: `Compute the change in mean QA score per rubric item for the team found in (1) before and after ${E.qaDropDate}`,
+      { clause: 'which rubric items fell most for that team', prompt: 'Compute the change in mean QA score per rubric item for the team found in (1) across the drop',
         sql: `SELECT q.rubric_item, round(avg(q.score) FILTER (WHERE q.evaluated_at >= TIMESTAMP '${E.qaDropDate}') - avg(q.score) FILTER (WHERE q.evaluated_at < TIMESTAMP '${E.qaDropDate}'), 3) AS score_change FROM qa_evaluations q JOIN agents a USING (agent_id) WHERE a.team = '(1)' GROUP BY q.rubric_item ORDER BY score_change` },
-      { clause: 'which of its agents declined most', prompt: `Compute each agent's change in mean QA score after ${E.qaDropDate} within the team found in (1) and return the largest drops`,
+      { clause: 'which of its agents declined most', prompt: "Compute each agent's change in mean QA score across the drop within the team found in (1) and return the largest drops",
         sql: `SELECT q.agent_id, round(avg(q.score) FILTER (WHERE q.evaluated_at >= TIMESTAMP '${E.qaDropDate}') - avg(q.score) FILTER (WHERE q.evaluated_at < TIMESTAMP '${E.qaDropDate}'), 3) AS score_change FROM qa_evaluations q JOIN agents a USING (agent_id) WHERE a.team = '(1)' GROUP BY q.agent_id ORDER BY score_change NULLS LAST LIMIT 5` },
     ],
   },
@@ -91,7 +91,7 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     key: 'outage', head: 'outage-spike',
     leads: ['When did outage calls spike, and what did the calls of the spike look like', 'Find the day the outage calls burst and look into the calls from that spike'],
     calls: { prompt: 'List the ids of outage calls from the day found in (1) and the two days after', sql: "SELECT call_id FROM calls WHERE call_driver = 'outage' AND started_at::DATE BETWEEN '(1)'::DATE AND '(1)'::DATE + 2 ORDER BY call_id LIMIT 200" },
-    evidence: { clause: 'what customers reported', prompt: 'Retrieve transcript passages of the calls listed in (2) where customers describe the problem', query: CALL_QUERY, fact: 'technical_support' },
+    evidence: { clause: 'what customers reported', prompt: 'Retrieve transcript passages of the outage calls listed in (2) where customers describe the service disruption', query: CALL_QUERY, fact: 'technical_support' },
     themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'resolution_confirmed' },
     followUps: [
       { clause: 'which queues took those calls', prompt: 'Count outage calls per queue from the day found in (1) and the two days after',
@@ -104,7 +104,7 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     key: 'unhappy-driver', head: 'low-csat-driver',
     leads: ['Which call driver leaves customers least satisfied, and what goes on in its worst-rated calls', 'Find the call driver with the lowest CSAT and dig into its poorly rated calls'],
     calls: { prompt: 'List the ids of calls with the driver found in (1) rated 1 or 2 in CSAT', sql: "SELECT call_id FROM calls WHERE call_driver = '(1)' AND csat <= 2 ORDER BY call_id LIMIT 200" },
-    evidence: { clause: 'what those customers complain about', prompt: 'Retrieve transcript passages of the calls listed in (2) where customers complain', query: CALL_QUERY, fact: 'billing' },
+    evidence: { clause: 'what those customers complain about', prompt: 'Retrieve transcript passages of the poorly rated calls listed in (2) where customers voice dissatisfaction', query: CALL_QUERY, fact: 'billing' },
     themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'hold_placed' },
     followUps: [
       { clause: 'whether long holds drag its CSAT down', prompt: `Compare the mean CSAT of calls with the driver found in (1) held more than ${E.longHoldSeconds} seconds with its other calls`, patternId: 'long-hold-csat',
@@ -119,7 +119,7 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     key: 'holding-shift', head: 'night-hold',
     leads: ['Which shift keeps callers on hold longest, and how do its long-hold calls go', 'Find the shift with the longest holds and look into its long-hold calls'],
     calls: { prompt: `List the ids of calls taken by agents on the shift found in (1) with more than ${E.longHoldSeconds} seconds on hold`, sql: `SELECT c.call_id FROM calls c JOIN agents a USING (agent_id) WHERE a.shift = '(1)' AND c.hold_s > ${E.longHoldSeconds} ORDER BY c.call_id LIMIT 200` },
-    evidence: { clause: 'what callers say about waiting', prompt: 'Retrieve transcript passages of the calls listed in (2) where the customer is put on hold', query: CALL_QUERY },
+    evidence: { clause: 'what callers say about waiting', prompt: 'Retrieve transcript passages of the long-hold calls listed in (2) where customers react to waiting on hold', query: CALL_QUERY },
     themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'hold_placed' },
     followUps: [
       { clause: 'whether those long holds lower CSAT', prompt: `Compare the mean CSAT of calls on the shift found in (1) held more than ${E.longHoldSeconds} seconds with its other calls`, patternId: 'long-hold-csat',

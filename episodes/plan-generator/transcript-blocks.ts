@@ -72,7 +72,7 @@ export const TRANSCRIPT_BLOCKS: TranscriptBlock[] = [
     questions: ['How do customers react when their issue is not resolved?', 'What do customers say at the end of unresolved calls?', 'What is the tone of customers whose problem was not fixed?'],
     clause: 'how customers react when their issue is not resolved',
     prompt: 'Retrieve transcript passages from unresolved calls where customers react to the outcome',
-    synthesis: 'Describe the customer reactions in (R)',
+    synthesis: 'Describe how customers react when the issue stays unresolved in (R)',
     retrieval: { query: 'unacceptable very disappointed with your service', filters: { resolved: false } },
     terms: [],
   },

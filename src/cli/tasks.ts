@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { EPISODES_DIR, loadSuite } from '../engine/load-task.ts';
 import { formatTable } from './format-table.ts';
+import { planStatsTable } from './plan-stats.ts';
 
 /** `sandbox tasks`: the tasks of a suite with their style, domain and counts. */
 export function tasksCommand(): Command {
@@ -8,8 +9,14 @@ export function tasksCommand(): Command {
     .description('List tasks with style, domain and counts')
     .option('--suite <dir|glob>', 'a directory of task files or a glob (default: every task under episodes/)')
     .option('--json', 'print as JSON')
-    .action(async (flags: { suite?: string; json?: boolean }) => {
-      const tasks = await loadSuite(flags.suite ?? EPISODES_DIR);
+    .option('--stats [suite]', "print the suite's shape instead (plan tasks: step and hop distributions beside the paper's)")
+    .action(async (flags: { suite?: string; json?: boolean; stats?: string | boolean }) => {
+      const tasks = await loadSuite((typeof flags.stats === 'string' ? flags.stats : undefined) ?? flags.suite ?? EPISODES_DIR);
+      if (flags.stats !== undefined) {
+        const plans = tasks.flatMap(({ task }) => (task.style === 'plan' ? [task] : []));
+        if (plans.length > 0) process.stdout.write(`${planStatsTable(plans)}\n`);
+        return;
+      }
       const rows = tasks.map(({ task }) => ({
         id: task.id,
         style: task.style,

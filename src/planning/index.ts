@@ -12,7 +12,7 @@ export {
   type StructuralIssueCode,
   type StructuralOptions,
 } from './validate-plan-structure.ts';
-export { matchSteps, DEFAULT_MATCH_THRESHOLD, type StepMatch, type StepMatching } from './match-steps.ts';
+export { matchSteps, DEFAULT_MATCH_THRESHOLD, MIN_CONTENT_WORDS, MIN_CONTENT_OVERLAP, type StepMatch, type StepMatching } from './match-steps.ts';
 export { PLAN_RATINGS, ratingForF1, worseRating, ratingIndex, type PlanRating } from './plan-rating.ts';
 export { evaluateOneShot, NOT_EXECUTABLE_CAP, INCOMPLETE_TOOLS_CAP, type OneShotEvaluation, type OneShotOptions } from './evaluate-one-shot.ts';
 export { PLAN_METRIC_WEIGHTS, STRUCTURAL_METRICS, JUDGED_METRICS, type PlanMetric } from './plan-metrics.ts';
