@@ -95,6 +95,8 @@ describe('CLI help', () => {
         --suite <dir|glob>  a directory of task files or a glob (default: every task
                             under episodes/)
         --json              print as JSON
+        --stats [suite]     print the suite's shape instead (plan tasks: step and hop
+                            distributions beside the paper's)
         -h, --help          display help for command
       "
     `);
@@ -154,6 +156,8 @@ describe('CLI help', () => {
         view [options] [dirs...]              Open a local web viewer (127.0.0.1 only)
                                               of run folders: runs, plots, episodes,
                                               comparisons; updates live
+        plan                                  Planning tools: optimize a plan with the
+                                              lineage loop
         help [command]                        display help for command
       "
     `);
