@@ -6,6 +6,7 @@ import { PlanTaskSchema, type PlanTask } from '../../src/schemas/plan-task.ts';
 import { DATA_BLOCKS, type DataBlock } from './data-blocks.ts';
 import { PLAN_SYSTEM_PROMPT } from './plan-system-prompt.ts';
 import { TRANSCRIPT_BLOCKS, type TranscriptBlock } from './transcript-blocks.ts';
+import { ANALYSIS_CHAINS, themesSql, type ChainStep } from './analysis-chains.ts';
 import { SeededRandom } from '../../databases/seeded-random.ts';
 
 export type Stratum = 'objective-simple' | 'objective-compound' | 'subjective-simple' | 'subjective-compound';
@@ -37,15 +38,32 @@ class PlanBuilder {
     return id;
   }
 
-  /** A RAG step; a chained block narrows to what data step `dataStep` found ("(D)" bound to it). */
-  transcripts(block: TranscriptBlock, dataStep?: number): number {
-    const bind = (text: string): string => (dataStep === undefined ? text : text.replaceAll('(D)', `(${dataStep})`));
-    if (block.chained && dataStep === undefined) throw new Error(`transcript block ${block.key} needs its data step`);
-    const id = this.push('RAG', bind(block.prompt), block.chained ? [dataStep!] : []);
-    const filters = Object.fromEntries(Object.entries(block.retrieval.filters).map(([key, value]) => [key, typeof value === 'string' ? bind(value) : value]));
-    this.details.push({ stepId: id, retrieval: { query: block.retrieval.query, filters } });
-    this.fact(block.fact);
+  /** A RAG step of a simple question: the block's retrieval, on its own. */
+  transcripts(block: TranscriptBlock): number {
+    const id = this.push('RAG', block.prompt, []);
+    this.details.push({ stepId: id, retrieval: block.retrieval });
+    if (block.fact) this.fact(block.fact);
     for (const term of block.terms) this.terms.add(term);
+    return id;
+  }
+
+  /**
+   * A T2S step consuming the result of step `source`: "(k)" in its prompt and '(k)' / '(k)[]' in its SQL are bound
+   * to that step (the executor fills the SQL with its actual values, see run-plan.ts).
+   */
+  chained(step: ChainStep, source: number): number {
+    const id = this.push('T2S', step.prompt.replace(/\(\d+\)/g, `(${source})`), [source]);
+    this.details.push({ stepId: id, sql: step.sql.replace(/\s+/g, ' ').trim().replace(/'\(\d+\)(\[\])?'/g, (_, list: string | undefined) => `'(${source})${list ?? ''}'`) });
+    if (step.fact) this.fact(step.fact);
+    if (step.patternId) this.patterns.add(step.patternId);
+    return id;
+  }
+
+  /** A RAG step over the calls an earlier step listed; `fact` is a value the retrieved calls' metadata shows. */
+  evidence(prompt: string, retrieval: { query: string; filters: Record<string, unknown> }, dependsOn: number, fact?: string): number {
+    const id = this.push('RAG', prompt.replace(/\((\d+)\)/g, `(${dependsOn})`), [dependsOn]);
+    this.details.push({ stepId: id, retrieval });
+    if (fact) this.fact(fact);
     return id;
   }
 
@@ -64,11 +82,7 @@ class PlanBuilder {
   }
 }
 
-const capitalise = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 const listOf = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
-/** A short name of a data block's finding for LLM prompts, without its filter terms (repeating one downstream is redundant). */
-const topicOf = (block: DataBlock): string =>
-  block.key.split('-').filter((word) => !block.terms.some((term) => term.toLowerCase().split(/[^a-z0-9]+/).includes(word))).join(' ');
 const refs = (ids: number[]): string => listOf(ids.map((id) => `(${id})`));
 
 /** Objective, simple: one structured fact → one T2S step. The i-th question takes block i mod n, phrasing i div n. */
@@ -81,7 +95,7 @@ function objectiveSimple(index: number): { query: string; builder: PlanBuilder }
 
 /** Subjective, simple: what was said about one thing → RAG, then an LLM summary of it. */
 function subjectiveSimple(index: number): { query: string; builder: PlanBuilder } {
-  const standalone = TRANSCRIPT_BLOCKS.filter((block) => !block.chained);
+  const standalone = TRANSCRIPT_BLOCKS;
   const block = standalone[index % standalone.length]!;
   const builder = new PlanBuilder();
   const rag = builder.transcripts(block);
@@ -89,40 +103,31 @@ function subjectiveSimple(index: number): { query: string; builder: PlanBuilder 
   return { query: block.questions[Math.floor(index / standalone.length) % block.questions.length]!, builder };
 }
 
-/** Objective, compound: 2–4 structured facts in one question → parallel T2S steps, one LLM step combining them. */
-function objectiveCompound(random: SeededRandom): { query: string; builder: PlanBuilder } {
-  const blocks = random.sample(DATA_BLOCKS, random.int(2, 4));
-  const builder = new PlanBuilder();
-  const ids = blocks.map((block) => builder.data(block));
-  builder.llm(`Combine the findings ${refs(ids)} into one answer, one sentence per finding`, ids);
-  return { query: `${capitalise(listOf(blocks.map((block) => block.clause)))}?`, builder };
-}
-
 /**
- * Subjective, compound: 1–4 topics, each a structured finding and what customers say about it → per topic a T2S and
- * a RAG step (in parallel, or the RAG step narrowed to what the T2S step found) and an LLM step explaining one by the
- * other; with several topics, a final LLM step.
+ * A compound question: one analysis along a chain (analysis-chains.ts) — the head finds an entity, the next step
+ * lists its calls, (subjective) the transcripts of those calls are read, the key moments of the calls read (or
+ * listed) are counted, 1–3 follow-ups measure the entity further, and an LLM step explains the whole.
  */
-function subjectiveCompound(random: SeededRandom): { query: string; builder: PlanBuilder } {
-  // One transcript block per structured finding: two topics on the same finding would repeat its T2S step.
-  const paired = TRANSCRIPT_BLOCKS.filter((block) => block.explains !== undefined);
-  const topics: TranscriptBlock[] = [];
-  for (const block of random.sample(paired, paired.length)) {
-    if (!topics.some((topic) => topic.explains === block.explains)) topics.push(block);
-  }
-  topics.splice(random.int(1, 4));
+function compound(random: SeededRandom, subjective: boolean): { query: string; builder: PlanBuilder } {
+  const chain = random.pick(ANALYSIS_CHAINS);
+  const followUps = random.sample(chain.followUps, random.int(1, chain.followUps.length)).sort((a, b) => chain.followUps.indexOf(a) - chain.followUps.indexOf(b));
   const builder = new PlanBuilder();
-  const explanations: number[] = [];
-  const clauses: string[] = [];
-  for (const transcript of topics) {
-    const data = DATA_BLOCKS.find((block) => block.key === transcript.explains)!;
-    const t2s = builder.data(data);
-    const rag = builder.transcripts(transcript, t2s);
-    explanations.push(builder.llm(`Explain the ${topicOf(data)} finding in (${t2s}) with the call evidence in (${rag})`, [t2s, rag]));
-    clauses.push(`${data.clause}, and ${transcript.clause}`);
+  const head = builder.data(DATA_BLOCKS.find((block) => block.key === chain.head)!);
+  const calls = builder.chained(chain.calls, head);
+  let read = calls;
+  if (subjective) {
+    read = builder.evidence(chain.evidence.prompt, { query: chain.evidence.query, filters: { call_ids: `(${calls})` } }, calls, chain.evidence.fact);
   }
-  if (explanations.length > 1) builder.llm(`Write one summary for a contact-center manager from the explanations ${refs(explanations)}`, explanations);
-  return { query: `${capitalise(clauses.join('; also '))}?`, builder };
+  const themes = builder.chained({ prompt: chain.themes.prompt, sql: themesSql(read), fact: chain.themes.fact }, read);
+  const measured = followUps.map((followUp) => builder.chained(followUp, head));
+  const evidence = subjective ? [read] : [];
+  const used = [head, ...evidence, themes, ...measured];
+  builder.llm(
+    `Explain the finding in (${head}) for a contact-center manager using ${subjective ? `the call passages in (${read}), ` : ''}the key moments in (${themes}) and the measurements ${refs(measured)}`,
+    used,
+  );
+  const clauses = [...(subjective ? [chain.evidence.clause] : []), ...followUps.map((followUp) => followUp.clause)];
+  return { query: `${random.pick(chain.leads)}, including ${listOf(clauses)}?`, builder };
 }
 
 /**
@@ -141,8 +146,7 @@ export function generatePlanSuite(options: GeneratePlanSuiteOptions = {}): PlanT
       const { query, builder } =
         stratum === 'objective-simple' ? objectiveSimple(attempt)
           : stratum === 'subjective-simple' ? subjectiveSimple(attempt)
-            : stratum === 'objective-compound' ? objectiveCompound(random)
-              : subjectiveCompound(random);
+            : compound(random, stratum === 'subjective-compound');
       if (seenQueries.has(query)) continue;
       seenQueries.add(query);
       produced += 1;

@@ -3,16 +3,23 @@ import { EPISODES_DIR, loadSuite } from '../engine/load-task.ts';
 import { selectTasks } from '../engine/select-tasks.ts';
 import { addSelectionOptions, type SelectionFlags } from './cli-options.ts';
 import { formatTable } from './format-table.ts';
+import { planStatsTable } from './plan-stats.ts';
 
 /** `sandbox tasks`: the tasks of a suite with their style, domain and counts. */
 export function tasksCommand(): Command {
   const command = new Command('tasks')
     .description('List tasks with style, domain and counts')
     .option('--suite <dir|glob>', 'a directory of task files or a glob (default: every task under episodes/)')
-    .option('--json', 'print as JSON');
+    .option('--json', 'print as JSON')
+    .option('--stats [suite]', "print the suite's shape instead (plan tasks: step and hop distributions beside the paper's)");
   return addSelectionOptions(command, { seed: true })
-    .action(async (flags: SelectionFlags & { suite?: string; json?: boolean }) => {
-      const tasks = selectTasks(await loadSuite(flags.suite ?? EPISODES_DIR), flags);
+    .action(async (flags: SelectionFlags & { suite?: string; json?: boolean; stats?: string | boolean }) => {
+      const tasks = selectTasks(await loadSuite((typeof flags.stats === 'string' ? flags.stats : undefined) ?? flags.suite ?? EPISODES_DIR), flags);
+      if (flags.stats !== undefined) {
+        const plans = tasks.flatMap(({ task }) => (task.style === 'plan' ? [task] : []));
+        if (plans.length > 0) process.stdout.write(`${planStatsTable(plans)}\n`);
+        return;
+      }
       const rows = tasks.map(({ task }) => ({
         id: task.id,
         style: task.style,

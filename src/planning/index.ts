@@ -12,13 +12,14 @@ export {
   type StructuralIssueCode,
   type StructuralOptions,
 } from './validate-plan-structure.ts';
-export { matchSteps, DEFAULT_MATCH_THRESHOLD, type StepMatch, type StepMatching } from './match-steps.ts';
+export { matchSteps, DEFAULT_MATCH_THRESHOLD, MIN_CONTENT_WORDS, MIN_CONTENT_OVERLAP, type StepMatch, type StepMatching } from './match-steps.ts';
 export { PLAN_RATINGS, ratingForF1, worseRating, ratingIndex, type PlanRating } from './plan-rating.ts';
 export { evaluateOneShot, NOT_EXECUTABLE_CAP, INCOMPLETE_TOOLS_CAP, type OneShotEvaluation, type OneShotOptions } from './evaluate-one-shot.ts';
 export { PLAN_METRIC_WEIGHTS, STRUCTURAL_METRICS, JUDGED_METRICS, type PlanMetric } from './plan-metrics.ts';
 export { judgePlan, JUDGE_RUBRIC, type JudgeVerdict, type JudgeOutcome } from './judge-plan.ts';
 export { evaluateMetricWise, type MetricWiseEvaluation, type MetricWiseOptions } from './evaluate-metric-wise.ts';
-export { runPlan, SQL_TOOL, RAG_TOOL, type PlanExecution, type StepExecution, type StepSource, type RunPlanOptions, type ReferenceStepDetail } from './run-plan.ts';
+export { findHardCodedLiterals, type HardCodedLiteral } from './hard-coded-literals.ts';
+export { runPlan, resultValues, SQL_TOOL, RAG_TOOL, type PlanExecution, type StepExecution, type StepSource, type RunPlanOptions, type ReferenceStepDetail } from './run-plan.ts';
 export { executePlan } from './execute-plan.ts';
 export { STEP_TAGS, STRUCTURAL_TAGS, MODEL_TAGS, type StepTag, type StepAssessment } from './step-tags.ts';
 export { tagSteps, type StepTagging, type TagStepsOptions } from './tag-steps.ts';

@@ -22,6 +22,11 @@ interface Profile {
 const profiles = new Map<string, Profile>();
 const MAX_CACHED_PROFILES = 20_000;
 
+/** Empties the profile cache: what a cold evaluation (prompts never seen before) starts from; the benchmark uses it. */
+export function clearSimilarityCache(): void {
+  profiles.clear();
+}
+
 function cachedProfile(prompt: string): Profile {
   let profile = profiles.get(prompt);
   if (!profile) {

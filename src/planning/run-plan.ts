@@ -121,6 +121,11 @@ async function executeStep(
   if (step.tool === 'T2S') {
     let sql = detail?.sql;
     let source: StepSource = 'reference-sql';
+    if (sql !== undefined) {
+      const bound = bindSql(sql, step, upstream);
+      if (!bound.ok) return { source: 'not-run', input: {}, output: `not run: ${bound.error}`, isError: true };
+      sql = bound.sql;
+    }
     if (sql === undefined) {
       if (!options.model) {
         return { source: 'not-run', input: {}, output: 'not run: no reference SQL for this step and no model for text-to-SQL', isError: true };
@@ -158,8 +163,32 @@ async function executeStep(
 }
 
 /**
- * A reference retrieval narrows to what an upstream T2S step found: a filter value "(k)", k in depends_on, is bound
- * to the first value of the first row of step k's result (the SQL server's JSON `{columns, rows}`).
+ * The values a step's result hands downstream: a T2S result's first column (the SQL server's JSON `{columns, rows}`),
+ * a RAG result's call ids (`{results: [{call_id}]}`), in order. Empty when the output is neither.
+ */
+export function resultValues(output: string): string[] {
+  let parsed: { rows?: unknown[][]; results?: { call_id?: unknown }[] };
+  try {
+    parsed = JSON.parse(output) as typeof parsed;
+  } catch {
+    return [];
+  }
+  const raw = parsed.rows ? parsed.rows.map((row) => row[0]) : (parsed.results ?? []).map((hit) => hit.call_id);
+  return raw.filter((value) => value !== undefined && value !== null).map(String);
+}
+
+/** Step k's values when k is one of the step's dependencies and has any; else the reason it cannot be bound. */
+function upstreamValues(id: number, what: string, step: PlanStep, upstream: readonly StepExecution[]): { ok: true; values: string[] } | { ok: false; error: string } {
+  const source = upstream.find((execution) => execution.id === id);
+  if (!source || !step.depends_on.includes(id)) return { ok: false, error: `${what} refers to step ${id}, which this step does not depend on` };
+  const values = resultValues(source.output);
+  if (values.length === 0) return { ok: false, error: `${what}: step ${id}'s result has no value to narrow to` };
+  return { ok: true, values };
+}
+
+/**
+ * A reference retrieval narrows to what an upstream step found: a filter value "(k)", k in depends_on, is bound to
+ * step k's first value — or, for `call_ids`, to all its values (at most MAX_BOUND_IDS) — see `resultValues`.
  */
 function bindFilters(
   filters: Record<string, unknown>,
@@ -173,19 +202,31 @@ function bindFilters(
       bound[key] = value;
       continue;
     }
-    const id = Number(reference[1]);
-    const source = upstream.find((execution) => execution.id === id);
-    if (!source || !step.depends_on.includes(id)) return { ok: false, error: `filter ${key} refers to step ${id}, which this step does not depend on` };
-    let first: unknown;
-    try {
-      first = (JSON.parse(source.output) as { rows?: unknown[][] }).rows?.[0]?.[0];
-    } catch {
-      first = undefined;
-    }
-    if (first === undefined || first === null) return { ok: false, error: `filter ${key}: step ${id}'s result has no first value to narrow to` };
-    bound[key] = String(first);
+    const found = upstreamValues(Number(reference[1]), `filter ${key}`, step, upstream);
+    if (!found.ok) return found;
+    bound[key] = key === 'call_ids' ? found.values.slice(0, MAX_BOUND_IDS) : found.values[0];
   }
   return { ok: true, filters: bound };
+}
+
+/** Most values a list placeholder binds to (the transcripts server's call_ids filter takes up to 1,000). */
+const MAX_BOUND_IDS = 1000;
+/** In reference SQL, `'(k)'` is step k's first value as an SQL string; `'(k)[]'` the list of all its values, `('a', 'b')`. */
+const SQL_PLACEHOLDER = /'\((\d+)\)(\[\])?'/g;
+
+/** Binds the SQL placeholders of a reference step to its upstream steps' actual outputs (see SQL_PLACEHOLDER). */
+function bindSql(sql: string, step: PlanStep, upstream: readonly StepExecution[]): { ok: true; sql: string } | { ok: false; error: string } {
+  let error: string | undefined;
+  const bound = sql.replace(SQL_PLACEHOLDER, (whole, digits: string, list: string | undefined) => {
+    const found = upstreamValues(Number(digits), `SQL placeholder ${whole}`, step, upstream);
+    if (!found.ok) {
+      error ??= found.error;
+      return whole;
+    }
+    const quote = (value: string): string => `'${value.replaceAll("'", "''")}'`;
+    return list ? `(${found.values.slice(0, MAX_BOUND_IDS).map(quote).join(', ')})` : quote(found.values[0]!);
+  });
+  return error === undefined ? { ok: true, sql: bound } : { ok: false, error };
 }
 
 const SQL_FENCE = /```(?:sql)?\s*\n([\s\S]*?)```/i;

@@ -11,7 +11,7 @@ import { subqueryMatches } from '../../../src/graders/cctu.ts';
 import { planGrader } from '../../../src/graders/plan.ts';
 import { startEnvironment, type ToolEnvironment } from '../../../src/mcp/start-environment.ts';
 import { createReferenceModel } from '../../../src/models/reference-model.ts';
-import { executePlan, runPlan } from '../../../src/planning/index.ts';
+import { executePlan, findHardCodedLiterals, resultValues, runPlan } from '../../../src/planning/index.ts';
 import type { PlanTask } from '../../../src/schemas/plan-task.ts';
 
 const CALLS = 4000;
@@ -44,19 +44,56 @@ afterAll(async () => {
 const call = (name: string, args: Record<string, unknown>) => environment.call(name, JSON.stringify(args));
 
 describe('executing reference plans on the real servers', () => {
-  // Every T2S and RAG building block appears in the simple strata; a sample of compound plans adds the parallel shapes.
-  const simple = suite.filter((task) => task.grading.shape === 'simple' && Number(task.id.slice(-3)) <= 19);
-  const compound = suite.filter((task) => task.grading.shape === 'compound').filter((_, index) => index % 10 === 0);
-
-  it.each([...simple, ...compound].map((task) => [task.id, task] as const))('%s reaches its planted facts', async (_id, task) => {
+  it.each(suite.map((task) => [task.id, task] as const))('%s reaches its planted facts through its own data flow', async (_id, task) => {
     const execution = await runPlan(task.reference.plan, { callTool: call, reference: { plan: task.reference.plan, details: task.reference.details } });
     expect(execution.refused).toBeUndefined();
     expect(execution.steps.filter((step) => step.isError).map((step) => `${step.id}: ${step.output}`)).toEqual([]);
-    const outputs = execution.steps.filter((step) => step.tool !== 'LLM').map((step) => step.output).join('\n');
-    for (const fact of task.grading.expectedFacts) expect(reached(fact, outputs), `${task.id}: ${fact}`).toBe(true);
+    const byId = new Map(execution.steps.map((step) => [step.id, step]));
+    const details = new Map(task.reference.details.map((detail) => [detail.stepId, detail]));
+    // Each placeholder of a step resolves to its upstream step's actual output: the executed prompt holds no "(k)"
+    // of a dependency, and the SQL / filters actually sent carry the upstream step's values, not the placeholder.
+    for (const step of task.reference.plan.steps) {
+      const executed = byId.get(step.id)!;
+      for (const dependency of step.depends_on) expect(executed.prompt, `${task.id} step ${step.id}`).not.toContain(`(${dependency})`);
+      const sent = JSON.stringify(executed.input);
+      expect(sent, `${task.id} step ${step.id} sent an unbound placeholder`).not.toMatch(/'\(\d+\)(\[\])?'|"\(\d+\)"/);
+      const detail = JSON.stringify(details.get(step.id) ?? {});
+      for (const dependency of step.depends_on) {
+        if (!detail.includes(`(${dependency})`)) continue;
+        const upstream = resultValues(byId.get(dependency)!.output);
+        expect(upstream.length, `${task.id}: step ${dependency} feeds step ${step.id} but returned nothing`).toBeGreaterThan(0);
+        expect(sent, `${task.id}: step ${step.id} does not carry step ${dependency}'s value`).toContain(upstream[0]!.replaceAll("'", "''"));
+      }
+    }
+    // Every planted fact is in a data step's output; in a compound plan, the facts beyond its first step's are found
+    // by steps that consume earlier data steps (the chain), not by independent lookups.
+    const dataSteps = execution.steps.filter((step) => step.tool !== 'LLM');
+    for (const fact of task.grading.expectedFacts) expect(reached(fact, dataSteps.map((step) => step.output).join('\n')), `${task.id}: ${fact}`).toBe(true);
+    if (task.grading.shape === 'compound') {
+      const chained = dataSteps.filter((step) => task.reference.plan.steps.find((entry) => entry.id === step.id)!.depends_on.length > 0);
+      expect(chained.length).toBeGreaterThanOrEqual(2);
+      const reachedDownstream = task.grading.expectedFacts.filter((fact) => reached(fact, chained.map((step) => step.output).join('\n')));
+      expect(reachedDownstream.length, `${task.id}: no planted fact reached through the chain`).toBeGreaterThan(0);
+    }
+    // No step hard-codes what another step finds.
+    expect(findHardCodedLiterals(task.reference.plan, execution, details)).toEqual([]);
     // Without a model, LLM steps say what they are: a concatenation of their inputs.
     for (const step of execution.steps.filter((entry) => entry.tool === 'LLM')) expect(step.source).toBe('concatenation');
     expect(execution.criticalPathMs).toBeLessThanOrEqual(execution.sequentialMs + 1e-6);
+  });
+
+  it('flags a retrieval that hard-codes the date its T2S step is meant to find (plan-sc-033\'s old defect)', async () => {
+    const task = suite.find((entry) => entry.reference.plan.steps.length === 1 && entry.grading.expectedFacts.includes('2026-03-10'))!;
+    const plan = {
+      steps: [
+        task.reference.plan.steps[0]!,
+        { id: 2, tool: 'RAG' as const, prompt: 'Retrieve transcript passages from technical support calls between 2026-03-10 and two days after where customers describe the outage', depends_on: [] },
+      ],
+    };
+    const details = [...task.reference.details, { stepId: 2, retrieval: { query: 'service down', filters: { queue: 'technical_support', date_from: '2026-03-10' } } }];
+    const execution = await runPlan(plan, { callTool: call, reference: { plan, details } });
+    const flagged = findHardCodedLiterals(plan, execution, new Map(details.map((detail) => [detail.stepId, detail])));
+    expect(flagged).toContainEqual({ stepId: 2, producerId: 1, value: '2026-03-10', where: 'prompt' });
   });
 
   it('runs independent steps concurrently: the parallel steps of a compound plan overlap in time', async () => {
@@ -81,13 +118,17 @@ describe('executing reference plans on the real servers', () => {
     expect(reached('billing_dispute', execution.steps[0]!.output)).toBe(false);
   });
 
-  it('narrows a chained retrieval to the entity its T2S step found', async () => {
-    const task = suite.find((entry) => entry.reference.details.some((detail) => detail.retrieval?.filters.agent_id === '(1)'))!;
+  it('narrows a chained retrieval to the calls its T2S step listed for the entity the head step found', async () => {
+    // analysis-chains.ts: (1) finds the most escalating agent, (2) lists that agent's escalated calls, (3) reads them.
+    const task = suite.find((entry) => entry.grading.kind === 'subjective' && entry.reference.plan.steps[0]!.prompt.includes('escalation rate per agent'))!;
     const execution = await runPlan(task.reference.plan, { callTool: call, reference: { plan: task.reference.plan, details: task.reference.details } });
-    const rag = execution.steps.find((step) => step.tool === 'RAG' && step.id === 2)!;
-    expect((rag.input.filters as Record<string, unknown>).agent_id).toBe(task.grading.expectedFacts[0]);
-    expect(rag.isError).toBe(false);
-    expect(rag.startMs).toBeGreaterThanOrEqual(execution.steps[0]!.endMs);
+    const [head, listed, rag] = [1, 2, 3].map((id) => execution.steps.find((step) => step.id === id)!);
+    expect(resultValues(head!.output)[0]).toBe('A-0042'); // EFFECTS.outlierAgent, planted in databases/contact-center
+    expect((rag!.input.filters as { call_ids: string[] }).call_ids).toEqual(resultValues(listed!.output));
+    const hits = (JSON.parse(rag!.output) as { results: { agent_id: string; escalated: boolean }[] }).results;
+    expect(hits.length).toBeGreaterThan(0);
+    for (const hit of hits) expect(hit).toMatchObject({ agent_id: 'A-0042', escalated: true });
+    expect(rag!.startMs).toBeGreaterThanOrEqual(listed!.endMs);
   });
 
   it('refuses a plan with a cycle instead of half-running it', async () => {

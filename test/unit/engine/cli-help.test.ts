@@ -106,6 +106,8 @@ describe('CLI help', () => {
         --suite <dir|glob>  a directory of task files or a glob (default: every task
                             under episodes/)
         --json              print as JSON
+        --stats [suite]     print the suite's shape instead (plan tasks: step and hop
+                            distributions beside the paper's)
         --tasks <ids>       only these tasks: ids and globs over ids, comma-separated
                             (e.g. cctu-mh-00[1-3],cctu-sh-010)
         --limit <n>         only the first N tasks (after --tasks and --sample)
@@ -159,7 +161,8 @@ describe('CLI help', () => {
                                               file, and show what would have been
                                               blocked or rejected
         db                                    Build the seeded databases the SQL and
-                                              transcripts servers serve
+                                              transcripts servers serve, or import
+                                              your own transcripts
         serve [options]                       Serve a task (or a suite) over MCP with
                                               its constraints enforced and the session
                                               recorded; or a plain sql/transcripts
@@ -181,6 +184,8 @@ describe('CLI help', () => {
                                               comparisons; updates live
         ddr                                   DDR (deep data research) suites for your
                                               own databases
+        plan                                  Planning tools: optimize a plan with the
+                                              lineage loop
         help [command]                        display help for command
       "
     `);

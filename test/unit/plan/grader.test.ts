@@ -5,9 +5,10 @@ import { EventSchema, type TrajectoryEvent } from '../../../src/schemas/event.ts
 import type { PlanTask } from '../../../src/schemas/plan-task.ts';
 import type { Plan } from '../../../src/schemas/plan.ts';
 
-// A compound question of one topic: T2S and RAG in parallel, an LLM step explaining one by the other.
+// A subjective compound question along one chain: (1) finds an entity, (2) lists its calls, (3) reads them,
+// (4) counts their key moments, (5) measures the entity further, (6) explains.
 const task = generatePlanSuite().find(
-  (entry) => entry.grading.shape === 'compound' && entry.reference.plan.steps.map((step) => `${step.tool}${step.depends_on.join('+')}`).join(' ') === 'T2S RAG LLM1+2',
+  (entry) => entry.grading.shape === 'compound' && entry.reference.plan.steps.map((step) => `${step.tool}${step.depends_on.join('+')}`).join(' ') === 'T2S T2S1 RAG2 T2S3 T2S1 LLM1+3+4+5',
 )!;
 
 /** A finished trajectory whose final answer is `answer` (and, optionally, executed tool results). */
@@ -41,10 +42,13 @@ describe('plan grader', () => {
 
   it.each<[string, string, string]>([
     ['non-JSON', 'First query the database, then read some transcripts.', 'Extremely Bad'],
-    ['a cycle', corrupt((plan) => { plan.steps[0]!.depends_on = [3]; plan.steps[0]!.prompt += ' given (3)'; }), 'Bad'],
-    ['a dangling placeholder', corrupt((plan) => { plan.steps[2]!.depends_on = [1]; }), 'Bad'],
-    ['a wrong tool', corrupt((plan) => { plan.steps[1]!.tool = 'T2S'; }), 'Acceptable'],
-    ['a missing RAG step', JSON.stringify({ steps: [task.reference.plan.steps[0]!, { ...task.reference.plan.steps[2]!, prompt: task.reference.plan.steps[2]!.prompt.replace(/ with the call evidence in \(2\)/, ''), depends_on: [1] }] }), 'Acceptable'],
+    // Not executable (cycle, dangling placeholder) → capped at Bad (NOT_EXECUTABLE_CAP), whatever the F1.
+    ['a cycle', corrupt((plan) => { plan.steps[0]!.depends_on = [6]; plan.steps[0]!.prompt += ' given (6)'; }), 'Bad'],
+    ['a dangling placeholder', corrupt((plan) => { plan.steps[5]!.depends_on = [1]; }), 'Bad'],
+    // The RAG step turned into T2S: 5 of 6 steps match (F1 0.83, Good), but a subjective plan without RAG is capped at Acceptable.
+    ['a wrong tool', corrupt((plan) => { plan.steps[2]!.tool = 'T2S'; }), 'Acceptable'],
+    // The call listing no longer depends on the entity step 1 found: its match is dropped (dependencies disagree), F1 5/6 → Good.
+    ['a dropped dependency', corrupt((plan) => { plan.steps[1]!.depends_on = []; plan.steps[1]!.prompt = plan.steps[1]!.prompt.replace(' found in (1)', ''); }), 'Good'],
   ])('rates a plan with %s as it should', async (_name, answer, rating) => {
     const score = await planGrader.grade(task, trajectory(answer), {});
     expect(score.details.rating).toBe(rating);

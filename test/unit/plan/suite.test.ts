@@ -30,9 +30,24 @@ describe('planning suite', () => {
         if (step.tool === 'T2S') expect(detail?.sql, `${task.id} step ${step.id}`).toMatch(/^(WITH|SELECT)\b/);
         if (step.tool === 'RAG') expect(detail?.retrieval?.query, `${task.id} step ${step.id}`).toBeTruthy();
       }
-      expect(task.grading.expectedFacts.length, task.id).toBeGreaterThan(0);
+      // A simple retrieval without a metadata filter has no structured fact to reach (transcript wording is free).
+      if (task.grading.kind === 'objective' || task.grading.shape === 'compound') expect(task.grading.expectedFacts.length, task.id).toBeGreaterThan(0);
       if (task.grading.kind === 'subjective') expect(requiredToolsOf(plan), task.id).toContain('RAG');
-      if (task.grading.shape === 'compound') expect(plan.steps.length, task.id).toBeGreaterThan(2);
+    }
+  });
+
+  it('gives compound questions 5–15 steps with at least two data steps fed by earlier data steps, simple ones 1–4 (the paper\'s shape)', () => {
+    for (const task of tasks) {
+      const steps = task.reference.plan.steps;
+      const isData = (id: number): boolean => steps.find((step) => step.id === id)!.tool !== 'LLM';
+      const fed = steps.filter((step) => step.tool !== 'LLM' && step.depends_on.some(isData));
+      if (task.grading.shape === 'compound') {
+        expect(steps.length, task.id).toBeGreaterThanOrEqual(5);
+        expect(steps.length, task.id).toBeLessThanOrEqual(15);
+        expect(fed.length, task.id).toBeGreaterThanOrEqual(2);
+      } else {
+        expect(steps.length, task.id).toBeLessThanOrEqual(4);
+      }
     }
   });
 
