@@ -94,6 +94,8 @@ describe('CLI help', () => {
       Options:
         --suite <dir|glob>  a directory of task files or a glob (default: every task
                             under episodes/)
+        --stats [suite]     print the suite's shape beside CCTU's (tools, ordering
+                            chains, parallel groups, prompt tokens, domains)
         --json              print as JSON
         -h, --help          display help for command
       "
