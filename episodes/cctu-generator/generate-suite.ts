@@ -85,7 +85,7 @@ function referenceOutputs(steps: ReferenceStep[], tools: readonly MockTool[], wo
     if (!('toolCalls' in step)) continue;
     for (const call of step.toolCalls) {
       const tool = tools.find((candidate) => candidate.name === call.name) as MockTool;
-      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the generator's own tool code, run on its own world
+      // The generator's own tool code on its own world (the server runs the same code in an isolate).
       const run = new Function(`${tool.implementation}\nreturn run;`)() as (args: unknown, world: World) => unknown;
       outputs.push({ tool: call.name, text: JSON.stringify(run(call.arguments, world)) });
     }
