@@ -63,7 +63,7 @@ function toolOf(name: string): MockTool {
 }
 
 /**
- * The task's tools: the ones the reference calls, the main domain's other lookups, and about `extra`
+ * The task's tools: the ones the reference calls, the main domain's lookups (but the `_finder` ones), and about `extra`
  * distractors (other tools of the main domain first, taken in turn by task number so every tool of the
  * catalogue appears in the suite, then tools of the other domains the chains cross), shuffled.
  */
