@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DOMAINS } from '../../../databases/worlds/index.ts';
-import { generateSuite, ID_PREFIX, suiteStats } from '../../../episodes/cctu-generator/index.ts';
+import { describeConstraint, generateSuite, ID_PREFIX, suiteStats } from '../../../episodes/cctu-generator/index.ts';
 import { shapeRows, suiteShape } from '../../../src/cli/suite-shape.ts';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
 import { CONSTRAINT_CATEGORIES } from '../../../src/schemas/constraint.ts';
@@ -103,5 +103,12 @@ describe('CCTU-style generator', () => {
         expect(subquery.query).toContain(`"${subqueries[index - 1]?.answer}"`);
       }
     }
+  });
+
+  it('words a self-group as calling the tool twice, and overlapping groups as alternatives (rule 2)', () => {
+    const words = (groups: string[][]) => describeConstraint({ id: 'g', category: 'behavior.parallel_dependencies', params: { groups } });
+    expect(words([['t', 't']])).toBe('Whenever you call t, call it twice in the same message.');
+    expect(words([['a', 'b'], ['a', 'c']])).toContain('Whenever you call a, call it in the same message as b or as c (either one is enough).');
+    expect(words([['a', 'b']])).toBe('Whenever you call a or b, call a and b together in the same message.');
   });
 });
