@@ -1,4 +1,4 @@
-import { DOMAINS } from './domains.ts';
+import { DOMAINS } from './catalog.ts';
 import type { DomainSpec, Entity, World } from './domain-spec.ts';
 import { createRandom, type Random } from './random.ts';
 
@@ -27,9 +27,8 @@ function domainSpec(domain: string): DomainSpec {
   return spec;
 }
 
-/** Builds one domain's entities: names first (unique per kind), then attributes, relations pointing at real names. */
-function buildDomain(spec: DomainSpec, seed: number): Record<string, Entity[]> {
-  const random = createRandom(seed, `world:${spec.domain}`);
+/** The entity names of each kind of a domain (unique per kind), drawn first from the domain's stream. */
+function domainNames(spec: DomainSpec, random: Random): Record<string, string[]> {
   const names: Record<string, string[]> = {};
   for (const [kind, kindSpec] of Object.entries(spec.kinds)) {
     const taken = new Set<string>();
@@ -38,6 +37,23 @@ function buildDomain(spec: DomainSpec, seed: number): Record<string, Entity[]> {
     }
     names[kind] = [...taken];
   }
+  return names;
+}
+
+/** The names of `<domain>.<kind>` for a seed (the same draws buildDomain makes first). */
+function namesOf(target: string, seed: number): string[] {
+  const [domain = '', kind = ''] = target.split('.');
+  const names = domainNames(domainSpec(domain), createRandom(seed, `world:${domain}`))[kind];
+  if (!names) throw new Error(`xref:${target}: no kind "${kind}" in domain "${domain}"`);
+  return names;
+}
+
+/** Builds one domain's entities: names first (unique per kind), then attributes, relations pointing at real names. */
+function buildDomain(spec: DomainSpec, seed: number): Record<string, Entity[]> {
+  const random = createRandom(seed, `world:${spec.domain}`);
+  const names = domainNames(spec, random);
+  // Cross-domain relations come from a stream of their own, after everything else.
+  const bridges = createRandom(seed, `world-bridges:${spec.domain}`);
   const entities: Record<string, Entity[]> = {};
   for (const [kind, kindSpec] of Object.entries(spec.kinds)) {
     entities[`${spec.domain}.${kind}`] = (names[kind] ?? []).map((name) => {
@@ -49,6 +65,8 @@ function buildDomain(spec: DomainSpec, seed: number): Record<string, Entity[]> {
           entity[attribute] = random.int(low ?? 0, high ?? 0);
         } else if (type === 'pick') {
           entity[attribute] = random.pick(argument.split('|'));
+        } else if (type === 'xref') {
+          continue;
         } else if (type === 'ref') {
           const targets = names[argument];
           if (!targets || targets.length === 0) throw new Error(`${spec.domain}.${kind}.${attribute}: no kind "${argument}" to relate to`);
@@ -59,6 +77,13 @@ function buildDomain(spec: DomainSpec, seed: number): Record<string, Entity[]> {
       }
       return entity;
     });
+  }
+  for (const [kind, kindSpec] of Object.entries(spec.kinds)) {
+    for (const [attribute, generator] of Object.entries(kindSpec.attributes)) {
+      if (!generator.startsWith('xref:')) continue;
+      const targets = namesOf(generator.slice(5), seed);
+      for (const entity of entities[`${spec.domain}.${kind}`] ?? []) entity[attribute] = bridges.pick(targets);
+    }
   }
   return entities;
 }

@@ -1,9 +1,9 @@
 import type { DomainSpec } from './domain-spec.ts';
 
-// The 22 domains of the CCTU-style suite. Tool names follow CCTU's (retriever / identifier / locator / finder …);
+// The domains of the CCTU-style suite. Tool names follow CCTU's (retriever / identifier / locator / finder …);
 // in each domain some tools are distractors: their names and roles overlap the right ones but they return other
 // fields, so picking a tool by its name alone is not enough.
-export const DOMAINS: DomainSpec[] = [
+export const BASE_DOMAINS: DomainSpec[] = [
   {
     domain: 'history',
     scenario: 'You are a research assistant helping a museum curator prepare an exhibition on past events and the people behind them.',
@@ -394,6 +394,95 @@ export const DOMAINS: DomainSpec[] = [
       ['deity_attribute_identifier', 'deity', 'deity_name', ['domain_of', 'symbol'], 'Identifies what a deity rules over and their symbol.'],
       ['deity_origin_finder', 'deity', 'deity_name', ['culture'], 'Finds the culture a deity belongs to.'],
       ['ancient_culture_profiler', 'culture', 'culture_name', ['era_start', 'homeland'], 'Profiles an ancient culture: start of its era (years BCE) and homeland.'],
+    ],
+  },
+  {
+    domain: 'aviation',
+    scenario: 'You are helping an airline operations analyst check scheduled flights, aircraft and routes before a winter timetable change.',
+    nouns: { flight: 'scheduled flight', aircraft: 'aircraft type', route: 'air route' },
+    kinds: {
+      flight: { count: 14, name: ['{SK|NW|AT|PX|QL|VR} {104|217|338|451|562|675|786|819|927|1043}'], attributes: { aircraft: 'ref:aircraft', route: 'ref:route', departure_hour: 'int:0-23', arrival_station: 'xref:weather.station' } },
+      aircraft: { count: 8, name: ['{Skyline|Condor|Albatross|Kestrel|Meridian} {200|320|450|700|900}'], attributes: { seats: 'int:50-420', range_km: 'int:1800-15500', engine_maker: 'ref:manufacturer' } },
+      route: { count: 10, name: ['{place} to {place}'], attributes: { distance_km: 'int:300-12000', weekly_frequency: 'int:1-28' } },
+      manufacturer: { count: 6, name: ['{place} Aerospace', '{place} Engines'], attributes: { founded: 'int:1910-2005', country: 'pick:France|Brazil|Canada|Japan|Sweden|Italy' } },
+    },
+    tools: [
+      ['flight_schedule_retriever', 'flight', 'flight_number', ['departure_hour', 'route'], 'Retrieves the scheduled departure hour of a flight and the route it flies.'],
+      ['flight_equipment_identifier', 'flight', 'flight_number', ['aircraft'], 'Identifies the aircraft type assigned to a scheduled flight.'],
+      ['flight_arrival_weather_locator', 'flight', 'flight_number', ['arrival_station'], 'Locates the weather station that reports conditions at a flight\'s arrival airport.'],
+      ['aircraft_specification_finder', 'aircraft', 'aircraft_model', ['seats', 'range_km'], 'Finds the seat count and maximum range of an aircraft type.'],
+      ['aircraft_engine_supplier_identifier', 'aircraft', 'aircraft_model', ['engine_maker'], 'Identifies the manufacturer of the engines fitted to an aircraft type.'],
+      ['air_route_distance_calculator', 'route', 'route_name', ['distance_km', 'weekly_frequency'], 'Calculates the great-circle distance of an air route and its weekly frequency.'],
+      ['aerospace_manufacturer_profiler', 'manufacturer', 'manufacturer_name', ['founded', 'country'], 'Profiles an aerospace manufacturer: founding year and home country.'],
+    ],
+  },
+  {
+    domain: 'currency',
+    scenario: 'You are assisting a treasury analyst who converts budgets between currencies and checks facts about central banks and markets.',
+    nouns: { currency: 'currency', bank: 'central bank', market: 'foreign-exchange market' },
+    kinds: {
+      currency: { count: 10, name: ['{place} {crown|mark|dollar|franc|lira|shilling}'], attributes: { iso_code: 'pick:KRN|MRK|DLR|FRC|LRA|SHL|TLR|ESC|PSO|DUC', rate_per_usd: 'int:1-950', issuing_bank: 'ref:bank' } },
+      bank: { count: 8, name: ['Central Bank of {place}', '{place} Reserve Bank'], attributes: { governor: 'pick:Ada Brandt|Luis Varga|Mira Okafor|Soren Falk|Yara Moreau|Hiro Castell', policy_rate_bp: 'int:0-1500', headquarters_market: 'ref:market' } },
+      market: { count: 6, name: ['{place} FX Exchange', '{place} Currency Market'], attributes: { daily_volume_busd: 'int:2-900', opening_hour: 'int:0-23' } },
+    },
+    tools: [
+      ['currency_exchange_rate_retriever', 'currency', 'currency_name', ['rate_per_usd', 'iso_code'], 'Retrieves the exchange rate of a currency against the US dollar and its ISO code.'],
+      ['currency_issuer_identifier', 'currency', 'currency_name', ['issuing_bank'], 'Identifies the central bank that issues a currency.'],
+      ['central_bank_policy_finder', 'bank', 'bank_name', ['policy_rate_bp', 'governor'], 'Finds the policy rate (basis points) of a central bank and its governor.'],
+      ['central_bank_market_locator', 'bank', 'bank_name', ['headquarters_market'], 'Locates the foreign-exchange market a central bank operates in.'],
+      ['fx_market_volume_analyzer', 'market', 'market_name', ['daily_volume_busd', 'opening_hour'], 'Analyzes a foreign-exchange market: daily volume (billion USD) and opening hour.'],
+    ],
+  },
+  {
+    domain: 'maritime',
+    scenario: 'You are supporting a port authority clerk answering questions about ships, ports and shipping lines.',
+    nouns: { ship: 'ship', port: 'seaport', line: 'shipping line' },
+    kinds: {
+      ship: { count: 12, name: ['MV {place}', 'SS {place} Star'], attributes: { tonnage: 'int:2000-220000', home_port: 'ref:port', operator: 'ref:line', built: 'int:1975-2024' } },
+      port: { count: 8, name: ['Port of {place}'], attributes: { berths: 'int:4-120', max_draft_m: 'int:8-24', local_currency: 'xref:currency.currency' } },
+      line: { count: 8, name: ['{place} Shipping', '{place} Maritime Lines'], attributes: { fleet_size: 'int:5-700', flag_state: 'pick:Panama|Liberia|Malta|Norway|Singapore|Greece' } },
+    },
+    tools: [
+      ['ship_registry_retriever', 'ship', 'ship_name', ['tonnage', 'built'], 'Retrieves a ship\'s gross tonnage and the year it was built.'],
+      ['ship_home_port_locator', 'ship', 'ship_name', ['home_port'], 'Locates the home port a ship is registered to.'],
+      ['ship_operator_identifier', 'ship', 'ship_name', ['operator'], 'Identifies the shipping line operating a ship.'],
+      ['seaport_capacity_finder', 'port', 'port_name', ['berths', 'max_draft_m'], 'Finds the number of berths and maximum draft of a seaport.'],
+      ['seaport_currency_identifier', 'port', 'port_name', ['local_currency'], 'Identifies the currency port dues are charged in at a seaport.'],
+      ['shipping_line_fleet_analyzer', 'line', 'line_name', ['fleet_size', 'flag_state'], 'Analyzes a shipping line: fleet size and flag state.'],
+    ],
+  },
+  {
+    domain: 'agriculture',
+    scenario: 'You are helping an agronomy extension officer answer farmers\' questions about crops, farms and cooperatives.',
+    nouns: { crop: 'crop variety', farm: 'farm', coop: 'farming cooperative' },
+    kinds: {
+      crop: { count: 10, name: ['{place} {wheat|barley|maize|rye|sorghum|rice}'], attributes: { growing_days: 'int:60-240', yield_t_per_ha: 'int:1-14', hardiness_zone: 'xref:weather.zone' } },
+      farm: { count: 12, name: ['{place} Farm', '{place} Estate'], attributes: { main_crop: 'ref:crop', hectares: 'int:5-9000', cooperative: 'ref:coop' } },
+      coop: { count: 6, name: ['{place} Growers Cooperative', '{place} Farmers Union'], attributes: { members: 'int:12-4000', founded: 'int:1880-2015' } },
+    },
+    tools: [
+      ['crop_variety_profiler', 'crop', 'crop_name', ['growing_days', 'yield_t_per_ha'], 'Profiles a crop variety: days to maturity and typical yield (tonnes per hectare).'],
+      ['crop_climate_zone_identifier', 'crop', 'crop_name', ['hardiness_zone'], 'Identifies the climate zone a crop variety is bred for.'],
+      ['farm_holding_retriever', 'farm', 'farm_name', ['main_crop', 'hectares'], 'Retrieves a farm\'s main crop and its area in hectares.'],
+      ['farm_membership_finder', 'farm', 'farm_name', ['cooperative'], 'Finds the cooperative a farm belongs to.'],
+      ['farming_cooperative_directory', 'coop', 'coop_name', ['members', 'founded'], 'Looks up a farming cooperative\'s membership and founding year.'],
+    ],
+  },
+  {
+    domain: 'fashion',
+    scenario: 'You are assisting a fashion editor verifying facts about designers, labels and seasonal collections for a magazine feature.',
+    nouns: { designer: 'fashion designer', label: 'fashion label', collection: 'collection' },
+    kinds: {
+      designer: { count: 10, name: ['{person}'], attributes: { label: 'ref:label', debut_year: 'int:1960-2022', training: 'pick:Central Saint Martins|Parsons|Bunka|La Cambre|Antwerp Academy|Istituto Marangoni' } },
+      label: { count: 8, name: ['Maison {place}', '{place} Atelier'], attributes: { founded: 'int:1890-2020', flagship_city: 'pick:Paris|Milan|Tokyo|New York|Antwerp|Seoul|Copenhagen' } },
+      collection: { count: 12, name: ['{Spring|Autumn|Resort|Cruise} {2019|2020|2021|2022|2023|2024} {place}'], attributes: { designer: 'ref:designer', looks: 'int:18-90', palette: 'pick:monochrome|earth tones|pastels|jewel tones|neon' } },
+    },
+    tools: [
+      ['fashion_designer_profiler', 'designer', 'designer_name', ['debut_year', 'training'], 'Profiles a fashion designer: debut year and where they trained.'],
+      ['fashion_designer_label_identifier', 'designer', 'designer_name', ['label'], 'Identifies the label a fashion designer works for.'],
+      ['fashion_label_history_finder', 'label', 'label_name', ['founded', 'flagship_city'], 'Finds the founding year and flagship city of a fashion label.'],
+      ['runway_collection_retriever', 'collection', 'collection_name', ['looks', 'palette'], 'Retrieves how many looks a runway collection showed and its palette.'],
+      ['runway_collection_designer_identifier', 'collection', 'collection_name', ['designer'], 'Identifies the designer behind a runway collection.'],
     ],
   },
 ];

@@ -15,7 +15,7 @@ export function describeConstraint(constraint: Constraint): string {
     case 'behavior.sequential_dependencies':
       return constraint.params.chains.map((chain) => `Call the tools in this order, each in a later message than the one before: ${chain.join(' -> ')}.`).join(' ');
     case 'behavior.parallel_dependencies':
-      return constraint.params.groups.map((group) => `Whenever you call ${group.join(' or ')}, call ${group.join(' and ')} together in the same message.`).join(' ');
+      return describeGroups(constraint.params.groups);
     case 'behavior.parallel_calls_count': {
       const unit = constraint.params.unit === 'type' ? 'different tools' : 'tool calls';
       const parts: string[] = [];
@@ -72,4 +72,27 @@ export function describeConstraint(constraint: Constraint): string {
     case 'python':
       return constraint.description ?? constraint.params.name;
   }
+}
+
+/**
+ * Parallel groups in words: a pair as CCTU words it; a self-group [t, t] as "call it twice"; a tool in two
+ * groups (overlapping groups are alternatives, constraints/README.md rule 2) as "one of its groups is enough".
+ */
+function describeGroups(groups: string[][]): string {
+  const groupsOf = (tool: string): string[][] => groups.filter((group) => group.includes(tool));
+  const shared = [...new Set(groups.flat())].filter((tool) => groupsOf(tool).length > 1);
+  const sentences = groups.map((group) => {
+    const distinct = [...new Set(group)];
+    if (distinct.length === 1) return `Whenever you call ${distinct[0]}, call it ${group.length === 2 ? 'twice' : `${group.length} times`} in the same message.`;
+    if (distinct.some((tool) => shared.includes(tool))) {
+      const others = distinct.filter((tool) => !shared.includes(tool));
+      return others.map((tool) => `Whenever you call ${tool}, call ${group.filter((member) => member !== tool).join(' and ')} in the same message too.`).join(' ');
+    }
+    return `Whenever you call ${group.join(' or ')}, call ${group.join(' and ')} together in the same message.`;
+  });
+  for (const tool of shared) {
+    const alternatives = groupsOf(tool).map((group) => group.filter((member) => member !== tool).join(' and ') || tool);
+    sentences.push(`Whenever you call ${tool}, call it in the same message as ${alternatives.join(' or as ')} (either one is enough).`);
+  }
+  return sentences.filter((sentence) => sentence !== '').join(' ');
 }

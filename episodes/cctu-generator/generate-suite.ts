@@ -1,4 +1,6 @@
-import { buildWorld, DOMAINS, mockToolsOf, type DomainSpec } from '../../databases/worlds/index.ts';
+import { buildWorld, DOMAINS, mockToolOf, roleOf, type DomainSpec, type World } from '../../databases/worlds/index.ts';
+import { solveSubqueries } from '../../src/graders/cctu.ts';
+import type { MockTool } from '../../src/schemas/cctu-task.ts';
 import { createRandom, type Random } from '../../databases/worlds/random.ts';
 import { CctuTaskSchema, type CctuStructure, type CctuTask } from '../../src/schemas/cctu-task.ts';
 import type { Constraint } from '../../src/schemas/constraint.ts';
@@ -13,9 +15,12 @@ export interface GenerateOptions {
   seed: number;
   /** Tasks per structure (CCTU: 50, so 200 in all). */
   perStructure?: number;
-  /** Tools per task (CCTU: about 9). */
+  /** Tools per task besides the ones the reference calls (CCTU: about 9 in all). */
   toolsPerTask?: number;
 }
+
+/** The suite's id prefix: `cctu2-` since the cross-domain, long-chain generator (the first suite's `cctu-` ids stay with its files). */
+export const ID_PREFIX = 'cctu2';
 
 export const STRUCTURES: Array<[CctuStructure, string]> = [
   ['single-hop', 'sh'],
@@ -39,45 +44,114 @@ function referenceSteps(chains: QuestionChain[], random: Random): ReferenceStep[
     steps.push({
       toolCalls: hops.map((hop) => ({
         name: hop.tool,
-        // Now and then pass a valid optional argument too, so references exercise the schemas' enums.
-        arguments: { [hop.parameter]: hop.entity, ...(random.chance(0.15) ? { detail_level: 'brief' } : {}) },
+        // Now and then pass a valid nested option too, so references exercise the schemas' objects and enums.
+        arguments: { [hop.parameter]: hop.entity, ...(random.chance(0.15) ? { options: { detail_level: 'brief' } } : {}) },
       })),
     });
   }
   return steps;
 }
 
-/** Tools of the main domain plus distractors of a second domain, about `count` in all, shuffled. */
-function pickTools(spec: DomainSpec, other: DomainSpec, count: number, random: Random): ReturnType<typeof mockToolsOf> {
-  const own = mockToolsOf(spec);
-  const extra = random.sample(mockToolsOf(other), Math.max(0, count - own.length));
-  return random.shuffle([...own, ...extra]);
+const SPECS = new Map<string, DomainSpec>(DOMAINS.map((spec) => [spec.domain, spec] as const));
+
+function toolOf(name: string): MockTool {
+  for (const spec of DOMAINS) {
+    const tool = spec.tools.find((candidate) => candidate[0] === name);
+    if (tool) return mockToolOf(spec, tool);
+  }
+  throw new Error(`no tool "${name}" in the world catalogue`);
+}
+
+/**
+ * The task's tools: the ones the reference calls, the main domain's lookups (but the `_finder` ones), and about `extra`
+ * distractors (other tools of the main domain first, taken in turn by task number so every tool of the
+ * catalogue appears in the suite, then tools of the other domains the chains cross), shuffled.
+ */
+function pickTools(spec: DomainSpec, used: readonly string[], domains: readonly string[], extra: number, taskNumber: number, random: Random): MockTool[] {
+  const chosen = new Set(used);
+  for (const tool of spec.tools) if (roleOf(tool) === 'lookup' && tool[3].length > 0 && !tool[0].endsWith('_finder')) chosen.add(tool[0]);
+  const own = spec.tools.map((tool) => tool[0]).filter((name) => !chosen.has(name));
+  const rotated = own.filter((_, index) => index % 4 === taskNumber % 4);
+  for (const name of rotated) chosen.add(name);
+  const others = domains.slice(1).flatMap((domain) => (SPECS.get(domain) as DomainSpec).tools.map((tool) => tool[0])).filter((name) => !chosen.has(name));
+  for (const name of random.sample(others, Math.max(0, used.length + extra - chosen.size))) chosen.add(name);
+  return random.shuffle([...chosen].map(toolOf));
+}
+
+/** What each reference call returns, computed with the tools' own code on the task's world (as the server runs it). */
+function referenceOutputs(steps: ReferenceStep[], tools: readonly MockTool[], world: World): Array<{ tool: string; text: string }> {
+  const outputs: Array<{ tool: string; text: string }> = [];
+  for (const step of steps) {
+    if (!('toolCalls' in step)) continue;
+    for (const call of step.toolCalls) {
+      const tool = tools.find((candidate) => candidate.name === call.name) as MockTool;
+      // The generator's own tool code on its own world (the server runs the same code in an isolate).
+      const run = new Function(`${tool.implementation}\nreturn run;`)() as (args: unknown, world: World) => unknown;
+      outputs.push({ tool: call.name, text: JSON.stringify(run(call.arguments, world)) });
+    }
+  }
+  return outputs;
 }
 
 function subject(question: string): string {
   return question.replace(/^What is the /, '').replace(/\?$/, '');
 }
 
-/** One task: plan the question, play it on the world to get the reference, then sample constraints it satisfies. */
-function generateTask(spec: DomainSpec, structure: CctuStructure, id: string, seed: number, toolsPerTask: number): CctuTask {
-  const random = createRandom(seed, id);
-  const other = random.pick(DOMAINS.filter((candidate) => candidate.domain !== spec.domain));
-  const world = buildWorld([spec.domain, other.domain], seed);
-  const chains = planStructure(spec, world, structure, random);
-  const tools = pickTools(spec, other, toolsPerTask, random);
-  // The optional parameter a reference call may pass must be one its tool declares.
-  const steps = referenceSteps(chains, random).map((step) =>
-    'toolCalls' in step
-      ? {
-          toolCalls: step.toolCalls.map((call) => {
-            const declared = (tools.find((tool) => tool.name === call.name)?.parameters.properties ?? {}) as Record<string, unknown>;
-            return { name: call.name, arguments: Object.fromEntries(Object.entries(call.arguments).filter(([key]) => key in declared)) };
-          }),
-        }
-      : step,
+const ALL_DOMAINS = DOMAINS.map((spec) => spec.domain);
+
+interface Plan {
+  chains: QuestionChain[];
+  domains: string[];
+  tools: MockTool[];
+  steps: ReferenceStep[];
+  subqueries: CctuTask['grading']['subqueries'];
+}
+
+function subqueriesOf(chains: QuestionChain[]): CctuTask['grading']['subqueries'] {
+  return chains.flatMap((chain, chainIndex) =>
+    chain.hops.map((hop, hopIndex) => ({
+      query: hop.question,
+      tool: hop.tool,
+      answer: hop.value,
+      ...(hopIndex > 0 ? { dependsOn: [chains.slice(0, chainIndex).reduce((sum, previous) => sum + previous.hops.length, 0) + hopIndex - 1] } : {}),
+    })),
   );
+}
+
+/**
+ * Plans a question whose reference solves every subquery by the grader's own rule (one output solves at most
+ * one subquery, in order: rule 8): the reference's outputs are computed with the tools' code, and a plan where
+ * one output would take two subqueries' answers is drawn again.
+ */
+function planTask(spec: DomainSpec, structure: CctuStructure, seed: number, extra: number, taskNumber: number, random: Random, groupShape: 'self' | 'overlap' | undefined): Plan {
+  const planningWorld = buildWorld(ALL_DOMAINS, seed);
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    const chains = planStructure(spec, planningWorld, structure, random, { repeatStart: groupShape === 'self', minChains: groupShape === 'overlap' ? 3 : 1 });
+    const domains = [...new Set([spec.domain, ...chains.flatMap((chain) => chain.hops.map((hop) => hop.domain))])];
+    // A task within one domain gets distractors from a second one, as CCTU's toolsets mix domains.
+    if (domains.length === 1) domains.push(random.pick(ALL_DOMAINS.filter((domain) => domain !== spec.domain)));
+    const used = [...new Set(chains.flatMap((chain) => chain.hops.map((hop) => hop.tool)))];
+    const tools = pickTools(spec, used, domains, extra, taskNumber, random);
+    const steps = referenceSteps(chains, random);
+    const subqueries = subqueriesOf(chains);
+    if (solveSubqueries(subqueries, referenceOutputs(steps, tools, buildWorld(domains, seed))).every(Boolean)) return { chains, domains, tools, steps, subqueries };
+  }
+  throw new Error(`${spec.domain}: no ${structure} question whose reference solves every subquery`);
+}
+
+/** One task: plan the question, play it on the world to get the reference, then sample constraints it satisfies. */
+function generateTask(spec: DomainSpec, structure: CctuStructure, id: string, seed: number, extra: number, taskNumber: number): CctuTask {
+  const random = createRandom(seed, id);
+  // CCTU has self-groups [t, t] in 11 tasks and overlapping groups in 2: some parallel tasks are planned for them.
+  const shapes: Array<readonly ['pair' | 'self' | 'overlap', number]> = [['pair', 0.74], ['self', 0.17], ['overlap', 0.09]];
+  const drawn = structure.startsWith('parallel') ? random.weighted(shapes) : 'pair';
+  const groupShape = drawn === 'pair' ? undefined : drawn;
+  const { chains, domains, tools, steps, subqueries } = planTask(spec, structure, seed, extra, taskNumber, random, groupShape);
   const toolSteps = steps.map((step) => ('toolCalls' in step ? step.toolCalls.map((call) => call.name) : []));
-  const sampled = sampleConstraints({ structure, steps: toolSteps, tools: tools.map((tool) => tool.name) }, random);
+  const sampled = sampleConstraints(
+    { structure, steps: toolSteps, tools: tools.map((tool) => tool.name), chains: chains.map((chain) => chain.hops.map((hop) => hop.tool)), ...(groupShape ? { groupShape } : {}) },
+    random,
+  );
 
   const facts: AnswerFact[] = chains.map((chain) => ({ subject: subject(chain.question), value: (chain.hops[chain.hops.length - 1] as Hop).value }));
   const content = sampled.content ? { ...sampled.content } : undefined;
@@ -102,14 +176,6 @@ function generateTask(spec: DomainSpec, structure: CctuStructure, id: string, se
     chains.length === 1
       ? (chains[0] as QuestionChain).question
       : `Please answer all of the following: ${chains.map((chain, index) => `(${index + 1}) ${chain.question}`).join(' ')}`;
-  const subqueries = chains.flatMap((chain, chainIndex) =>
-    chain.hops.map((hop, hopIndex) => ({
-      query: hop.question,
-      tool: hop.tool,
-      answer: hop.value,
-      ...(hopIndex > 0 ? { dependsOn: [chains.slice(0, chainIndex).reduce((sum, previous) => sum + previous.hops.length, 0) + hopIndex - 1] } : {}),
-    })),
-  );
   const system = [
     spec.scenario,
     'Answer the question using the tools provided. Follow every requirement below; a call or answer that breaks one is refused with an explanation, and you may correct yourself.',
@@ -125,7 +191,7 @@ function generateTask(spec: DomainSpec, structure: CctuStructure, id: string, se
     domain: spec.domain,
     system,
     query,
-    environment: { servers: [{ name: 'mock-tools', options: { worldDomain: [spec.domain, other.domain], worldSeed: seed } }] },
+    environment: { servers: [{ name: 'mock-tools', options: { worldDomain: domains, worldSeed: seed } }] },
     tools,
     constraints,
     limits: { maxRounds: 30, maxToolCalls: 100 },
@@ -144,8 +210,9 @@ export function generateSuite(options: GenerateOptions): CctuTask[] {
   const tasks: CctuTask[] = [];
   for (const [structureIndex, [structure, short]] of STRUCTURES.entries()) {
     for (let index = 0; index < perStructure; index += 1) {
-      const spec = DOMAINS[(index + structureIndex * 5 + options.seed) % DOMAINS.length] as DomainSpec;
-      tasks.push(generateTask(spec, structure, `cctu-${short}-${String(index + 1).padStart(3, '0')}`, options.seed, options.toolsPerTask ?? 9));
+      const spec = DOMAINS[(index + structureIndex * 7 + options.seed) % DOMAINS.length] as DomainSpec;
+      const taskNumber = structureIndex * perStructure + index;
+      tasks.push(generateTask(spec, structure, `${ID_PREFIX}-${short}-${String(index + 1).padStart(3, '0')}`, options.seed, options.toolsPerTask ?? 6, Math.floor(taskNumber / DOMAINS.length)));
     }
   }
   return tasks;

@@ -12,7 +12,7 @@ import { suiteStats } from './suite-stats.ts';
 export async function writeSuite(seed: number, out: string, perStructure = 50): Promise<ReturnType<typeof suiteStats>> {
   const tasks = generateSuite({ seed, perStructure });
   await mkdir(out, { recursive: true });
-  for (const file of await readdir(out)) if (/^cctu-.*\.json$/.test(file)) await rm(path.join(out, file));
+  for (const file of await readdir(out)) if (/^cctu\d*-.*\.json$/.test(file)) await rm(path.join(out, file));
   await Promise.all(tasks.map((task) => writeFile(path.join(out, `${task.id}.json`), `${JSON.stringify(task, null, 2)}\n`)));
   return suiteStats(tasks);
 }

@@ -11,6 +11,10 @@ export interface ReferenceShape {
   steps: string[][];
   /** All tools the task declares. */
   tools: string[];
+  /** The tools of each question chain, hop by hop. */
+  chains: string[][];
+  /** Prefer parallel groups of these shapes when the reference allows them. */
+  groupShape?: 'self' | 'overlap';
 }
 
 /** Constraints except the response ones, which depend on the answer; plus which response kinds to add. */
@@ -77,23 +81,12 @@ export function sampleConstraints(shape: ReferenceShape, random: Random): Sample
     add('resource.specific_tool_call_count', { limits });
   }
   if (multi && random.chance(OPTIONAL_PROBABILITY)) {
-    // A chain of tools whose first attempts come in strictly increasing steps of the reference.
-    const ordered = [...new Set(calls)].sort((a, b) => firstStep(steps, a) - firstStep(steps, b));
-    const pairs: string[][] = [];
-    for (const a of ordered) for (const b of ordered) if (firstStep(steps, a) < firstStep(steps, b)) pairs.push([a, b]);
-    const longest: string[] = [];
-    for (const tool of ordered) if (longest.length === 0 || firstStep(steps, tool) > firstStep(steps, longest[longest.length - 1] as string)) longest.push(tool);
-    const chain = longest.length > 2 && random.chance(0.3) ? longest : pairs.length > 0 ? random.pick(pairs) : undefined;
-    if (chain) add('behavior.sequential_dependencies', { chains: [chain] });
+    const chains = orderingChains(shape, random);
+    if (chains.length > 0) add('behavior.sequential_dependencies', { chains });
   }
-  if (parallel && random.chance(OPTIONAL_PROBABILITY)) {
-    // A pair of distinct tools that appear together in every reference step that calls either of them.
-    const used = [...new Set(calls)];
-    const pairs: string[][] = [];
-    for (const a of used) for (const b of used) {
-      if (a < b && steps.every((step) => step.includes(a) === step.includes(b))) pairs.push([a, b]);
-    }
-    if (pairs.length > 0) add('behavior.parallel_dependencies', { groups: [random.pick(pairs)] });
+  if (parallel && (shape.groupShape !== undefined || random.chance(OPTIONAL_PROBABILITY))) {
+    const groups = parallelGroups(steps, random, shape.groupShape);
+    if (groups) add('behavior.parallel_dependencies', { groups });
   }
   if (parallel && random.chance(OPTIONAL_PROBABILITY)) {
     const unit = random.chance(0.85) ? 'type' : 'times';
@@ -150,4 +143,57 @@ function sampleContent(random: Random, format: string | undefined): Params<'resp
     else if (kind === 'keywords') content.keywords = [];
   }
   return content;
+}
+
+/** Whether every step calling a tool of `groups` holds, as a multiset, all tools of one of that tool's groups. */
+export function groupsHold(steps: string[][], groups: string[][]): boolean {
+  const count = (step: string[], tool: string): number => step.filter((name) => name === tool).length;
+  const holds = (step: string[], group: string[]): boolean => group.every((tool) => count(step, tool) >= count(group, tool));
+  const tools = new Set(groups.flat());
+  return steps.every((step) => [...tools].every((tool) => !step.includes(tool) || groups.some((group) => group.includes(tool) && holds(step, group))));
+}
+
+/**
+ * Parallel groups the reference satisfies: a pair of distinct tools called together (CCTU's usual case), a
+ * self-group [t, t] (t called twice in every message that calls it) or two overlapping groups [a, b], [a, c]
+ * (alternatives for a: CCTU's tasks 180 and 198).
+ */
+function parallelGroups(steps: string[][], random: Random, prefer: ReferenceShape['groupShape']): string[][] | undefined {
+  const used = [...new Set(steps.flat())];
+  const self = used.filter((tool) => groupsHold(steps, [[tool, tool]])).map((tool) => [[tool, tool]]);
+  const pairs: string[][][] = [];
+  for (const a of used) for (const b of used) if (a < b && groupsHold(steps, [[a, b]])) pairs.push([[a, b]]);
+  const overlaps: string[][][] = [];
+  for (const a of used) for (const b of used) for (const c of used) {
+    if (a !== b && a !== c && b < c && groupsHold(steps, [[a, b], [a, c]])) overlaps.push([[a, b], [a, c]]);
+  }
+  if (prefer === 'self' && self.length > 0) return random.pick(self);
+  if (prefer === 'overlap' && overlaps.length > 0) return random.pick(overlaps);
+  return pairs.length > 0 ? random.pick(pairs) : undefined;
+}
+
+/**
+ * Ordering chains the reference satisfies: each question chain's tools (first attempts in strictly
+ * increasing steps), whole or as a part of 2+ tools; usually one chain of 2, sometimes several (up to 9)
+ * or long ones (up to 7), as in CCTU. All come from one order of first attempts, so they never conflict.
+ */
+function orderingChains(shape: ReferenceShape, random: Random): string[][] {
+  const { steps } = shape;
+  const candidates = new Map<string, string[]>();
+  for (const chain of shape.chains) {
+    const ordered: string[] = [];
+    for (const tool of chain) if (ordered.length === 0 || firstStep(steps, tool) > firstStep(steps, ordered[ordered.length - 1] as string)) ordered.push(tool);
+    if (ordered.length < 2) continue;
+    candidates.set(ordered.join('>'), ordered);
+    for (let from = 0; from < ordered.length; from += 1) {
+      for (let to = from + 2; to <= ordered.length; to += 1) candidates.set(ordered.slice(from, to).join('>'), ordered.slice(from, to));
+    }
+  }
+  const all = [...candidates.values()];
+  if (all.length === 0) return [];
+  const longest = all.reduce((best, chain) => (chain.length > best.length ? chain : best));
+  const count = Math.min(all.length, random.weighted([[1, 0.55], [2, 0.15], [3, 0.1], [4, 0.05], [5, 0.04], [6, 0.03], [7, 0.03], [8, 0.02], [9, 0.03]] as const));
+  // Long chains (5–7 tools) are rare in questions, so when a task has one its ordering constraint names it.
+  if (count === 1) return [longest.length >= 5 || (longest.length > 2 && random.chance(0.5)) ? longest : random.pick(all.filter((chain) => chain.length === 2))];
+  return [longest, ...random.sample(all.filter((chain) => chain !== longest), count - 1)];
 }

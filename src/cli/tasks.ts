@@ -4,18 +4,27 @@ import { selectTasks } from '../engine/select-tasks.ts';
 import { addSelectionOptions, type SelectionFlags } from './cli-options.ts';
 import { formatTable } from './format-table.ts';
 import { planStatsTable } from './plan-stats.ts';
+import { shapeRows, suiteShape } from './suite-shape.ts';
 
 /** `sandbox tasks`: the tasks of a suite with their style, domain and counts. */
 export function tasksCommand(): Command {
   const command = new Command('tasks')
     .description('List tasks with style, domain and counts')
     .option('--suite <dir|glob>', 'a directory of task files or a glob (default: every task under episodes/)')
-    .option('--json', 'print as JSON')
-    .option('--stats [suite]', "print the suite's shape instead (plan tasks: step and hop distributions beside the paper's)");
+    .option('--stats [suite]', "print the suite's shape beside CCTU's (tools, ordering chains, parallel groups, prompt tokens, domains; plan tasks also step and hop distributions beside the paper's)")
+    .option('--json', 'print as JSON');
   return addSelectionOptions(command, { seed: true })
     .action(async (flags: SelectionFlags & { suite?: string; json?: boolean; stats?: string | boolean }) => {
       const tasks = selectTasks(await loadSuite((typeof flags.stats === 'string' ? flags.stats : undefined) ?? flags.suite ?? EPISODES_DIR), flags);
       if (flags.stats !== undefined) {
+        // The shape beside CCTU's for any suite; plan tasks also get their step and hop distributions beside the paper's.
+        const shape = suiteShape(tasks.map(({ task }) => task));
+        const rows = shapeRows(shape);
+        if (flags.json) {
+          process.stdout.write(`${JSON.stringify({ ...shape, cctu: Object.fromEntries(rows.map(([label, , cctu, meets]) => [label, { cctu, meets: meets === 'yes' }])) }, null, 2)}\n`);
+          return;
+        }
+        process.stdout.write(`${formatTable({ title: `shape of ${shape.tasks} tasks beside CCTU's`, columns: ['dimension', 'this suite', 'CCTU', 'matches or exceeds'], rows })}\n`);
         const plans = tasks.flatMap(({ task }) => (task.style === 'plan' ? [task] : []));
         if (plans.length > 0) process.stdout.write(`${planStatsTable(plans)}\n`);
         return;

@@ -1,11 +1,13 @@
 // `npm run bench -- cctu`: regenerating the 200-task suite (generate_s), and the whole suite played by the
-// `reference` model at concurrency 2 with the real validator and mock-tools servers (suite_s), plus its SR/PSR.
+// `reference` model at concurrency 2 with the real validator and mock-tools servers (suite_s), plus its SR/PSR
+// and the suite's mean prompt tokens (system + tools + query, cl100k_base; not timed).
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { writeSuite } from '../../episodes/cctu-generator/index.ts';
 import { defaultValidatorFactory, loadSuite, modelFactoryFor, runSuite } from '../../src/engine/index.ts';
 import { REPO_ROOT } from '../../src/data-dir.ts';
+import { suiteShape } from '../../src/cli/suite-shape.ts';
 
 export async function run(): Promise<Record<string, number>> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'cctu-bench-'));
@@ -27,7 +29,8 @@ export async function run(): Promise<Record<string, number>> {
     const suite = (performance.now() - started) / 1000;
     const scores = result.episodes.flatMap((episode) => (episode.score ? [episode.score] : []));
     const rate = (metric: string) => scores.reduce((sum, score) => sum + (score.metrics[metric] ?? 0), 0) / Math.max(1, tasks.length);
-    return { generate_s: generate, suite_s: suite, episodes: result.episodes.length, sr: rate('sr'), psr: rate('psr') };
+    const shape = suiteShape(tasks.map(({ task }) => task));
+    return { generate_s: generate, suite_s: suite, episodes: result.episodes.length, sr: rate('sr'), psr: rate('psr'), mean_prompt_tokens: shape.meanPromptTokens, distinct_tools: shape.distinctTools };
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

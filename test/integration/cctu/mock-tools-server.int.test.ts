@@ -184,7 +184,7 @@ describe('mock-tools server', () => {
   });
 
   it('serves a task file over stdio through its bin entry', async () => {
-    const file = path.join(REPO_ROOT, 'episodes/cctu/cctu-sh-001.json');
+    const file = path.join(REPO_ROOT, 'episodes/cctu/cctu2-sh-001.json');
     const task = JSON.parse(await readFile(file, 'utf8')) as { tools: Array<{ name: string }>; reference: { trajectory: Array<{ toolCalls?: Array<{ name: string; arguments: Record<string, unknown> }> }> } };
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     await client.connect(
@@ -198,7 +198,7 @@ describe('mock-tools server', () => {
   });
 
   it('serves a task over Streamable HTTP on 127.0.0.1 with --http', async () => {
-    const file = path.join(REPO_ROOT, 'episodes/cctu/cctu-mh-001.json');
+    const file = path.join(REPO_ROOT, 'episodes/cctu/cctu2-mh-001.json');
     const child = spawn(process.execPath, ['--no-node-snapshot', '--import', 'tsx', 'mcp-servers/mock-tools/bin.ts', '--task', file, '--http', '127.0.0.1:0'], { cwd: REPO_ROOT });
     try {
       const url = await new Promise<string>((resolve, reject) => {

@@ -105,9 +105,10 @@ describe('CLI help', () => {
       Options:
         --suite <dir|glob>  a directory of task files or a glob (default: every task
                             under episodes/)
+        --stats [suite]     print the suite's shape beside CCTU's (tools, ordering
+                            chains, parallel groups, prompt tokens, domains; plan
+                            tasks also step and hop distributions beside the paper's)
         --json              print as JSON
-        --stats [suite]     print the suite's shape instead (plan tasks: step and hop
-                            distributions beside the paper's)
         --tasks <ids>       only these tasks: ids and globs over ids, comma-separated
                             (e.g. cctu-mh-00[1-3],cctu-sh-010)
         --limit <n>         only the first N tasks (after --tasks and --sample)
