@@ -9,9 +9,10 @@ import { lintCommand } from './lint.ts';
 import { validateCommand } from './validate.ts';
 import { serveCommand } from './serve.ts';
 import { mcpConfigCommand } from './mcp-config.ts';
+import { workerCommand } from './worker.ts';
 
 /**
  * Every subcommand, one file each (`src/cli/<name>.ts` exporting `<name>Command(): Command`).
  * Add a subcommand by adding its factory here.
  */
-export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand];
+export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, workerCommand];
