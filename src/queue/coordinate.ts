@@ -26,7 +26,8 @@ export function queuePlayer(redis: Redis, options: { rate?: QueueRate } = {}): E
   return async (pending, context) => {
     const name = queueName(context.modelSpec);
     const queue = new Queue<EpisodeJob, EpisodeJobResult>(name, { connection: redis, prefix: PREFIX });
-    const events = new QueueEvents(name, { connection: redis.duplicate(), prefix: PREFIX });
+    const eventsConnection = redis.duplicate();
+    const events = new QueueEvents(name, { connection: eventsConnection, prefix: PREFIX });
     events.on('error', () => undefined);
     queue.on('error', () => undefined);
     const key = runKey(context.identity, context.outDir);
@@ -103,6 +104,7 @@ export function queuePlayer(redis: Redis, options: { rate?: QueueRate } = {}): E
     } finally {
       await events.close();
       await queue.close();
+      eventsConnection.disconnect();
     }
     return failures;
   };

@@ -73,11 +73,15 @@ export async function playJob(redis: Redis, job: Job<EpisodeJob>): Promise<Episo
  */
 export async function startQueueWorkers(options: QueueWorkerOptions): Promise<QueueWorkers> {
   const workers = new Map<string, Worker>();
+  // BullMQ leaves connections it is given open: closed here after the workers
+  const connections: Redis[] = [];
   const watch = async () => {
     for (const name of await options.redis.smembers(QUEUES_KEY)) {
       if (workers.has(name)) continue;
+      const connection = options.redis.duplicate();
+      connections.push(connection);
       const worker = new Worker<EpisodeJob, EpisodeJobResult>(name, async (job) => playJob(options.redis, job), {
-        connection: options.redis.duplicate(),
+        connection,
         prefix: PREFIX,
         concurrency: options.concurrency,
         lockDuration: LOCK_MS,
@@ -100,6 +104,7 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
     close: async () => {
       clearInterval(timer);
       await Promise.all([...workers.values()].map((worker) => worker.close()));
+      for (const connection of connections) connection.disconnect();
       options.redis.disconnect();
     },
   };
