@@ -15,9 +15,10 @@ import { reportCommand } from './report.ts';
 import { viewCommand } from './view.ts';
 import { ddrCommand } from './ddr.ts';
 import { planCommand } from './plan.ts';
+import { workerCommand } from './worker.ts';
 
 /**
  * Every subcommand, one file each (`src/cli/<name>.ts` exporting `<name>Command(): Command`).
  * Add a subcommand by adding its factory here.
  */
-export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, importCommand, resultsCommand, reportCommand, viewCommand, ddrCommand, planCommand];
+export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, importCommand, resultsCommand, reportCommand, viewCommand, ddrCommand, planCommand, workerCommand];

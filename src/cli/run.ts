@@ -21,12 +21,21 @@ interface RunFlags extends SelectionFlags {
   judge?: string;
   fresh?: boolean;
   keepErrors?: boolean;
+  queue?: string;
+  rate?: string;
 }
 
 /** A default run directory name from the suite and model: runs/<suite>-<model>. */
 function defaultOut(suite: string, model: string): string {
   const clean = (text: string) => text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
   return path.join('runs', `${clean(path.basename(suite.replace(/[*?[{].*$/, '')) || 'suite')}-${clean(model)}`);
+}
+
+/** `--rate n/s` or `n/m`: BullMQ's limiter (max jobs per duration). */
+function parseRate(text: string): { max: number; durationMs: number } {
+  const match = /^([1-9][0-9]*)\/(s|m)$/.exec(text);
+  if (!match) throw new UsageError(`--rate ${text}: give n/s or n/m (episodes started per second or minute), e.g. 10/m`);
+  return { max: Number(match[1]), durationMs: match[2] === 's' ? 1000 : 60_000 };
 }
 
 /** `sandbox run`: a suite of episodes, resumable, with a summary. */
@@ -43,7 +52,9 @@ export function runCommand(): Command {
     .option('--seed <n>', 'seed recorded with the run, and of --sample', nonNegativeInteger('--seed'), 0)
     .option('--judge <spec>', 'a model that judges what only a judge can (DDR judge accuracy, plan rubric metrics)')
     .option('--fresh', 'discard the trajectories, run.json and summary.json already in --out and start the run over')
-    .option('--keep-errors', 'on resume, keep episodes that ended in error instead of running them again');
+    .option('--keep-errors', 'on resume, keep episodes that ended in error instead of running them again')
+    .option('--queue <redis://HOST:PORT/DB>', 'enqueue the episodes on Redis (BullMQ) for `sandbox worker` processes to play; trajectories come back here')
+    .option('--rate <n/s|n/m>', 'with --queue: at most n episodes of this model started per second or minute, across all workers');
   return addSelectionOptions(command, { seed: false }).action(async (flags: RunFlags) => {
     const spec = checkModelSpec(flags.model);
     const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
@@ -60,6 +71,11 @@ export function runCommand(): Command {
     ]);
     // A model (or judge) that cannot be set up fails the run here, before any file is written.
     await checkModelSetup(spec, tasks[0]!.task);
+    if (flags.rate !== undefined && flags.queue === undefined) throw new UsageError('--rate needs --queue');
+    const rate = flags.rate === undefined ? undefined : parseRate(flags.rate);
+    // An unreachable Redis fails here, before anything is written or enqueued.
+    const redis = flags.queue === undefined ? undefined : await (await import('../queue/redis.ts')).connectRedis(flags.queue);
+    const play = redis === undefined ? undefined : (await import('../queue/coordinate.ts')).queuePlayer(redis, { rate });
     if (judge !== undefined) await checkModelSetup(judge, tasks[0]!.task);
     // Ctrl-C stops launching episodes; those in flight finish, and the same command resumes.
     const controller = new AbortController();
@@ -86,17 +102,21 @@ export function runCommand(): Command {
         gradeOptions: judgeOptions(judge),
         fresh: flags.fresh,
         keepErrors: flags.keepErrors,
+        play,
       });
       process.stdout.write(`${result.ran} episodes run, ${result.kept} kept from an earlier run, in ${displayPath(outDir)}\n\n`);
       process.stdout.write(`${result.tables.map(formatTable).join('\n\n')}\n`);
       const ungraded = result.episodes.filter((episode) => episode.gradeError);
       if (ungraded.length > 0) process.stdout.write(`\n${ungraded.length} episodes not graded: ${ungraded[0]!.gradeError}\n`);
       if (result.errors.length > 0) process.stdout.write(`\n${formatErrorReasons(result.errors)}\n`);
+      for (const failure of result.failures) process.stdout.write(`\nnot played: ${failure.taskId}#${failure.repeat}: ${failure.reason}`);
+      if (result.failures.length > 0) process.stdout.write('\n');
       const errorCode = exitCodeOfErrors(result.errors);
       if (errorCode !== null) process.exitCode = errorCode;
       else process.exitCode = result.episodes.some((episode) => episode.status === 'unfinished') ? EXIT_CODES.failed : EXIT_CODES.ok;
     } finally {
       process.off('SIGINT', onInterrupt);
+      redis?.disconnect();
     }
   });
 }

@@ -11,7 +11,7 @@ import { displayPath, recordedTaskPath, type LoadedTask } from './load-task.ts';
 import type { PlanExecutor } from './protocols/plan.ts';
 import { readTrajectory } from '../schemas/read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
-import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile } from './run-identity.ts';
+import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile, type RunIdentity } from './run-identity.ts';
 import { runEpisode, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 import { packageVersions } from './versions.ts';
 
@@ -43,6 +43,38 @@ export interface RunSuiteOptions {
   fresh?: boolean;
   /** Grade options per task (a judge model); judge-only metrics are `not judged` without one. */
   gradeOptions?: (task: LoadedTask['task']) => Promise<GradeOptions>;
+  /** Plays the pending episodes elsewhere (a queue of workers, src/queue/) instead of in this process. */
+  play?: EpisodePlayer;
+}
+
+/** One episode still to play. */
+export interface PendingEpisode {
+  loaded: LoadedTask;
+  repeat: number;
+}
+
+/** What an episode player is given: the run (identity, folder, settings) and a callback per episode ended. */
+export interface PlayContext {
+  identity: RunIdentity;
+  outDir: string;
+  modelSpec: string;
+  settings: Partial<Omit<RunSettings, 'repeat'>>;
+  signal?: AbortSignal;
+  /** Called once an episode's trajectory is written in `outDir`, with the status its `episode-end` records. */
+  onEpisodeWritten: (episode: PendingEpisode, status: string) => void;
+}
+
+/**
+ * Plays pending episodes so that each ends as a finished trajectory in the run folder; returns the episodes that
+ * could not be played (e.g. a worker's task file differs) with why. The default plays them in this process.
+ */
+export type EpisodePlayer = (pending: readonly PendingEpisode[], context: PlayContext) => Promise<EpisodeFailure[]>;
+
+/** An episode a player could not play, and why (one line). */
+export interface EpisodeFailure {
+  taskId: string;
+  repeat: number;
+  reason: string;
 }
 
 /** One episode of the run, as the summary counts it. */
@@ -66,6 +98,8 @@ export interface SuiteResult {
   tables: SummaryTable[];
   /** The distinct reasons of the episodes that ended in `error`, most frequent first. */
   errors: ErrorReason[];
+  /** Episodes the player could not play (left unfinished), with why. */
+  failures: EpisodeFailure[];
 }
 
 /** One distinct reason episodes ended in `error`, and how many did. */
@@ -122,8 +156,8 @@ export async function pendingEpisodes(
   repeats: number,
   outDir: string,
   options: PendingOptions = {},
-): Promise<Array<{ loaded: LoadedTask; repeat: number }>> {
-  const pending: Array<{ loaded: LoadedTask; repeat: number }> = [];
+): Promise<PendingEpisode[]> {
+  const pending: PendingEpisode[] = [];
   for (const loaded of tasks) {
     const sha256 = taskSha256(loaded.task, loaded.path);
     for (let repeat = 0; repeat < repeats; repeat++) {
@@ -181,30 +215,19 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
     ? new cliProgress.SingleBar({ stream: process.stderr, format: 'episodes {bar} {value}/{total} | {status}', hideCursor: true }, cliProgress.Presets.shades_classic)
     : undefined;
   bar?.start(total, total - pending.length, { status: '' });
-  const limit = pLimit(concurrency);
   let ran = 0;
-  await Promise.all(
-    pending.map(({ loaded, repeat }) =>
-      limit(async () => {
-        if (options.signal?.aborted) return;
-        const result = await runEpisode({
-          task: loaded.task,
-          taskPath: loaded.path,
-          model: options.createModel,
-          modelSpec: options.modelSpec,
-          settings: { ...options.settings, repeat },
-          trajectoryPath: trajectoryFile(options.outDir, loaded.task.id, repeat),
-          createValidator: options.createValidator,
-          constraintStatus: options.constraintStatus,
-          environment: options.environment,
-          planExecutor: options.planExecutor,
-        });
-        ran += 1;
-        bar?.increment({ status: `${loaded.task.id}#${repeat} ${result.status}` });
-        options.onEpisodeEnd?.({ taskId: loaded.task.id, repeat, result });
-      }),
-    ),
-  );
+  const play = options.play ?? playInProcess(options, concurrency);
+  const failures = await play(pending, {
+    identity,
+    outDir: options.outDir,
+    modelSpec: options.modelSpec,
+    settings: options.settings ?? {},
+    signal: options.signal,
+    onEpisodeWritten: ({ loaded, repeat }, status) => {
+      ran += 1;
+      bar?.increment({ status: `${loaded.task.id}#${repeat} ${status}` });
+    },
+  });
   bar?.stop();
 
   const episodes = await gradeRunEpisodes(options.tasks, repeats, options.outDir, options.gradeOptions);
@@ -212,8 +235,38 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   const tables = [statusTable(episodes), ...(await summarizeScores(scores).catch(() => []))];
   const errors = errorReasons(episodes);
   await writeRunFile(options.outDir, { ...runFile, finishedAt: new Date().toISOString(), episodes: total });
-  await writeFile(path.join(options.outDir, 'summary.json'), `${JSON.stringify({ episodes, tables, errors }, null, 2)}\n`);
-  return { outDir: options.outDir, ran, kept: total - pending.length, episodes, tables, errors };
+  await writeFile(path.join(options.outDir, 'summary.json'), `${JSON.stringify({ episodes, tables, errors, ...(failures.length > 0 ? { failures } : {}) }, null, 2)}\n`);
+  return { outDir: options.outDir, ran, kept: total - pending.length, episodes, tables, errors, failures };
+}
+
+/** The default player: `concurrency` episodes at a time in this process, each recording straight into the run folder. */
+function playInProcess(options: RunSuiteOptions, concurrency: number): EpisodePlayer {
+  return async (pending, context) => {
+    const limit = pLimit(concurrency);
+    await Promise.all(
+      pending.map((episode) =>
+        limit(async () => {
+          if (context.signal?.aborted) return;
+          const { loaded, repeat } = episode;
+          const result = await runEpisode({
+            task: loaded.task,
+            taskPath: loaded.path,
+            model: options.createModel,
+            modelSpec: options.modelSpec,
+            settings: { ...context.settings, repeat },
+            trajectoryPath: trajectoryFile(context.outDir, loaded.task.id, repeat),
+            createValidator: options.createValidator,
+            constraintStatus: options.constraintStatus,
+            environment: options.environment,
+            planExecutor: options.planExecutor,
+          });
+          context.onEpisodeWritten(episode, result.status);
+          options.onEpisodeEnd?.({ taskId: loaded.task.id, repeat, result });
+        }),
+      ),
+    );
+    return [];
+  };
 }
 
 /** Grades each episode of a run once, from its trajectory on disk. */

@@ -2,3 +2,4 @@ export { startLoopbackServer, type LoopbackReply, type LoopbackServer, type Reco
 export { startOpenAIServer, chatCompletion, openAIError, type OpenAITurn } from './openai-wire.ts';
 export { startAnthropicServer, anthropicMessage, anthropicError, type AnthropicTurn } from './anthropic-wire.ts';
 export { weatherTask, WEATHER_TOOL } from './weather-task.ts';
+export { startRedisServer, type RedisServer } from './redis-server.ts';

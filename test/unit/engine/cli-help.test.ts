@@ -41,30 +41,41 @@ describe('CLI help', () => {
       into the same --out resumes it
 
       Options:
-        --suite <dir|glob>    a directory of task files, a glob
-                              (episodes/cctu/cctu-mh-00[1-3].json), or one task file
-                              (default with --tasks: every task under episodes/)
-        --model <spec>        the model spec (see \`sandbox episode --help\`)
-        --repeats <n>         episodes per task (default: 1)
-        --concurrency <n>     episodes in flight (default: 4)
-        --out <dir>           run directory (default runs/<suite>-<model>)
-        --enforcement <mode>  block: apply verdicts; observe: record only; off: no
-                              checks (choices: "block", "observe", "off", default:
-                              "block")
-        --execute             plan tasks: also execute accepted plans
-        --seed <n>            seed recorded with the run, and of --sample (default: 0)
-        --judge <spec>        a model that judges what only a judge can (DDR judge
-                              accuracy, plan rubric metrics)
-        --fresh               discard the trajectories, run.json and summary.json
-                              already in --out and start the run over
-        --keep-errors         on resume, keep episodes that ended in error instead of
-                              running them again
-        --tasks <ids>         only these tasks: ids and globs over ids,
-                              comma-separated (e.g. cctu-mh-00[1-3],cctu-sh-010)
-        --limit <n>           only the first N tasks (after --tasks and --sample)
-        --sample <n>          a seeded random sample of N tasks (see --seed), kept in
-                              suite order
-        -h, --help            display help for command
+        --suite <dir|glob>              a directory of task files, a glob
+                                        (episodes/cctu/cctu-mh-00[1-3].json), or one
+                                        task file (default with --tasks: every task
+                                        under episodes/)
+        --model <spec>                  the model spec (see \`sandbox episode --help\`)
+        --repeats <n>                   episodes per task (default: 1)
+        --concurrency <n>               episodes in flight (default: 4)
+        --out <dir>                     run directory (default runs/<suite>-<model>)
+        --enforcement <mode>            block: apply verdicts; observe: record only;
+                                        off: no checks (choices: "block", "observe",
+                                        "off", default: "block")
+        --execute                       plan tasks: also execute accepted plans
+        --seed <n>                      seed recorded with the run, and of --sample
+                                        (default: 0)
+        --judge <spec>                  a model that judges what only a judge can (DDR
+                                        judge accuracy, plan rubric metrics)
+        --fresh                         discard the trajectories, run.json and
+                                        summary.json already in --out and start the
+                                        run over
+        --keep-errors                   on resume, keep episodes that ended in error
+                                        instead of running them again
+        --queue <redis://HOST:PORT/DB>  enqueue the episodes on Redis (BullMQ) for
+                                        \`sandbox worker\` processes to play;
+                                        trajectories come back here
+        --rate <n/s|n/m>                with --queue: at most n episodes of this model
+                                        started per second or minute, across all
+                                        workers
+        --tasks <ids>                   only these tasks: ids and globs over ids,
+                                        comma-separated (e.g.
+                                        cctu-mh-00[1-3],cctu-sh-010)
+        --limit <n>                     only the first N tasks (after --tasks and
+                                        --sample)
+        --sample <n>                    a seeded random sample of N tasks (see
+                                        --seed), kept in suite order
+        -h, --help                      display help for command
       "
     `);
   });
@@ -187,6 +198,10 @@ describe('CLI help', () => {
                                               own databases
         plan                                  Planning tools: optimize a plan with the
                                               lineage loop
+        worker [options]                      Play the episodes \`sandbox run --queue\`
+                                              enqueues (same checkout, same task
+                                              files); SIGTERM finishes the episodes in
+                                              flight, then exits
         help [command]                        display help for command
       "
     `);
