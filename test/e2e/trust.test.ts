@@ -180,7 +180,7 @@ describe('issue 15: runs you can trust (the real CLI)', { timeout: 600_000 }, ()
     expect(nothing.status).toBe(EXIT_CODES['not-found']);
     expect(nothing.stderr).toMatch(/^sandbox: nothing to grade in .*: 1 trajectory unfinished/);
 
-    await sandbox(['run', '--suite', 'episodes/cctu/cctu-sh-001.json', '--model', 'reference', '--out', b]);
+    await sandbox(['run', '--suite', 'episodes/cctu/cctu2-sh-001.json', '--model', 'reference', '--out', b]);
     const unrelated = await sandbox(['grade', a, '--against', b]);
     expect(unrelated.status).toBe(EXIT_CODES['invalid-input']);
     expect(unrelated.stderr).toMatch(/share no episode/);
@@ -218,20 +218,20 @@ describe('issue 15: runs you can trust (the real CLI)', { timeout: 600_000 }, ()
     expect(JSON.parse((await readFile(path.join(dir, 'demo.1.jsonl'), 'utf8')).split('\n')[0]!).settings.repeat).toBe(1);
   });
 
-  it("7. task selection: run --suite episodes/cctu --tasks 'cctu-mh-00[1-3]' runs 3 tasks; --limit, --sample --seed on tasks and lint", async () => {
+  it("7. task selection: run --suite episodes/cctu --tasks 'cctu2-mh-00[1-3]' runs 3 tasks; --limit, --sample --seed on tasks and lint", async () => {
     const out = path.join(await tmp('select'), 'R');
-    const run = await sandbox(['run', '--suite', 'episodes/cctu', '--tasks', 'cctu-mh-00[1-3]', '--model', 'reference', '--out', out]);
+    const run = await sandbox(['run', '--suite', 'episodes/cctu', '--tasks', 'cctu2-mh-00[1-3]', '--model', 'reference', '--out', out]);
     expect(run.status).toBe(EXIT_CODES.ok);
     expect(run.stdout).toMatch(/^3 episodes run, 0 kept/);
-    expect(Object.keys((await runJson(out)).tasks)).toEqual(['cctu-mh-001', 'cctu-mh-002', 'cctu-mh-003']);
+    expect(Object.keys((await runJson(out)).tasks)).toEqual(['cctu2-mh-001', 'cctu2-mh-002', 'cctu2-mh-003']);
 
     const ids = async (...args: string[]) => (JSON.parse((await sandbox(['tasks', '--json', ...args])).stdout) as Array<{ id: string }>).map((row) => row.id);
-    expect(await ids('--suite', 'episodes/cctu/cctu-{sh,mh}-00[1-2].json')).toEqual(['cctu-mh-001', 'cctu-mh-002', 'cctu-sh-001', 'cctu-sh-002']);
-    expect(await ids('--suite', 'episodes/cctu', '--tasks', 'cctu-psh-*,cctu-sh-010', '--limit', '2')).toEqual(['cctu-psh-001', 'cctu-psh-002']);
+    expect(await ids('--suite', 'episodes/cctu/cctu2-{sh,mh}-00[1-2].json')).toEqual(['cctu2-mh-001', 'cctu2-mh-002', 'cctu2-sh-001', 'cctu2-sh-002']);
+    expect(await ids('--suite', 'episodes/cctu', '--tasks', 'cctu2-psh-*,cctu2-sh-010', '--limit', '2')).toEqual(['cctu2-psh-001', 'cctu2-psh-002']);
     const sample = await ids('--suite', 'episodes/cctu', '--sample', '5', '--seed', '7');
     expect(sample).toHaveLength(5);
     expect(await ids('--suite', 'episodes/cctu', '--sample', '5', '--seed', '7')).toEqual(sample);
-    const lint = await sandbox(['lint', 'episodes/cctu', '--tasks', 'cctu-mh-00[1-3]', '--no-reference']);
+    const lint = await sandbox(['lint', 'episodes/cctu', '--tasks', 'cctu2-mh-00[1-3]', '--no-reference']);
     expect(lint.stdout).toMatch(/^3 tasks checked/m);
   });
 

@@ -11,7 +11,7 @@ import { startRedisServer, type RedisServer } from '../../support/index.ts';
 
 const BIN = path.join(REPO_ROOT, 'bin/sandbox.js');
 const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
-const SUITE = 'episodes/cctu/cctu-mh-00[1-6].json';
+const SUITE = 'episodes/cctu/cctu2-mh-00[1-6].json';
 
 function sandbox(...args: string[]) {
   const result = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: ENV, timeout: 240_000 });
@@ -129,8 +129,8 @@ describe('sandbox run --queue and sandbox worker', { timeout: 300_000 }, () => {
 
   it('a worker whose task file differs from the coordinator’s fails the job naming the hash mismatch; the run reports it', async () => {
     const tasks = await mkdtemp(path.join(os.tmpdir(), 'queue-tasks-'));
-    const file = path.join(tasks, 'cctu-mh-001.json');
-    await copyFile(path.join(REPO_ROOT, 'episodes/cctu/cctu-mh-001.json'), file);
+    const file = path.join(tasks, 'cctu2-mh-001.json');
+    await copyFile(path.join(REPO_ROOT, 'episodes/cctu/cctu2-mh-001.json'), file);
     const out = await mkdtemp(path.join(os.tmpdir(), 'queue-mismatch-'));
     const coordinator = background('run', '--suite', file, '--model', 'reference', '--queue', redis.url, '--out', out);
     // The coordinator hashes the file when it enqueues; wait for the job, then change the file the worker will read.
@@ -143,7 +143,7 @@ describe('sandbox run --queue and sandbox worker', { timeout: 300_000 }, () => {
     try {
       const run = await coordinator.done;
       expect(run.status).toBe(EXIT_CODES.failed);
-      expect(run.stdout).toMatch(/not played: cctu-mh-001#0: .*cctu-mh-001\.json: task file hash mismatch: sha-256 \w+… on this worker, \w+… on the coordinator/);
+      expect(run.stdout).toMatch(/not played: cctu2-mh-001#0: .*cctu2-mh-001\.json: task file hash mismatch: sha-256 \w+… on this worker, \w+… on the coordinator/);
     } finally {
       await stopWorker(worker);
     }

@@ -26,14 +26,14 @@ let viewer: Viewer;
 let context: BrowserContext;
 let page: Page;
 const problems: string[] = [];
-const MH = path.join(REPO_ROOT, 'episodes/cctu/cctu-mh-001.json');
+const MH = path.join(REPO_ROOT, 'episodes/cctu/cctu2-mh-001.json');
 
 beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'viewer-'));
   runs = path.join(scratch, 'runs');
   const suite = path.join(scratch, 'suite');
   await mkdir(suite, { recursive: true });
-  for (const task of ['cctu-sh-001', 'cctu-psh-001', 'cctu-mh-001', 'cctu-pmh-001']) await cp(path.join(REPO_ROOT, 'episodes/cctu', `${task}.json`), path.join(suite, `${task}.json`));
+  for (const task of ['cctu2-sh-001', 'cctu2-psh-001', 'cctu2-mh-001', 'cctu2-pmh-001']) await cp(path.join(REPO_ROOT, 'episodes/cctu', `${task}.json`), path.join(suite, `${task}.json`));
   sandbox('run', '--suite', suite, '--model', 'reference', '--repeats', '3', '--out', path.join(runs, 'reference'), '--concurrency', '2');
   // block vs observe: a scripted agent that first calls a tool it does not have, then plays the reference
   const task = JSON.parse(await readFile(MH, 'utf8')) as { reference: { trajectory: unknown[] } };
@@ -43,7 +43,7 @@ beforeAll(async () => {
   sandbox('run', '--suite', path.join(REPO_ROOT, 'episodes/ddr/ddr-clinical-p-0001.json'), '--model', 'reference', '--out', path.join(runs, 'ddr'));
   // a run with a corrupt trajectory beside a good one
   await cp(path.join(runs, 'block'), path.join(runs, 'broken'), { recursive: true });
-  await writeFile(path.join(runs, 'broken', 'cctu-mh-001.1.jsonl'), '{"schemaVersion":1,"seq":0,"type":"episode-st\n');
+  await writeFile(path.join(runs, 'broken', 'cctu2-mh-001.1.jsonl'), '{"schemaVersion":1,"seq":0,"type":"episode-st\n');
 
   store = await openStore(path.join(scratch, 'results.duckdb'));
   viewer = await startViewer({ store, dirs: [runs], pollMs: 300 });
@@ -74,7 +74,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
 
     await page.click(`tr[data-run="${path.join(runs, 'block')}"] a`);
     await page.waitForSelector('figure[data-plot="violations"] svg');
-    // the task's constraints, one category each (cctu-mh-001.json): the plot draws a bar per category
+    // the task's constraints, one category each (cctu2-mh-001.json): the plot draws a bar per category
     const categories = new Set((JSON.parse(await readFile(MH, 'utf8')) as { constraints: Array<{ category: string }> }).constraints.map((constraint) => constraint.category));
     expect(await page.locator('figure[data-plot="violations"] g[aria-label="bar"] rect').count()).toBe(categories.size);
     const labels = await page.locator('figure[data-plot="violations"] g[aria-label="y-axis tick label"] text').allTextContents();
@@ -87,7 +87,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     await page.click('#episodes tbody tr:first-child a');
     await page.waitForSelector('.event.tool-result.blocked .feedback-text');
     // the feedback text is the tool message the agent read for its blocked call (from its trajectory)
-    const file = path.join(runs, 'block', 'cctu-mh-001.0.jsonl');
+    const file = path.join(runs, 'block', 'cctu2-mh-001.0.jsonl');
     const events = (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; callId?: string; disposition?: string; content?: string });
     const blocked = events.find((event) => event.type === 'tool-call' && event.disposition === 'blocked')!;
     const feedback = events.find((event) => event.type === 'tool-result' && event.callId === blocked.callId)!.content!;
@@ -97,7 +97,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     await page.screenshot({ path: path.join(SHOTS, 'episode.png') });
     expect(await page.locator('#next').count()).toBe(1);
     await page.keyboard.press('j');
-    await page.waitForURL((url) => decodeURIComponent(url.hash).endsWith('cctu-mh-001.1.jsonl'));
+    await page.waitForURL((url) => decodeURIComponent(url.hash).endsWith('cctu2-mh-001.1.jsonl'));
   });
 
   it('episode: a checklist link scrolls the transcript to the message and highlights it', async () => {
@@ -126,7 +126,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     await page.check(`tr[data-run="${path.join(runs, 'observe')}"] input[type=checkbox]`);
     await page.click('#compare');
     await page.waitForSelector('#compare-table tbody tr');
-    const cells = await page.locator('#compare-table tbody tr[data-task="cctu-mh-001"] td').allTextContents();
+    const cells = await page.locator('#compare-table tbody tr[data-task="cctu2-mh-001"] td').allTextContents();
     // A = the run checked first (block), B = observe: block blocks the call (1 per episode), observe only records it (0)
     const header = await page.locator('#compare-table thead th').allTextContents();
     const value = (name: string) => cells[header.indexOf(name)];
@@ -137,7 +137,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
   it('a corrupt trajectory is listed as unreadable with its reason; the page still works', async () => {
     await page.goto(`${viewer.url}#/run/${encode(path.join(runs, 'broken'))}`);
     await page.waitForSelector('#unreadable');
-    expect(await page.locator('#unreadable').textContent()).toMatch(/cctu-mh-001\.1\.jsonl: .*JSON/i);
+    expect(await page.locator('#unreadable').textContent()).toMatch(/cctu2-mh-001\.1\.jsonl: .*JSON/i);
     expect(await page.locator('#episodes tbody tr').count()).toBe(1);
   });
 
