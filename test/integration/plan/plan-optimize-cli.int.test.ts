@@ -60,7 +60,7 @@ describe('sandbox plan optimize', () => {
       sandbox('plan', 'optimize', bare),
     ]);
     expect(missing.code).toBe(5); // not-found
-    expect(zeroPasses.code).toBe(4); // invalid-input
+    expect(zeroPasses.code).toBe(2); // a bad flag value is a usage error (README, exit codes)
     expect(noQuery.code).toBe(4); // a bare plan without its question
     expect(noQuery.stderr.trim().split('\n')).toHaveLength(1);
   }, 180_000);
