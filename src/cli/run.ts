@@ -42,7 +42,7 @@ function parseRate(text: string): { max: number; durationMs: number } {
 export function runCommand(): Command {
   const command = new Command('run')
     .description('Run a suite (repeats × tasks) and print its summary; re-running the same run into the same --out resumes it')
-    .option('--suite <dir|glob>', 'a directory of task files, a glob (episodes/cctu/cctu-mh-00[1-3].json), or one task file (default with --tasks: every task under episodes/)')
+    .option('--suite <dir|glob>', 'a directory of task files, a glob (episodes/cctu/cctu2-mh-00[1-3].json), or one task file (default with --tasks: every task under episodes/)')
     .requiredOption('--model <spec>', 'the model spec (see `sandbox episode --help`)')
     .option('--repeats <n>', 'episodes per task', positiveInteger('--repeats'), 1)
     .option('--concurrency <n>', 'episodes in flight', positiveInteger('--concurrency'), 4)

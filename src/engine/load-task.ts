@@ -81,7 +81,7 @@ export async function loadTask(idOrPath: string): Promise<LoadedTask> {
 }
 
 /**
- * Loads a suite: a directory (every task file under it), a single task file, or a glob (`episodes/cctu/cctu-mh-00[1-3].json`).
+ * Loads a suite: a directory (every task file under it), a single task file, or a glob (`episodes/cctu/cctu2-mh-00[1-3].json`).
  * Tasks are sorted by path; duplicate ids are an error because trajectories are named by id.
  */
 export async function loadSuite(dirOrGlob: string): Promise<LoadedTask[]> {

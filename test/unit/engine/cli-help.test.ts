@@ -42,7 +42,7 @@ describe('CLI help', () => {
 
       Options:
         --suite <dir|glob>              a directory of task files, a glob
-                                        (episodes/cctu/cctu-mh-00[1-3].json), or one
+                                        (episodes/cctu/cctu2-mh-00[1-3].json), or one
                                         task file (default with --tasks: every task
                                         under episodes/)
         --model <spec>                  the model spec (see \`sandbox episode --help\`)
