@@ -132,14 +132,16 @@ describe('sandbox run --queue and sandbox worker', { timeout: 300_000 }, () => {
     const file = path.join(tasks, 'cctu2-mh-001.json');
     await copyFile(path.join(REPO_ROOT, 'episodes/cctu/cctu2-mh-001.json'), file);
     const out = await mkdtemp(path.join(os.tmpdir(), 'queue-mismatch-'));
-    const coordinator = background('run', '--suite', file, '--model', 'reference', '--queue', redis.url, '--out', out);
+    // A database of its own: a worker still draining from an earlier test must not take this job.
+    const url = redis.url.replace(/\/0$/, '/5');
+    const coordinator = background('run', '--suite', file, '--model', 'reference', '--queue', url, '--out', out);
     // The coordinator hashes the file when it enqueues; wait for the job, then change the file the worker will read.
-    const client = new Redis(redis.url);
+    const client = new Redis(url);
     const deadline = Date.now() + 120_000;
     while ((await client.keys('sandbox:episodes-*:wait')).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     client.disconnect();
     await writeFile(file, `${await readFile(file, 'utf8')}\n`);
-    const worker = background('worker', '--queue', redis.url);
+    const worker = background('worker', '--queue', url);
     try {
       const run = await coordinator.done;
       expect(run.status).toBe(EXIT_CODES.failed);
