@@ -31,7 +31,12 @@ export interface AnalysisChain {
   /** The RAG step over the calls listed (subjective questions only): retrieval query and the fact its metadata shows. */
   evidence: { clause: string; prompt: string; query: string; fact?: string };
   /** Counts the key moments of the calls read ('(k)[]' bound to them); `fact` is a moment those calls have. */
-  themes: { prompt: string; fact: string };
+  themes: { fact: string };
+  /**
+   * The comparison group (the entity's peers): its calls are listed from the head's result too, read and counted the
+   * same way, in a branch that runs beside the entity's own, so the synthesis can set one against the other.
+   */
+  peers: { clause: string; calls: ChainStep; evidence: string };
   followUps: FollowUp[];
 }
 
@@ -51,7 +56,12 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     leads: ['Which agent escalates far more than peers, and what happens on those calls', 'Find the agent with the highest escalation rate and look into their escalated calls'],
     calls: { prompt: 'List the ids of the escalated calls handled by the agent found in (1)', sql: "SELECT call_id FROM calls WHERE agent_id = '(1)' AND escalated ORDER BY call_id LIMIT 200" },
     evidence: { clause: 'what customers say on them', prompt: 'Retrieve transcript passages of the escalated calls listed in (2) where the customer pushes for escalation to a supervisor', query: CALL_QUERY, fact: E.outlierAgent },
-    themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'escalation_request' },
+    themes: { fact: 'escalation_request' },
+    peers: {
+      clause: 'how they compare with the escalated calls of other agents',
+      calls: { prompt: 'List the ids of the escalated calls handled by agents other than the one found in (1)', sql: "SELECT call_id FROM calls WHERE agent_id <> '(1)' AND escalated ORDER BY call_id LIMIT 200" },
+      evidence: "Retrieve transcript passages of the other agents' escalated calls listed in (2) where the customer pushes for escalation to a supervisor",
+    },
     followUps: [
       { clause: 'how the agent scores on empathy against peers', prompt: "Compare the mean 'empathy' QA score of the agent found in (1) with the mean of all agents", patternId: 'outlier-agent-empathy',
         sql: finding('below peers on empathy', 'not below peers on empathy', "avg(score) FILTER (WHERE agent_id = '(1)') < avg(score)", "qa_evaluations WHERE rubric_item = 'empathy'"), fact: 'below peers on empathy' },
@@ -66,7 +76,12 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     leads: ['Which caller time zone is escalated most often, and what do escalated callers there go through', 'Find the time zone with the highest escalation rate and examine its escalated calls'],
     calls: { prompt: 'List the ids of escalated calls from callers in the time zone found in (1)', sql: "SELECT call_id FROM calls WHERE time_zone = '(1)' AND escalated ORDER BY call_id LIMIT 200" },
     evidence: { clause: 'what those callers say', prompt: 'Retrieve transcript passages of the escalated calls listed in (2) where callers explain why they want escalation', query: CALL_QUERY, fact: 'America/Los_Angeles' },
-    themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'escalation_request' },
+    themes: { fact: 'escalation_request' },
+    peers: {
+      clause: 'how they compare with escalated calls from other time zones',
+      calls: { prompt: 'List the ids of escalated calls from callers outside the time zone found in (1)', sql: "SELECT call_id FROM calls WHERE time_zone <> '(1)' AND escalated ORDER BY call_id LIMIT 200" },
+      evidence: 'Retrieve transcript passages of the escalated calls from other time zones listed in (2) where callers explain why they want escalation',
+    },
     followUps: [
       { clause: 'which queues those escalations come from', prompt: 'Count the escalated calls from the time zone found in (1) per queue',
         sql: "SELECT queue, count(*) AS escalated_calls FROM calls WHERE time_zone = '(1)' AND escalated GROUP BY queue ORDER BY escalated_calls DESC, queue" },
@@ -79,7 +94,12 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     leads: [`Which team's QA scores fell most after ${E.qaDropDate}, and what do its recent calls show`, `Find the team whose QA scores dropped most after ${E.qaDropDate} and review its recent calls`],
     calls: { prompt: 'List the ids of the calls handled by the team found in (1) since its scores dropped', sql: `SELECT c.call_id FROM calls c JOIN agents a USING (agent_id) WHERE a.team = '(1)' AND c.started_at >= TIMESTAMP '${E.qaDropDate}' ORDER BY c.call_id LIMIT 200` },
     evidence: { clause: 'how its agents handle customers', prompt: 'Retrieve transcript passages of the calls listed in (2) showing how the agent greets, verifies identity and closes', query: CALL_QUERY, fact: E.qaDropTeam },
-    themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'hold_placed' },
+    themes: { fact: 'hold_placed' },
+    peers: {
+      clause: "how they compare with the other teams' calls over the same period",
+      calls: { prompt: 'List the ids of the calls handled by teams other than the one found in (1) since its scores dropped', sql: `SELECT c.call_id FROM calls c JOIN agents a USING (agent_id) WHERE a.team <> '(1)' AND c.started_at >= TIMESTAMP '${E.qaDropDate}' ORDER BY c.call_id LIMIT 200` },
+      evidence: "Retrieve transcript passages of the other teams' calls listed in (2) showing how the agent greets, verifies identity and closes",
+    },
     followUps: [
       { clause: 'which rubric items fell most for that team', prompt: 'Compute the change in mean QA score per rubric item for the team found in (1) across the drop',
         sql: `SELECT q.rubric_item, round(avg(q.score) FILTER (WHERE q.evaluated_at >= TIMESTAMP '${E.qaDropDate}') - avg(q.score) FILTER (WHERE q.evaluated_at < TIMESTAMP '${E.qaDropDate}'), 3) AS score_change FROM qa_evaluations q JOIN agents a USING (agent_id) WHERE a.team = '(1)' GROUP BY q.rubric_item ORDER BY score_change` },
@@ -92,7 +112,12 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     leads: ['When did outage calls spike, and what did the calls of the spike look like', 'Find the day the outage calls burst and look into the calls from that spike'],
     calls: { prompt: 'List the ids of outage calls from the day found in (1) and the two days after', sql: "SELECT call_id FROM calls WHERE call_driver = 'outage' AND started_at::DATE BETWEEN '(1)'::DATE AND '(1)'::DATE + 2 ORDER BY call_id LIMIT 200" },
     evidence: { clause: 'what customers reported', prompt: 'Retrieve transcript passages of the outage calls listed in (2) where customers describe the service disruption', query: CALL_QUERY, fact: 'technical_support' },
-    themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'resolution_confirmed' },
+    themes: { fact: 'resolution_confirmed' },
+    peers: {
+      clause: 'how they compare with outage calls outside the spike',
+      calls: { prompt: 'List the ids of outage calls from outside the day found in (1) and the two days after', sql: "SELECT call_id FROM calls WHERE call_driver = 'outage' AND started_at::DATE NOT BETWEEN '(1)'::DATE AND '(1)'::DATE + 2 ORDER BY call_id LIMIT 200" },
+      evidence: 'Retrieve transcript passages of the outage calls from outside the spike listed in (2) where customers describe the service disruption',
+    },
     followUps: [
       { clause: 'which queues took those calls', prompt: 'Count outage calls per queue from the day found in (1) and the two days after',
         sql: "SELECT queue, count(*) AS calls FROM calls WHERE call_driver = 'outage' AND started_at::DATE BETWEEN '(1)'::DATE AND '(1)'::DATE + 2 GROUP BY queue ORDER BY calls DESC", fact: 'technical_support' },
@@ -105,7 +130,12 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     leads: ['Which call driver leaves customers least satisfied, and what goes on in its worst-rated calls', 'Find the call driver with the lowest CSAT and dig into its poorly rated calls'],
     calls: { prompt: 'List the ids of calls with the driver found in (1) rated 1 or 2 in CSAT', sql: "SELECT call_id FROM calls WHERE call_driver = '(1)' AND csat <= 2 ORDER BY call_id LIMIT 200" },
     evidence: { clause: 'what those customers complain about', prompt: 'Retrieve transcript passages of the poorly rated calls listed in (2) where customers voice dissatisfaction', query: CALL_QUERY, fact: 'billing' },
-    themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'hold_placed' },
+    themes: { fact: 'hold_placed' },
+    peers: {
+      clause: 'how they compare with poorly rated calls of other drivers',
+      calls: { prompt: 'List the ids of calls with drivers other than the one found in (1) rated 1 or 2 in CSAT', sql: "SELECT call_id FROM calls WHERE call_driver <> '(1)' AND csat <= 2 ORDER BY call_id LIMIT 200" },
+      evidence: 'Retrieve transcript passages of the poorly rated calls of other drivers listed in (2) where customers voice dissatisfaction',
+    },
     followUps: [
       { clause: 'whether long holds drag its CSAT down', prompt: `Compare the mean CSAT of calls with the driver found in (1) held more than ${E.longHoldSeconds} seconds with its other calls`, patternId: 'long-hold-csat',
         sql: finding('lower after long holds', 'not lower after long holds', `avg(csat) FILTER (WHERE hold_s > ${E.longHoldSeconds}) < avg(csat) FILTER (WHERE hold_s <= ${E.longHoldSeconds})`, "calls WHERE call_driver = '(1)'"), fact: 'lower after long holds' },
@@ -120,7 +150,12 @@ export const ANALYSIS_CHAINS: AnalysisChain[] = [
     leads: ['Which shift keeps callers on hold longest, and how do its long-hold calls go', 'Find the shift with the longest holds and look into its long-hold calls'],
     calls: { prompt: `List the ids of calls taken by agents on the shift found in (1) with more than ${E.longHoldSeconds} seconds on hold`, sql: `SELECT c.call_id FROM calls c JOIN agents a USING (agent_id) WHERE a.shift = '(1)' AND c.hold_s > ${E.longHoldSeconds} ORDER BY c.call_id LIMIT 200` },
     evidence: { clause: 'what callers say about waiting', prompt: 'Retrieve transcript passages of the long-hold calls listed in (2) where customers react to waiting on hold', query: CALL_QUERY },
-    themes: { prompt: 'Count the key moments of the calls whose passages (3) returned, by kind', fact: 'hold_placed' },
+    themes: { fact: 'hold_placed' },
+    peers: {
+      clause: 'how they compare with long-hold calls on other shifts',
+      calls: { prompt: `List the ids of calls taken by agents on shifts other than the one found in (1) with more than ${E.longHoldSeconds} seconds on hold`, sql: `SELECT c.call_id FROM calls c JOIN agents a USING (agent_id) WHERE a.shift <> '(1)' AND c.hold_s > ${E.longHoldSeconds} ORDER BY c.call_id LIMIT 200` },
+      evidence: 'Retrieve transcript passages of the long-hold calls on other shifts listed in (2) where customers react to waiting on hold',
+    },
     followUps: [
       { clause: 'whether those long holds lower CSAT', prompt: `Compare the mean CSAT of calls on the shift found in (1) held more than ${E.longHoldSeconds} seconds with its other calls`, patternId: 'long-hold-csat',
         sql: finding('lower after long holds', 'not lower after long holds', `avg(c.csat) FILTER (WHERE c.hold_s > ${E.longHoldSeconds}) < avg(c.csat) FILTER (WHERE c.hold_s <= ${E.longHoldSeconds})`, "calls c JOIN agents a USING (agent_id) WHERE a.shift = '(1)'"), fact: 'lower after long holds' },

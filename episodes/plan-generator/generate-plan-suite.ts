@@ -104,9 +104,10 @@ function subjectiveSimple(index: number): { query: string; builder: PlanBuilder 
 }
 
 /**
- * A compound question: one analysis along a chain (analysis-chains.ts) — the head finds an entity, the next step
- * lists its calls, (subjective) the transcripts of those calls are read, the key moments of the calls read (or
- * listed) are counted, 1–3 follow-ups measure the entity further, and an LLM step explains the whole.
+ * A compound question: one analysis along a chain (analysis-chains.ts) — the head finds an entity; two branches run
+ * beside each other from it, one for the entity's calls and one for its peers' (the comparison group): each lists its
+ * calls, (subjective) reads their transcripts, and counts the key moments of the calls read (or listed); 1–3
+ * follow-ups measure the entity further, and an LLM step explains the whole, the entity set against its peers.
  */
 function compound(random: SeededRandom, subjective: boolean): { query: string; builder: PlanBuilder } {
   const chain = random.pick(ANALYSIS_CHAINS);
@@ -114,19 +115,21 @@ function compound(random: SeededRandom, subjective: boolean): { query: string; b
   const builder = new PlanBuilder();
   const head = builder.data(DATA_BLOCKS.find((block) => block.key === chain.head)!);
   const calls = builder.chained(chain.calls, head);
-  let read = calls;
-  if (subjective) {
-    read = builder.evidence(chain.evidence.prompt, { query: chain.evidence.query, filters: { call_ids: `(${calls})` } }, calls, chain.evidence.fact);
-  }
-  const themes = builder.chained({ prompt: chain.themes.prompt, sql: themesSql(read), fact: chain.themes.fact }, read);
+  const peerCalls = builder.chained(chain.peers.calls, head);
+  const retrieval = (source: number) => ({ query: chain.evidence.query, filters: { call_ids: `(${source})` } });
+  const read = subjective ? builder.evidence(chain.evidence.prompt, retrieval(calls), calls, chain.evidence.fact) : calls;
+  const peerRead = subjective ? builder.evidence(chain.peers.evidence, retrieval(peerCalls), peerCalls) : peerCalls;
+  const counted = (whose: string, source: number) =>
+    `Count the key moments of the ${whose} ${subjective ? `whose passages (${source}) returned` : `listed in (${source})`}, by kind`;
+  const themes = builder.chained({ prompt: counted('calls', read), sql: themesSql(read), fact: chain.themes.fact }, read);
+  const peerThemes = builder.chained({ prompt: counted('comparison calls', peerRead), sql: themesSql(peerRead) }, peerRead);
   const measured = followUps.map((followUp) => builder.chained(followUp, head));
-  const evidence = subjective ? [read] : [];
-  const used = [head, ...evidence, themes, ...measured];
+  const evidence = subjective ? [read, peerRead] : [];
   builder.llm(
-    `Explain the finding in (${head}) for a contact-center manager using ${subjective ? `the call passages in (${read}), ` : ''}the key moments in (${themes}) and the measurements ${refs(measured)}`,
-    used,
+    `Explain the finding in (${head}) for a contact-center manager using ${subjective ? `the call passages in ${refs(evidence)}, ` : ''}the key moments in (${themes}) against those of the comparison calls in (${peerThemes}) and the measurements ${refs(measured)}`,
+    [head, ...evidence, themes, peerThemes, ...measured],
   );
-  const clauses = [...(subjective ? [chain.evidence.clause] : []), ...followUps.map((followUp) => followUp.clause)];
+  const clauses = [...(subjective ? [chain.evidence.clause] : []), chain.peers.clause, ...followUps.map((followUp) => followUp.clause)];
   return { query: `${random.pick(chain.leads)}, including ${listOf(clauses)}?`, builder };
 }
 

@@ -3,7 +3,7 @@ import { EPISODES_DIR, loadSuite } from '../engine/load-task.ts';
 import { selectTasks } from '../engine/select-tasks.ts';
 import { addSelectionOptions, type SelectionFlags } from './cli-options.ts';
 import { formatTable } from './format-table.ts';
-import { planStatsTable } from './plan-stats.ts';
+import { planStats, planStatsTable } from './plan-stats.ts';
 import { shapeRows, suiteShape } from './suite-shape.ts';
 
 /** `sandbox tasks`: the tasks of a suite with their style, domain and counts. */
@@ -17,15 +17,18 @@ export function tasksCommand(): Command {
     .action(async (flags: SelectionFlags & { suite?: string; json?: boolean; stats?: string | boolean }) => {
       const tasks = selectTasks(await loadSuite((typeof flags.stats === 'string' ? flags.stats : undefined) ?? flags.suite ?? EPISODES_DIR), flags);
       if (flags.stats !== undefined) {
-        // The shape beside CCTU's for any suite; plan tasks also get their step and hop distributions beside the paper's.
-        const shape = suiteShape(tasks.map(({ task }) => task));
-        const rows = shapeRows(shape);
+        // The shape beside CCTU's, over the tasks that have tools and constraints (a plan task has neither: the
+        // CCTU dimensions would read 0 for it); plan tasks get their step and hop distributions beside the paper's.
+        const plans = tasks.flatMap(({ task }) => (task.style === 'plan' ? [task] : []));
+        const others = tasks.flatMap(({ task }) => (task.style === 'plan' ? [] : [task]));
+        const shape = others.length > 0 ? suiteShape(others) : undefined;
+        const rows = shape ? shapeRows(shape) : [];
         if (flags.json) {
-          process.stdout.write(`${JSON.stringify({ ...shape, cctu: Object.fromEntries(rows.map(([label, , cctu, meets]) => [label, { cctu, meets: meets === 'yes' }])) }, null, 2)}\n`);
+          const cctu = shape ? { ...shape, cctu: Object.fromEntries(rows.map(([label, , reference, meets]) => [label, { cctu: reference, meets: meets === 'yes' }])) } : {};
+          process.stdout.write(`${JSON.stringify({ ...cctu, ...(plans.length > 0 ? { plans: planStats(plans) } : {}) }, null, 2)}\n`);
           return;
         }
-        process.stdout.write(`${formatTable({ title: `shape of ${shape.tasks} tasks beside CCTU's`, columns: ['dimension', 'this suite', 'CCTU', 'matches or exceeds'], rows })}\n`);
-        const plans = tasks.flatMap(({ task }) => (task.style === 'plan' ? [task] : []));
+        if (shape) process.stdout.write(`${formatTable({ title: `shape of ${shape.tasks} tasks beside CCTU's`, columns: ['dimension', 'this suite', 'CCTU', 'matches or exceeds'], rows })}\n`);
         if (plans.length > 0) process.stdout.write(`${planStatsTable(plans)}\n`);
         return;
       }

@@ -18,6 +18,25 @@ describe('sandbox tasks --stats (real CLI)', () => {
     expect(parsed.distinctTools).toBeGreaterThanOrEqual(411);
   }, 240_000);
 
+  // Issue 19's acceptance: every compound plan has 5–15 steps, every simple one 1–4 (the paper's shape); a plan suite
+  // has no tools and no constraints, so the CCTU table (which would read 0 on every row) is not printed for it.
+  it('prints the planning suite\'s step and hop distributions beside the paper\'s, without a CCTU table', () => {
+    const table = sandbox('tasks', '--stats', 'episodes/plan');
+    expect(table.status).toBe(0);
+    expect(table.stdout).not.toMatch(/beside CCTU's/);
+    expect(table.stdout).toMatch(/^plan tasks: reference-plan shape/);
+    const json = sandbox('tasks', '--stats', 'episodes/plan', '--json');
+    const parsed = JSON.parse(json.stdout) as { tasks?: number; plans: Array<{ stratum: string; tasks: number; steps: Record<string, number>; outsidePaper: number }> };
+    expect(parsed.tasks).toBeUndefined();
+    expect(parsed.plans.map((row) => [row.stratum, row.tasks, row.outsidePaper])).toEqual([
+      ['objective-compound', 50, 0], ['objective-simple', 50, 0], ['subjective-compound', 50, 0], ['subjective-simple', 50, 0],
+    ]);
+    for (const row of parsed.plans) {
+      const [low, high] = row.stratum.endsWith('compound') ? [5, 15] : [1, 4];
+      for (const count of Object.keys(row.steps).map(Number)) expect(count >= low && count <= high, `${row.stratum} ${count}`).toBe(true);
+    }
+  }, 120_000);
+
   it('a suite that does not exist is a clear error with the not-found exit code', () => {
     const result = sandbox('tasks', '--stats', 'episodes/no-such-suite');
     expect(result.status).toBe(5);

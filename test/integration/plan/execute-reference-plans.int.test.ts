@@ -119,16 +119,23 @@ describe('executing reference plans on the real servers', () => {
   });
 
   it('narrows a chained retrieval to the calls its T2S step listed for the entity the head step found', async () => {
-    // analysis-chains.ts: (1) finds the most escalating agent, (2) lists that agent's escalated calls, (3) reads them.
+    // analysis-chains.ts: (1) finds the most escalating agent, (2) lists that agent's escalated calls and (3) the other
+    // agents' (the comparison group), (4) reads the agent's calls and (5) the others'.
     const task = suite.find((entry) => entry.grading.kind === 'subjective' && entry.reference.plan.steps[0]!.prompt.includes('escalation rate per agent'))!;
     const execution = await runPlan(task.reference.plan, { callTool: call, reference: { plan: task.reference.plan, details: task.reference.details } });
-    const [head, listed, rag] = [1, 2, 3].map((id) => execution.steps.find((step) => step.id === id)!);
+    const [head, listed, peersListed, rag, peersRag] = [1, 2, 3, 4, 5].map((id) => execution.steps.find((step) => step.id === id)!);
     expect(resultValues(head!.output)[0]).toBe('A-0042'); // EFFECTS.outlierAgent, planted in databases/contact-center
     expect((rag!.input.filters as { call_ids: string[] }).call_ids).toEqual(resultValues(listed!.output));
     const hits = (JSON.parse(rag!.output) as { results: { agent_id: string; escalated: boolean }[] }).results;
     expect(hits.length).toBeGreaterThan(0);
     for (const hit of hits) expect(hit).toMatchObject({ agent_id: 'A-0042', escalated: true });
     expect(rag!.startMs).toBeGreaterThanOrEqual(listed!.endMs);
+    // The comparison branch reads escalated calls of every agent but the one found, and runs beside the first.
+    expect((peersRag!.input.filters as { call_ids: string[] }).call_ids).toEqual(resultValues(peersListed!.output));
+    const peerHits = (JSON.parse(peersRag!.output) as { results: { agent_id: string; escalated: boolean }[] }).results;
+    expect(peerHits.length).toBeGreaterThan(0);
+    for (const hit of peerHits) expect(hit.escalated && hit.agent_id !== 'A-0042', JSON.stringify(hit)).toBe(true);
+    expect(peersListed!.startMs).toBeLessThan(listed!.endMs);
   });
 
   it('refuses a plan with a cycle instead of half-running it', async () => {

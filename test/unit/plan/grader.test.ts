@@ -5,10 +5,10 @@ import { EventSchema, type TrajectoryEvent } from '../../../src/schemas/event.ts
 import type { PlanTask } from '../../../src/schemas/plan-task.ts';
 import type { Plan } from '../../../src/schemas/plan.ts';
 
-// A subjective compound question along one chain: (1) finds an entity, (2) lists its calls, (3) reads them,
-// (4) counts their key moments, (5) measures the entity further, (6) explains.
+// A subjective compound question along one chain: (1) finds an entity, (2) lists its calls and (3) its peers' calls,
+// (4) and (5) read them, (6) and (7) count their key moments, (8) measures the entity further, (9) explains.
 const task = generatePlanSuite().find(
-  (entry) => entry.grading.shape === 'compound' && entry.reference.plan.steps.map((step) => `${step.tool}${step.depends_on.join('+')}`).join(' ') === 'T2S T2S1 RAG2 T2S3 T2S1 LLM1+3+4+5',
+  (entry) => entry.grading.shape === 'compound' && entry.reference.plan.steps.map((step) => `${step.tool}${step.depends_on.join('+')}`).join(' ') === 'T2S T2S1 T2S1 RAG2 RAG3 T2S4 T2S5 T2S1 LLM1+4+5+6+7+8',
 )!;
 
 /** A finished trajectory whose final answer is `answer` (and, optionally, executed tool results). */
@@ -43,12 +43,14 @@ describe('plan grader', () => {
   it.each<[string, string, string]>([
     ['non-JSON', 'First query the database, then read some transcripts.', 'Extremely Bad'],
     // Not executable (cycle, dangling placeholder) → capped at Bad (NOT_EXECUTABLE_CAP), whatever the F1.
-    ['a cycle', corrupt((plan) => { plan.steps[0]!.depends_on = [6]; plan.steps[0]!.prompt += ' given (6)'; }), 'Bad'],
-    ['a dangling placeholder', corrupt((plan) => { plan.steps[5]!.depends_on = [1]; }), 'Bad'],
-    // The RAG step turned into T2S: 5 of 6 steps match (F1 0.83, Good), but a subjective plan without RAG is capped at Acceptable.
-    ['a wrong tool', corrupt((plan) => { plan.steps[2]!.tool = 'T2S'; }), 'Acceptable'],
-    // The call listing no longer depends on the entity step 1 found: its match is dropped (dependencies disagree), F1 5/6 → Good.
-    ['a dropped dependency', corrupt((plan) => { plan.steps[1]!.depends_on = []; plan.steps[1]!.prompt = plan.steps[1]!.prompt.replace(' found in (1)', ''); }), 'Good'],
+    ['a cycle', corrupt((plan) => { plan.steps[0]!.depends_on = [9]; plan.steps[0]!.prompt += ' given (9)'; }), 'Bad'],
+    // The synthesis names (4)…(8) in its prompt but depends on (1) only.
+    ['a dangling placeholder', corrupt((plan) => { plan.steps[8]!.depends_on = [1]; }), 'Bad'],
+    // Both RAG steps turned into T2S: 7 of 9 steps match (F1 0.78, Good), but a subjective plan without RAG is capped at Acceptable.
+    ['a wrong tool', corrupt((plan) => { plan.steps[3]!.tool = 'T2S'; plan.steps[4]!.tool = 'T2S'; }), 'Acceptable'],
+    // The call listing no longer depends on the entity step 1 found: its match is dropped (dependencies disagree);
+    // the steps fed by it keep theirs (their reference dependency is unmatched), F1 8/9 = 0.89 → Very Good (> 85 %).
+    ['a dropped dependency', corrupt((plan) => { plan.steps[1]!.depends_on = []; plan.steps[1]!.prompt = plan.steps[1]!.prompt.replace(' found in (1)', ''); }), 'Very Good'],
   ])('rates a plan with %s as it should', async (_name, answer, rating) => {
     const score = await planGrader.grade(task, trajectory(answer), {});
     expect(score.details.rating).toBe(rating);
