@@ -35,7 +35,7 @@ export function forkCommand(): Command {
   const enforcement = enforcementOption();
   // Without the flag the fork keeps its parent's enforcement.
   enforcement.defaultValue = undefined;
-  enforcement.description = 'block, observe or off (default: the parent\'s)';
+  enforcement.description = 'the fork\'s enforcement (default: the parent\'s)';
   return new Command('fork')
     .description('Replay a trajectory\'s first rounds (recorded model messages, tool calls re-executed, divergences reported), then continue live with another model, enforcement or constraints')
     .argument('<trajectory>', 'the parent trajectory (runs/<run>/<task>.<repeat>.jsonl; a fork works too)')
