@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command } from 'commander';
 import { pc } from './colors.ts';
@@ -5,6 +6,8 @@ import { displayPath } from '../engine/load-task.ts';
 import { readConstraintsFile } from '../engine/constraints-file.ts';
 import { readForkSource } from '../engine/fork-source.ts';
 import { recordingMismatches } from '../engine/recorded-versions.ts';
+import { RUN_FILE } from '../engine/run-identity.ts';
+import { SandboxError } from '../sandbox-error.ts';
 import { taskOfTrajectory } from '../engine/replay.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { checkModelSpec, enforcementOption } from './cli-options.ts';
@@ -62,6 +65,8 @@ export function forkCommand(): Command {
       // A model that cannot be set up fails here, before any trajectory is written.
       await checkModelSetup(spec, task);
       const out = path.resolve(flags.out);
+      // A run folder is one experiment (its run.json names the model of every trajectory in it): a fork is not one of them.
+      if (existsSync(path.join(out, RUN_FILE))) throw new SandboxError('invalid-input', `${flags.out} is a run folder (it has ${RUN_FILE}): give the fork a folder of its own with --out`);
       const repeat = nextFreeRepeat(out, task.id);
       const target = trajectoryFile(out, task.id, repeat);
       process.stdout.write(`${pc.dim(`fork of ${displayPath(path.resolve(file))} (sha-256 ${source.sha256.slice(0, 12)}): rounds 1..${at} replayed from it, ${spec} plays from round ${at + 1}`)}\n`);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -182,5 +182,13 @@ describe('sandbox fork (real MCP server, real validator)', () => {
       expect(lines[0]).toMatch(message);
       expect(existsSync(out)).toBe(false);
     }
+    // A run folder (run.json) is one run's: a fork is refused there, and the folder is left as it was.
+    const runFolder = path.join(dir, 'run');
+    mkdirSync(runFolder);
+    writeFileSync(path.join(runFolder, 'run.json'), '{}');
+    const intoRun = sandbox('fork', parentFile, '--at', '2', '--model', `scripted:${script}`, '--out', runFolder);
+    expect(intoRun.status).toBe(4);
+    expect(intoRun.stderr).toMatch(/is a run folder/);
+    expect(readdirSync(runFolder)).toEqual(['run.json']);
   }, 240_000);
 });
