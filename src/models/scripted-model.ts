@@ -41,7 +41,7 @@ export function createScriptedModel(script: ScriptedScript, spec: string, firstR
       const round = nextRound(request.messages);
       const step = script[round - firstRound];
       if (!step) {
-        throw new SandboxError('invalid-input', `${spec}: the script has ${script.length} step(s) and round ${round} asks for step ${round - firstRound + 1}`);
+        throw new SandboxError('invalid-input', `${spec}: the script has ${script.length} step(s) and round ${round} asks for another${firstRound > 1 ? ` (its first step played round ${firstRound})` : ''}`);
       }
       const message = step.answer !== undefined ? playbackMessage({ answer: step.answer }, round) : playbackMessage({ toolCalls: step.toolCalls ?? [], content: step.content }, round);
       return { message, usage: { ...step.usage }, latencyMs: performance.now() - started };
