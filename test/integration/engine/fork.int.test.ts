@@ -150,6 +150,18 @@ describe('sandbox fork (real MCP server, real validator)', () => {
     expect(header.fork?.constraints).toEqual({ path: constraintsFile, sha256: sha256(constraintsFile) });
   }, 240_000);
 
+  it('a fork that ends inside the replayed rounds, where the parent went on, reports the ending as a divergence', async () => {
+    // constraints/README.md, resource.interaction_rounds: "tool calls in round ≥ max … → end-episode". With max 2, the
+    // parent's round-2 tool call ends the episode at round 2: the live model is never asked.
+    const constraints = task.constraints.map((constraint) => (constraint.category === 'resource.interaction_rounds' ? { ...constraint, params: { min: 0, max: 2 } } : constraint));
+    const live = watched(`scripted:${path.join(dir, 'fork.json')}`, 3);
+    const forked = await forkTrajectory({ source: await readForkSource(parentFile), at: 2, model: live.factory, modelSpec: 'scripted', repeat: 0, createValidator, constraints: { file: write('two-rounds.json', constraints), list: constraints } });
+    expect(forked.result.status).toBe('limit');
+    expect(live.requests).toEqual([]);
+    expect(forked.divergences.map((divergence) => divergence.kind)).toEqual(['verdicts', 'ending']);
+    expect(forked.divergences[1]!.detail).toBe('the fork ended at round 2, before its first live round (the parent went on to round 3)');
+  }, 240_000);
+
   it('sandbox grade --against pairs each fork with its parent by the parent\'s content and reports the outcome change', () => {
     const result = sandbox('grade', path.dirname(forkFile), '--against', path.dirname(parentFile), '--json');
     expect(result.status).toBe(0);
