@@ -3,6 +3,7 @@ import { dbCommand } from './db.ts';
 import { episodeCommand } from './episode.ts';
 import { gradeCommand } from './grade.ts';
 import { replayCommand } from './replay.ts';
+import { forkCommand } from './fork.ts';
 import { runCommand } from './run.ts';
 import { tasksCommand } from './tasks.ts';
 import { lintCommand } from './lint.ts';
@@ -21,4 +22,4 @@ import { workerCommand } from './worker.ts';
  * Every subcommand, one file each (`src/cli/<name>.ts` exporting `<name>Command(): Command`).
  * Add a subcommand by adding its factory here.
  */
-export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, importCommand, resultsCommand, reportCommand, viewCommand, ddrCommand, planCommand, workerCommand];
+export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, forkCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, importCommand, resultsCommand, reportCommand, viewCommand, ddrCommand, planCommand, workerCommand];

@@ -1,12 +1,7 @@
 import { Command } from 'commander';
-import { pc } from './colors.ts';
+import { formatDivergences } from './format-divergences.ts';
 import { readTrajectory } from '../schemas/read-trajectory.ts';
 import { EXIT_CODES } from './exit-codes.ts';
-
-function short(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
-}
 
 /** `sandbox replay`: re-execute recorded tool calls and re-check recorded steps; report divergences. */
 export function replayCommand(): Command {
@@ -20,10 +15,7 @@ export function replayCommand(): Command {
       const { defaultValidatorFactory } = await import('../engine/episode-defaults.ts');
       const report = await replayTrajectory(events, { createValidator: defaultValidatorFactory });
       process.stdout.write(`replayed ${report.taskId}: ${report.toolCalls} tool calls, ${report.checks} constraint checks\n`);
-      for (const divergence of report.divergences) {
-        process.stdout.write(`${pc.red('divergence')} [${divergence.kind}] event ${divergence.seq}: ${divergence.detail}\n  recorded: ${short(divergence.recorded)}\n  replayed: ${short(divergence.replayed)}\n`);
-      }
-      if (report.divergences.length === 0) process.stdout.write(`${pc.green('no divergence')}\n`);
+      process.stdout.write(formatDivergences(report.divergences));
       process.exitCode = report.divergences.length === 0 ? EXIT_CODES.ok : EXIT_CODES.failed;
     });
 }

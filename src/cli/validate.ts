@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { z } from 'zod';
 import { describeZodError } from '../schemas/describe-zod-error.ts';
@@ -6,29 +5,16 @@ import { loadTask, resolveRecordedTaskPath } from '../engine/load-task.ts';
 import { readTrajectory } from '../schemas/read-trajectory.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { ConstraintSchema, type Constraint } from '../schemas/constraint.ts';
+import { readConstraintsFile } from '../engine/constraints-file.ts';
 import type { EventOf } from '../schemas/event.ts';
 import type { Step } from '../schemas/step.ts';
 import type { ValidationReport } from '../validator/validate-trajectory.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 
-/** A constraints file: a list of constraints, or an object with `constraints` (a task file works too). */
-const ConstraintListSchema = z.array(ConstraintSchema);
-const ConstraintsObjectSchema = z.object({ constraints: ConstraintListSchema }).loose();
 const EmbeddedTaskSchema = z.object({ constraints: z.array(ConstraintSchema).default([]) }).loose();
 
 async function constraintsOf(start: EventOf<'episode-start'>, file: string | undefined): Promise<Constraint[]> {
-  if (file !== undefined) {
-    let json: unknown;
-    try {
-      json = JSON.parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      throw new SandboxError('invalid-input', `${file}: ${(error as Error).message}`, { cause: error });
-    }
-    // Parsed with one schema or the other (not a union) so an error names the bad field, not "(root)".
-    const parsed = Array.isArray(json) ? ConstraintListSchema.safeParse(json) : ConstraintsObjectSchema.safeParse(json);
-    if (!parsed.success) throw new SandboxError('invalid-input', describeZodError(file, parsed.error), { cause: parsed.error });
-    return Array.isArray(parsed.data) ? parsed.data : parsed.data.constraints;
-  }
+  if (file !== undefined) return readConstraintsFile(file);
   if (start.taskPath !== undefined) return (await loadTask(resolveRecordedTaskPath(start.taskPath))).task.constraints;
   if (start.task !== undefined) {
     const parsed = EmbeddedTaskSchema.safeParse(start.task);

@@ -7,8 +7,8 @@ import type { ModelFactory, ValidatorFactory } from './run-episode.ts';
 export const defaultValidatorFactory: ValidatorFactory = (task, tools) => createStepValidator(task.constraints, [...tools]);
 
 /** A factory making the model a spec names, once the episode's tools are known. */
-export function modelFactoryFor(spec: string, options: { temperature?: number } = {}): ModelFactory {
-  return ({ task, tools }) => createModel(spec, { task, tools: [...tools], temperature: options.temperature });
+export function modelFactoryFor(spec: string, options: { temperature?: number; firstRound?: number } = {}): ModelFactory {
+  return ({ task, tools }) => createModel(spec, { task, tools: [...tools], temperature: options.temperature, firstRound: options.firstRound });
 }
 
 /** The planning part's executor, loaded only when a plan episode asks to execute (it pulls in more). */

@@ -11,7 +11,8 @@ export { readTrajectory, parseTrajectory, type Trajectory } from '../schemas/rea
 export { runSuite, errorReasons, pendingEpisodes, trajectoryFile, isFinishedTrajectory, statusTable, meanStd, type RunSuiteOptions, type SuiteResult, type EpisodeEntry, type ErrorReason, type PendingOptions } from './run-suite.ts';
 export { RunFileSchema, RunIdentitySchema, RUN_FILE, RUN_FORMAT, identityOf, identityDifferences, checkIdentity, readRunFile, writeRunFile, taskSha256, type RunFile, type RunIdentity } from './run-identity.ts';
 export { selectTasks, taskPatterns, type TaskSelection } from './select-tasks.ts';
-export { replayTrajectory, taskOfTrajectory, type Divergence, type ReplayReport, type ReplayOptions } from './replay.ts';
+export { replayTrajectory, taskOfTrajectory, type ReplayReport, type ReplayOptions } from './replay.ts';
+export type { Divergence } from './divergence.ts';
 export { defaultValidatorFactory, modelFactoryFor, lazyPlanExecutor } from './episode-defaults.ts';
 export { packageVersions } from './versions.ts';
 export { EpisodeState, type EpisodeCounts, type EpisodeEnding } from './episode-state.ts';

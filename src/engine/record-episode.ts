@@ -1,5 +1,5 @@
 import { constraintStatuses } from '../validator/constraint-status.ts';
-import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
+import type { EpisodeStatus, Fork, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
 import type { ConstraintStatus } from '../schemas/step.ts';
 import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
@@ -20,11 +20,11 @@ export function initialMessages(task: Task): Array<{ role: 'system' | 'user'; co
 
 /**
  * Records `episode-start`: the task (by path when it came from a file, else whole) and the sha-256 of its content,
- * who plays, settings, versions (packages and scoring components), tools.
+ * who plays, settings, versions (packages and scoring components), tools, and for a fork its parent and branch point.
  */
 export function recordEpisodeStart(
   recorder: Recorder,
-  start: { task: Task; taskPath?: string; model: string; settings: RunSettings; tools: readonly ToolSpec[] },
+  start: { task: Task; taskPath?: string; model: string; settings: RunSettings; tools: readonly ToolSpec[]; fork?: Fork | undefined },
 ): void {
   const { task } = start;
   recorder.record({
@@ -37,6 +37,7 @@ export function recordEpisodeStart(
     versions: packageVersions(),
     messages: initialMessages(task),
     tools: start.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
+    ...(start.fork ? { fork: start.fork } : {}),
   });
 }
 

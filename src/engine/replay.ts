@@ -2,24 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
-import type { Verdict } from '../schemas/step.ts';
 import type { Task } from '../schemas/task.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { parseTask, resolveRecordedTaskPath } from './load-task.ts';
 import { TaskSchema } from '../schemas/task.ts';
 import { describeZodError } from '../schemas/describe-zod-error.ts';
 import type { ValidatorFactory } from './run-episode.ts';
-
-/** One place where a replay differs from the recording. */
-export interface Divergence {
-  kind: 'tools' | 'tool-output' | 'verdicts';
-  /** seq of the recorded event that differs. */
-  seq: number;
-  callId?: string;
-  detail: string;
-  recorded: unknown;
-  replayed: unknown;
-}
+import { toolOutputDivergence, toolsDivergence, verdictsDivergence, type Divergence } from './divergence.ts';
 
 export interface ReplayReport {
   taskId: string;
@@ -54,13 +43,6 @@ export async function taskOfTrajectory(events: readonly TrajectoryEvent[]): Prom
   return parsed.data;
 }
 
-function sameVerdicts(left: readonly Verdict[], right: readonly Verdict[]): boolean {
-  const key = (verdict: Verdict) => JSON.stringify([verdict.constraintId, verdict.category, verdict.effect, verdict.callId ?? null, verdict.message]);
-  const a = left.map(key).sort();
-  const b = right.map(key).sort();
-  return a.length === b.length && a.every((value, index) => value === b[index]);
-}
-
 /**
  * Replays a trajectory: re-executes every executed tool call, in recorded order, against freshly started
  * servers, and re-runs the validator on every recorded step; reports each divergence (tool list, tool output,
@@ -76,21 +58,16 @@ export async function replayTrajectory(events: readonly TrajectoryEvent[], optio
   let checks = 0;
   try {
     environment = await startEnvironment(task, options.environment);
-    const recordedTools = start.tools.map((tool) => tool.name).join(',');
-    const replayedTools = environment.tools.map((tool) => tool.name).join(',');
-    if (recordedTools !== replayedTools) {
-      divergences.push({ kind: 'tools', seq: start.seq, detail: 'the servers list different tools', recorded: recordedTools, replayed: replayedTools });
-    }
+    const tools = toolsDivergence(start, environment.tools);
+    if (tools) divergences.push(tools);
     const hasChecks = events.some((event) => event.type === 'constraint-check');
     if (hasChecks && options.createValidator) validator = await options.createValidator(task, environment.tools);
     const executed = new Map<string, Extract<TrajectoryEvent, { type: 'tool-call' }>>();
     for (const event of events) {
       if (event.type === 'constraint-check' && validator) {
         checks += 1;
-        const verdicts = await validator.check(event.step);
-        if (!sameVerdicts(event.verdicts, verdicts)) {
-          divergences.push({ kind: 'verdicts', seq: event.seq, detail: `round ${event.step.round}: the verdicts changed`, recorded: event.verdicts, replayed: verdicts });
-        }
+        const divergence = verdictsDivergence(event, await validator.check(event.step));
+        if (divergence) divergences.push(divergence);
       } else if (event.type === 'tool-call' && event.disposition === 'executed') {
         executed.set(event.callId, event);
       } else if (event.type === 'tool-result' && executed.has(event.callId)) {
@@ -98,16 +75,8 @@ export async function replayTrajectory(events: readonly TrajectoryEvent[], optio
         executed.delete(event.callId);
         toolCalls += 1;
         const outcome = await environment.call(call.name, call.arguments);
-        if (outcome.content !== event.content || outcome.isError !== event.isError) {
-          divergences.push({
-            kind: 'tool-output',
-            seq: event.seq,
-            callId: event.callId,
-            detail: `round ${event.round}: ${event.name} returned ${outcome.isError !== event.isError ? (outcome.isError ? 'an error' : 'a result') + ' instead of ' + (event.isError ? 'an error' : 'a result') : 'different output'}`,
-            recorded: event.content,
-            replayed: outcome.content,
-          });
-        }
+        const divergence = toolOutputDivergence(event, outcome);
+        if (divergence) divergences.push(divergence);
       }
     }
   } finally {

@@ -3,7 +3,7 @@ import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } 
 import type { ToolOutcome } from '../mcp/connect-server.ts';
 import type { Model, ModelResponse } from '../models/model.ts';
 import { SandboxError } from '../sandbox-error.ts';
-import { RunSettingsSchema, type EpisodeStatus, type RunSettings, type TrajectoryEvent } from '../schemas/event.ts';
+import { RunSettingsSchema, type EpisodeStatus, type Fork, type RunSettings, type TrajectoryEvent } from '../schemas/event.ts';
 import type { ChatMessage, ToolCall } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
@@ -29,6 +29,8 @@ export interface RunEpisodeOptions {
   /** The spec of a factory-made model, recorded if the episode fails before the model exists. */
   modelSpec?: string;
   settings?: Partial<RunSettings>;
+  /** A fork's parent and branch point, recorded in `episode-start` (src/engine/fork.ts). */
+  fork?: Fork;
   /** Trajectory file to write; absent = in memory only. */
   trajectoryPath?: string;
   /** The validator to use (tests); otherwise `createValidator` makes one, or the episode runs unchecked when neither is given. */
@@ -297,7 +299,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     } else model = options.model;
     if (!validator && options.createValidator && settings.enforcement !== 'off') validator = await options.createValidator(task, tools);
     const messages = initialMessages(task);
-    recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model.spec, settings, tools });
+    recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model.spec, settings, tools, fork: options.fork });
     const context: EpisodeContext = {
       task,
       model,
@@ -325,7 +327,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     ending = { status: 'error', reason, finalAnswer: null };
     // A failure before the episode started (a server that would not start) still leaves a complete trajectory.
     if (recorder.events.length === 0) {
-      recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model?.spec ?? options.modelSpec ?? 'unknown', settings, tools: [] });
+      recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model?.spec ?? options.modelSpec ?? 'unknown', settings, tools: [], fork: options.fork });
     }
   } finally {
     clock.stop();

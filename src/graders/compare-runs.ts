@@ -23,6 +23,14 @@ export function compareRuns(run: ScoredRun, baseline: ScoredRun): SummaryTable {
     const other = baselineByKey.get(key(score));
     return other ? [[score, other] as const] : [];
   });
+  return comparePairs(run, baseline, pairs);
+}
+
+/**
+ * The mean of every metric both episodes of a pair report, on each side, and the difference (run − baseline), over
+ * given pairs: episodes paired by task and repeat (compareRuns), or forks paired with their parents (compare-forks.ts).
+ */
+export function comparePairs(run: Omit<ScoredRun, 'scores'>, baseline: Omit<ScoredRun, 'scores'>, pairs: ReadonlyArray<readonly [EpisodeScore, EpisodeScore]>): SummaryTable {
   const metricNames = [...new Set(pairs.flatMap(([score, other]) => Object.keys(score.metrics).filter((name) => name in other.metrics)))];
   const rows: Array<Array<string | number>> = [];
   const row = (name: string, values: Array<readonly [number | null | undefined, number | null | undefined]>) => {

@@ -23,6 +23,8 @@ export interface ModelContext {
   retry?: Partial<RetryPolicy>;
   /** `anthropic:` only: max_tokens of each response. */
   maxOutputTokens?: number;
+  /** `scripted:` only: the round its first step plays (a fork's first live round); default 1. */
+  firstRound?: number;
   /** `human` only: the terminal streams (default stdin / stdout). */
   terminal?: HumanModelOptions;
 }
@@ -65,7 +67,7 @@ async function makeModel(parsed: ModelSpec, context: ModelContext): Promise<Mode
     case 'reference':
       return createReferenceModel(context.task);
     case 'scripted':
-      return createScriptedModel(await readScript(parsed.path), parsed.spec);
+      return createScriptedModel(await readScript(parsed.path), parsed.spec, context.firstRound);
     case 'replay':
       return createReplayModel(await readModelResponses(parsed.path, context.task), parsed.spec);
     case 'human':

@@ -28,6 +28,37 @@ export const RunSettingsSchema = z.object({
 });
 export type RunSettings = z.infer<typeof RunSettingsSchema>;
 
+/** The trajectory a fork branched from (`sandbox fork`), as it was when the fork was made. */
+export const ForkParentSchema = z.object({
+  /** The parent trajectory file (relative to the repository when inside it, else absolute). */
+  path: z.string(),
+  /** sha-256 (hex) of the parent file's content: `grade --against` pairs a fork with its parent by it. */
+  sha256: z.string(),
+  /** The parent episode's identity: task, repeat, model, enforcement (from its `episode-start`). */
+  taskId: z.string(),
+  repeat: z.number().int().nonnegative(),
+  model: z.string(),
+  enforcement: EnforcementSchema,
+  /** The run the parent belongs to (name and identity of its folder's `run.json`); null when its folder has none. */
+  run: z.object({ name: z.string(), identity: z.record(z.string(), z.unknown()) }).nullable(),
+});
+export type ForkParent = z.infer<typeof ForkParentSchema>;
+
+const BranchSchema = z.object({
+  parent: ForkParentSchema,
+  /** The branch point: rounds 1..at replayed the parent's recorded model messages; later rounds were played live. */
+  at: z.number().int().positive(),
+});
+
+/** `episode-start.fork` of a forked trajectory: its parent and branch point, and the chain above it. */
+export const ForkSchema = BranchSchema.extend({
+  /** When the parent is itself a fork: the earlier branches, the root's first (a fork of a fork keeps the whole chain). */
+  ancestors: z.array(BranchSchema).default([]),
+  /** `--constraints FILE` replaced the task's constraints (the changed task is then recorded whole in `task`). */
+  constraints: z.object({ path: z.string(), sha256: z.string() }).optional(),
+});
+export type Fork = z.infer<typeof ForkSchema>;
+
 /** One line of a trajectory (`runs/<run>/<task>.<repeat>.jsonl`), appended as it happens. */
 export const EventSchema = z.discriminatedUnion('type', [
   z.object({
@@ -46,6 +77,8 @@ export const EventSchema = z.discriminatedUnion('type', [
     /** The messages the model starts from (system + user). */
     messages: z.array(z.object({ role: z.enum(['system', 'user']), content: z.string() })),
     tools: z.array(z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) })),
+    /** Present on a trajectory made by `sandbox fork`. */
+    fork: ForkSchema.optional(),
   }),
   z.object({
     ...eventBase,

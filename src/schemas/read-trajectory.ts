@@ -40,13 +40,16 @@ export function parseTrajectory(text: string, file: string): Trajectory {
   return { events, truncated, finished: events.at(-1)?.type === 'episode-end' };
 }
 
-/** Reads and parses a trajectory file (see parseTrajectory). */
-export async function readTrajectory(file: string): Promise<Trajectory> {
-  let text: string;
+/** Reads a trajectory file's text; an unreadable file is `not-found` naming it. */
+export async function readTrajectoryText(file: string): Promise<string> {
   try {
-    text = await readFile(file, 'utf8');
+    return await readFile(file, 'utf8');
   } catch (error) {
     throw new SandboxError('not-found', `cannot read trajectory ${file}: ${(error as Error).message}`, { cause: error });
   }
-  return parseTrajectory(text, file);
+}
+
+/** Reads and parses a trajectory file (see parseTrajectory). */
+export async function readTrajectory(file: string): Promise<Trajectory> {
+  return parseTrajectory(await readTrajectoryText(file), file);
 }

@@ -79,6 +79,34 @@ describe('CLI help', () => {
       "
     `);
   });
+  it('fork', () => {
+    expect(helpOf('fork')).toMatchInlineSnapshot(`
+      "Usage: sandbox fork [options] <trajectory>
+
+      Replay a trajectory's first rounds (recorded model messages, tool calls
+      re-executed, divergences reported), then continue live with another model,
+      enforcement or constraints
+
+      Arguments:
+        trajectory            the parent trajectory (runs/<run>/<task>.<repeat>.jsonl;
+                              a fork works too)
+
+      Options:
+        --at <round>          replay rounds 1..ROUND of the parent; the model plays
+                              from round ROUND+1
+        --model <spec>        the model that continues (any spec; a scripted:<file>
+                              plays its first step at round ROUND+1)
+        --enforcement <mode>  the fork's enforcement (default: the parent's) (choices:
+                              "block", "observe", "off")
+        --constraints <file>  constraints replacing the task's: a JSON list of
+                              constraints, or an object (e.g. a task file) with
+                              "constraints"
+        --out <dir>           where the fork goes: <dir>/<task>.<n>.jsonl, n the first
+                              index not taken yet (default: "runs/fork")
+        -h, --help            display help for command
+      "
+    `);
+  });
   it('replay, grade, tasks', () => {
     expect([helpOf('replay'), helpOf('grade'), helpOf('tasks')].join('\n')).toMatchInlineSnapshot(`
       "Usage: sandbox replay [options] <trajectory>
@@ -103,7 +131,8 @@ describe('CLI help', () => {
       Options:
         --against <trajectory|run-dir>  compare with another run, episode by episode
                                         (block vs observe: the self-refinement gain of
-                                        feedback)
+                                        feedback); forks against their parents: paired
+                                        by parent, the outcome change per pair
         --judge <spec>                  a model that judges what only a judge can (DDR
                                         judge accuracy, plan rubric metrics)
         --json                          print the scores as JSON
@@ -157,6 +186,11 @@ describe('CLI help', () => {
         replay <trajectory>                   Re-execute a trajectory's tool calls
                                               against fresh servers and re-run the
                                               validator; report each divergence
+        fork [options] <trajectory>           Replay a trajectory's first rounds
+                                              (recorded model messages, tool calls
+                                              re-executed, divergences reported), then
+                                              continue live with another model,
+                                              enforcement or constraints
         grade [options] <trajectory|run-dir>  Re-score saved trajectories (one file,
                                               or every episode of a run directory)
                                               without running anything

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createModel } from '../../../src/models/create-model.ts';
-import { parseScript } from '../../../src/models/scripted-model.ts';
+import { createScriptedModel, parseScript } from '../../../src/models/scripted-model.ts';
 import type { ChatMessage } from '../../../src/schemas/message.ts';
 import { SandboxError } from '../../../src/sandbox-error.ts';
 import { WEATHER_TOOL, weatherTask } from '../../support/weather-task.ts';
@@ -68,6 +68,18 @@ describe('scripted model file', () => {
     expect(second.usage).toEqual({});
     messages.push(second.message, { role: 'user', content: 'rejected, again' });
     await expect(model.respond({ messages, tools: [] })).rejects.toThrow(/the script has 2 step\(s\) and round 3 asks for another/);
+  });
+
+  it('plays its first step at firstRound (a fork\'s first live round), with call ids of the real round', async () => {
+    const model = createScriptedModel(parseScript(JSON.stringify([{ toolCalls: [{ name: 'get_weather', arguments: { city: 'Oslo' } }] }]), 'fork.json'), 'scripted:fork.json', 3);
+    const earlier: ChatMessage[] = [
+      { role: 'user', content: 'weather?' },
+      { role: 'assistant', content: 'one' },
+      { role: 'assistant', content: 'two' },
+    ];
+    const third = await model.respond({ messages: earlier, tools: [WEATHER_TOOL] });
+    expect(third.message.tool_calls?.map((call) => [call.id, call.function.arguments])).toEqual([['call_3_0', '{"city":"Oslo"}']]);
+    await expect(model.respond({ messages: [...earlier, third.message], tools: [] })).rejects.toThrow(/the script has 1 step\(s\) and round 4 asks for another \(its first step played round 3\)/);
   });
 
   it('says which file is missing', async () => {
