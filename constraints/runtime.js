@@ -22,6 +22,7 @@ let slots = [];
  */
 function initAll(configJson) {
   const config = jsonParse(configJson);
+  let toolsJson = null;
   libHooks.useTools(config.tools);
   slots = [];
   const failures = [];
@@ -29,8 +30,11 @@ function initAll(configJson) {
     progress[0] = entry.index;
     try {
       const impl = builtinFactories[entry.category](lib);
-      // Each validator gets its own copies: one cannot change another's params or tools.
-      const state = impl.init(jsonParse(jsonStringify(entry.params)), jsonParse(jsonStringify(config.tools)));
+      // Each validator gets its own copies: one cannot change another's params or tools. Only a validator
+      // whose init declares the tools parameter gets the tools (copying them for all was most of init).
+      if (impl.init.length >= 2 && toolsJson === null) toolsJson = jsonStringify(config.tools);
+      const tools = impl.init.length >= 2 ? jsonParse(toolsJson) : undefined;
+      const state = impl.init(jsonParse(jsonStringify(entry.params)), tools);
       slots.push({ index: entry.index, name: impl.name, check: impl.check, state: state });
     } catch (error) {
       failures.push([entry.index, 'init failed: ' + describeError(error)]);
