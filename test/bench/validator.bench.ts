@@ -99,7 +99,7 @@ const run = () => {
   let verdicts = 0;
   const samples = [];
   workerData.trajectories.forEach((trajectory, index) => {
-    entry('init', workerData.configs[index % workerData.configs.length], progress);
+    entry('init', workerData.configs[index % workerData.configs.length], workerData.toolsJson, progress);
     for (const step of trajectory) {
       const started = now();
       const out = entry('check', JSON.stringify(step));
@@ -117,8 +117,8 @@ parentPort.postMessage(run());
 `;
 
 function plainV8Fold(steps: Step[][]): Promise<{ perStepMs: number; p50Ms: number; verdicts: number }> {
-  const configs = TASKS.map((constraints) => JSON.stringify({ constraints: constraints.map((constraint, index) => ({ index, category: constraint.category, params: constraint.params })), tools: TOOLS }));
-  const worker = new Worker(PLAIN_WORKER, { eval: true, workerData: { source: runtimeSource(), trajectories: steps, configs } });
+  const configs = TASKS.map((constraints) => JSON.stringify(constraints.map((constraint, index) => ({ index, category: constraint.category, params: constraint.params }))));
+  const worker = new Worker(PLAIN_WORKER, { eval: true, workerData: { source: runtimeSource(), trajectories: steps, configs, toolsJson: JSON.stringify(TOOLS) } });
   return new Promise((resolve, reject) => {
     worker.once('message', (message: { perStepMs: number; p50Ms: number; verdicts: number }) => {
       void worker.terminate();
