@@ -148,7 +148,7 @@ export class IsolatedStepValidator implements StepValidator {
     this.runtime = live;
     live.progress[0] = -1;
     const constraintsJson = JSON.stringify(this.builtins.filter((entry) => !this.broken.has(entry.index)));
-    const args: unknown[] = ['init', constraintsJson, this.toolsJson];
+    const args: [string, ...unknown[]] = ['init', constraintsJson, this.toolsJson];
     if (!live.progressShared) args.push(progressTransfer(live));
     const failures = live.entry.applySync(undefined, args, { timeout });
     live.progressShared = true;
