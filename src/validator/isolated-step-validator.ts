@@ -148,9 +148,9 @@ export class IsolatedStepValidator implements StepValidator {
     this.runtime = live;
     live.progress[0] = -1;
     const constraintsJson = JSON.stringify(this.builtins.filter((entry) => !this.broken.has(entry.index)));
-    const args: [string, ...unknown[]] = ['init', constraintsJson, this.toolsJson];
-    if (!live.progressShared) args.push(progressTransfer(live));
-    const failures = live.entry.applySync(undefined, args, { timeout });
+    const failures = live.progressShared
+      ? live.entry.applySync(undefined, ['init', constraintsJson, this.toolsJson], { timeout })
+      : live.entry.applySync(undefined, ['init', constraintsJson, this.toolsJson, progressTransfer(live)], { timeout });
     live.progressShared = true;
     if (failures !== '') {
       for (const [index, message] of JSON.parse(failures) as Array<[number, string]>) {
