@@ -6,28 +6,41 @@
 const NAME = 'PARALLEL DEPENDENCIES';
 
 function init(params) {
-  return { groups: params.groups };
+  // Each group's multiset as counts, and the groups of each tool, worked out once per episode.
+  const needs = params.groups.map(tally);
+  const groupsOf = Object.create(null);
+  params.groups.forEach(function (group, position) {
+    for (const tool of group) {
+      if (groupsOf[tool] === undefined) groupsOf[tool] = [];
+      if (groupsOf[tool].indexOf(position) < 0) groupsOf[tool].push(position);
+    }
+  });
+  return { groups: params.groups, needs: needs, groupsOf: groupsOf };
 }
 
 function tally(names) {
-  const counts = {};
-  for (const name of names) counts[name] = (counts[name] || 0) + 1;
+  const counts = new Map();
+  for (const name of names) counts.set(name, (counts.get(name) || 0) + 1);
   return counts;
+}
+
+function contains(present, needed) {
+  for (const [tool, count] of needed) if ((present.get(tool) || 0) < count) return false;
+  return true;
 }
 
 function check(state, step) {
   const verdicts = [];
   if (step.kind !== 'tool-calls') return { verdicts: verdicts, state: state };
-  const present = tally(step.calls.map(function (call) { return call.name; }));
+  let present = null;
   for (const call of step.calls) {
-    const mine = state.groups.filter(function (group) { return group.indexOf(call.name) >= 0; });
-    if (mine.length === 0) continue;
-    const satisfied = mine.some(function (group) {
-      const needed = tally(group);
-      return Object.keys(needed).every(function (tool) { return (present[tool] || 0) >= needed[tool]; });
-    });
+    const mine = state.groupsOf[call.name];
+    if (mine === undefined) continue;
+    if (present === null) present = tally(step.calls.map(function (other) { return other.name; }));
+    let satisfied = false;
+    for (const position of mine) if (!satisfied && contains(present, state.needs[position])) satisfied = true;
     if (satisfied) continue;
-    const listed = mine.map(function (group) { return '[' + group.join(', ') + ']'; });
+    const listed = mine.map(function (position) { return '[' + state.groups[position].join(', ') + ']'; });
     verdicts.push({
       effect: 'block-call',
       callId: call.id,

@@ -23,11 +23,15 @@ function jsonType(value) {
 function jsonObjects(text, strict) {
   const found = [];
   const trimmed = text.trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/u, '$1');
-  try {
-    const whole = JSON.parse(trimmed);
-    if (whole !== null && typeof whole === 'object' && !Array.isArray(whole)) return [whole];
-  } catch {
-    // not the whole answer: look for embedded objects below
+  // Only a text starting with `{` (after JSON's white space) can parse as an object: the test spares the
+  // thrown SyntaxError (the costly part of a failed parse) for the answers that are not JSON at all.
+  if (/^[ \t\n\r]*\{/u.test(trimmed)) {
+    try {
+      const whole = JSON.parse(trimmed);
+      if (whole !== null && typeof whole === 'object' && !Array.isArray(whole)) return [whole];
+    } catch {
+      // not the whole answer: look for embedded objects below
+    }
   }
   if (strict) return found;
   for (let start = text.indexOf('{'); start >= 0; start = text.indexOf('{', start + 1)) {

@@ -17,20 +17,22 @@ let progress = new Int32Array(1);
 let slots = [];
 
 /**
- * Builds the episode's built-in validators afresh. `config` = { constraints: [{ index, category, params }], tools }.
+ * Builds the episode's built-in validators afresh from JSON [{ index, category, params }] and the task's
+ * tools as JSON (apart, so a validator's copy is parsed from the text, never re-serialised).
  * Returns '' or JSON [[index, message]] of constraints whose init failed.
  */
-function initAll(configJson) {
-  const config = jsonParse(configJson);
-  libHooks.useTools(config.tools);
+function initAll(constraintsJson, toolsJson) {
+  libHooks.useTools(jsonParse(toolsJson));
   slots = [];
   const failures = [];
-  for (const entry of config.constraints) {
+  for (const entry of jsonParse(constraintsJson)) {
     progress[0] = entry.index;
     try {
       const impl = builtinFactories[entry.category](lib);
-      // Each validator gets its own copies: one cannot change another's params or tools.
-      const state = impl.init(jsonParse(jsonStringify(entry.params)), jsonParse(jsonStringify(config.tools)));
+      // Each validator gets its own copies: one cannot change another's params or tools. Only a validator
+      // whose init declares the tools parameter gets the tools (copying them for all was most of init).
+      const tools = impl.init.length >= 2 ? jsonParse(toolsJson) : undefined;
+      const state = impl.init(jsonParse(jsonStringify(entry.params)), tools);
       slots.push({ index: entry.index, name: impl.name, check: impl.check, state: state });
     } catch (error) {
       failures.push([entry.index, 'init failed: ' + describeError(error)]);
@@ -61,12 +63,15 @@ function checkAll(stepJson) {
 
 lockDown(lib);
 
-/** The one entry point: ('init', configJson, progressBuffer) or ('check', stepJson). */
-function entry(operation, text, progressBuffer) {
+/**
+ * The one entry point: ('init', constraintsJson, toolsJson, progressBuffer?) or ('check', stepJson). The
+ * progress memory belongs to the context: it is passed on the context's first init only.
+ */
+function entry(operation, text, toolsJson, progressBuffer) {
   if (operation === 'check') return checkAll(text);
   if (operation === 'init') {
-    progress = new Int32Array(progressBuffer);
-    return initAll(text);
+    if (progressBuffer !== undefined) progress = new Int32Array(progressBuffer);
+    return initAll(text, toolsJson);
   }
   throw new TypeError('unknown operation ' + String(operation));
 }

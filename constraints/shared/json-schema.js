@@ -19,17 +19,28 @@
 const CACHE_SIZE = 8;
 let cachedCalls = [];
 let cachedEntries = [];
-// The task's tools, compiled; set by the runtime (`useTools` is not on `lib`), so whoever asks about a
-// call gets the answer for the schema of the tool the call names.
+// The task's tools, set by the runtime (`useTools` is not on `lib`), so whoever asks about a call gets the
+// answer for the schema of the tool the call names. A tool's schema is compiled when a call first names
+// it, not when the episode starts: an episode pays only for the tools it calls, and no step pays for all.
+let toolSchemas = Object.create(null);
 let toolChecks = Object.create(null);
 const NO_FLOATS = function () { return false; };
 
 /** Called by the runtime when an episode's validators are built. */
 function useTools(tools) {
+  toolSchemas = Object.create(null);
   toolChecks = Object.create(null);
-  for (const tool of tools) toolChecks[tool.name] = prepare(tool.parameters);
+  for (const tool of tools) toolSchemas[tool.name] = tool.parameters;
   cachedCalls = [];
   cachedEntries = [];
+}
+
+/** The compiled check of the tool `name` (null: its schema constrains nothing), undefined for a tool the task does not have. */
+function toolCheck(name) {
+  if (name in toolChecks) return toolChecks[name];
+  if (!(name in toolSchemas)) return undefined;
+  toolChecks[name] = prepare(toolSchemas[name]);
+  return toolChecks[name];
 }
 
 /**
@@ -70,7 +81,7 @@ function callIssues(call) {
   const entry = cacheEntry(call);
   if (entry.issues === undefined) {
     const parsed = callArguments(call);
-    const check = toolChecks[call.name];
+    const check = toolCheck(call.name);
     entry.issues = parsed.error !== undefined || check === undefined ? null : issuesOf(check, parsed.value, floatLiterals(call.arguments));
   }
   return entry.issues;

@@ -22,6 +22,8 @@ export interface ValidatorContext {
   entry: Entry;
   /** progress[0]: index of the constraint running now, -1 for none; shared memory, readable after a failed call. */
   progress: Int32Array;
+  /** The runtime has the progress memory (it is handed over on the context's first init). */
+  progressShared: boolean;
 }
 
 /** A custom constraint's own isolate: nothing else runs in it. */
@@ -65,7 +67,7 @@ export function openContext(pooled: PooledIsolate, timeoutMs: number): Validator
   progress[0] = -1;
   try {
     const entry = pooled.script.runSync(context, { timeout: timeoutMs, reference: true }) as Entry;
-    return { pooled, context, entry, progress };
+    return { pooled, context, entry, progress, progressShared: false };
   } catch (error) {
     if (!pooled.isolate.isDisposed) context.release();
     throw error;

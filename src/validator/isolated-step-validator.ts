@@ -147,8 +147,11 @@ export class IsolatedStepValidator implements StepValidator {
     const live = openContext(acquireIsolate(this.memoryLimitMb), timeout);
     this.runtime = live;
     live.progress[0] = -1;
-    const config = JSON.stringify({ constraints: this.builtins.filter((entry) => !this.broken.has(entry.index)), tools: this.tools });
-    const failures = live.entry.applySync(undefined, ['init', config, progressTransfer(live)], { timeout });
+    const constraintsJson = JSON.stringify(this.builtins.filter((entry) => !this.broken.has(entry.index)));
+    const failures = live.progressShared
+      ? live.entry.applySync(undefined, ['init', constraintsJson, this.toolsJson], { timeout })
+      : live.entry.applySync(undefined, ['init', constraintsJson, this.toolsJson, progressTransfer(live)], { timeout });
+    live.progressShared = true;
     if (failures !== '') {
       for (const [index, message] of JSON.parse(failures) as Array<[number, string]>) {
         this.broken.add(index);

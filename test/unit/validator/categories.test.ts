@@ -310,4 +310,20 @@ describe('category details', () => {
       `${P}RESPONSE CONTENT NOT FOLLOWED! In the final answer, it must mention "Oslo"; it must not mention "maybe"; it must be written in French (it reads as English). Rewrite the final answer accordingly.`,
     );
   });
+
+  // The JSON Schema library locates values by JSON pointers, whose segments escape `~`, `/`, `#`, `%` and
+  // non-ASCII characters (a name without them is its own segment, a shortcut the isolate takes). Whatever
+  // the name, the feedback names the argument as the call wrote it (constraints/README.md, available_tools).
+  it('argument names that JSON pointers escape are named as written', () => {
+    const names = ['plain_name-1', 'a/b', 'x~y', 'h#1', 'p%q', 'é', 'sp ace'];
+    const tool = { name: 'odd', description: 'odd names', parameters: { type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'integer', maximum: 1 }])) } };
+    const args = JSON.stringify({ ...Object.fromEntries(names.map((name) => [name, 5])), 'un/declared~#': 1 });
+    const [verdicts] = revalidate([constraint('t', 'toolset.available_tools')], [tool], [calls(1, ['odd', args, 'o'])]);
+    const accepted = names.join(', ');
+    expect(verdicts!.map((verdict) => verdict.message)).toEqual([
+      `${P}TOOL ARGUMENTS NOT FOLLOWED! ` +
+        names.map((name) => `Argument \`${name}\` of \`odd\` must be at most 1; got 5.`).join(' ') +
+        ` Argument \`un/declared~#\` of \`odd\` is not an accepted argument (accepted: ${accepted}). Call it again with arguments its schema allows. This call was not executed.`,
+    ]);
+  });
 });
