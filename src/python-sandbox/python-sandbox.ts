@@ -1,5 +1,5 @@
 import ivm from 'isolated-vm';
-import { INDEX_URL, pyodideAssets } from './pyodide-assets.ts';
+import { INDEX_URL, pyodideAssets, sharedBytesOf } from './pyodide-assets.ts';
 import { readCachedSnapshot, writeCachedSnapshot } from './snapshot-cache.ts';
 
 /** Limits of one Python sandbox (the defaults are the JS tool sandbox's: 64 MiB, 10 s per call). */
@@ -27,9 +27,12 @@ const MIN_MEMORY_MB = 40;
 
 type Entry = (op: string, a: string, b?: string, c?: string, d?: string) => string;
 
-let filesCopy: ivm.ExternalCopy<Record<string, string | ArrayBuffer>> | undefined;
-/** The memory snapshot sandboxes are restored from (this process's, or the on-disk cache's). */
-let snapshot: ivm.ExternalCopy<ArrayBuffer> | undefined;
+let filesCopy: ivm.ExternalCopy<Record<string, string | SharedArrayBuffer>> | undefined;
+/**
+ * The memory snapshot sandboxes are restored from (this process's, or the on-disk cache's), in a SharedArrayBuffer:
+ * every isolate reads the process's one copy (30 MB) instead of holding its own until its next garbage collection.
+ */
+let snapshot: ivm.ExternalCopy<SharedArrayBuffer> | undefined;
 
 /** Counters for the benchmark: how sandboxes started and how long it took. */
 export const sandboxStarts = { full: 0, restored: 0, fullMs: 0, restoredMs: 0 };
@@ -75,7 +78,7 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
   const assets = pyodideAssets();
   snapshot ??= (() => {
     const cached = readCachedSnapshot();
-    return cached === undefined ? undefined : new ivm.ExternalCopy(cached, { transferOut: true });
+    return cached === undefined ? undefined : new ivm.ExternalCopy(sharedBytesOf(cached));
   })();
   const fromSnapshot = snapshot !== undefined;
   const started = performance.now();
@@ -105,7 +108,7 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
     if (!fromSnapshot) {
       const bytes = context.evalSync(MAKE_SNAPSHOT, { copy: true, timeout: 60_000 }) as ArrayBuffer;
       writeCachedSnapshot(bytes);
-      snapshot = new ivm.ExternalCopy(bytes, { transferOut: true });
+      snapshot = new ivm.ExternalCopy(sharedBytesOf(new Uint8Array(bytes)));
     }
     global.setSync('__PY_PRELUDE', assets.preludeSource);
     context.evalSync(FINISH, { timeout: 60_000 });

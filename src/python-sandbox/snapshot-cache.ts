@@ -21,10 +21,9 @@ function snapshotPath(): string {
   return cachedPath;
 }
 
-export function readCachedSnapshot(): ArrayBuffer | undefined {
+export function readCachedSnapshot(): Uint8Array | undefined {
   try {
-    const bytes = readFileSync(snapshotPath());
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    return readFileSync(snapshotPath());
   } catch {
     return undefined;
   }
