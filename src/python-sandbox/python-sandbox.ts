@@ -1,5 +1,5 @@
 import ivm from 'isolated-vm';
-import { INDEX_URL, pyodideAssets, sharedBytesOf } from './pyodide-assets.ts';
+import { INDEX_URL, pyodideAssets } from './pyodide-assets.ts';
 import { readCachedSnapshot, writeCachedSnapshot } from './snapshot-cache.ts';
 
 /** Limits of one Python sandbox (the defaults are the JS tool sandbox's: 64 MiB, 10 s per call). */
@@ -53,7 +53,8 @@ globalThis.__PY_STATE = 'booting';
           (error) => { globalThis.__PY_STATE = 'failed: ' + String(error && error.message || error); });
 })();`;
 
-const MAKE_SNAPSHOT = `(() => { const bytes = globalThis.__py.makeMemorySnapshot(); return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength); })()`;
+// The snapshot is made in a SharedArrayBuffer (a patch of the build): it leaves the isolate as the same memory.
+const MAKE_SNAPSHOT = `globalThis.__py.makeMemorySnapshot().buffer`;
 
 // In the isolate, after boot: the shims' state reset, the prelude run, and one entry point over the prelude's
 // functions; the Pyodide API and every boot helper leave the global object.
@@ -78,7 +79,7 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
   const assets = pyodideAssets();
   snapshot ??= (() => {
     const cached = readCachedSnapshot();
-    return cached === undefined ? undefined : new ivm.ExternalCopy(sharedBytesOf(cached));
+    return cached === undefined ? undefined : new ivm.ExternalCopy(cached);
   })();
   const fromSnapshot = snapshot !== undefined;
   const started = performance.now();
@@ -106,9 +107,8 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
     const state = context.evalSync('globalThis.__PY_STATE') as string;
     if (state !== 'ready') throw new Error(`Pyodide did not boot in the isolate (${state})`);
     if (!fromSnapshot) {
-      const bytes = context.evalSync(MAKE_SNAPSHOT, { copy: true, timeout: 60_000 }) as ArrayBuffer;
-      writeCachedSnapshot(bytes);
-      snapshot = new ivm.ExternalCopy(sharedBytesOf(new Uint8Array(bytes)));
+      snapshot = context.evalSync(MAKE_SNAPSHOT, { externalCopy: true, timeout: 60_000 }) as ivm.ExternalCopy<SharedArrayBuffer>;
+      writeCachedSnapshot(new Uint8Array(snapshot.copy()));
     }
     global.setSync('__PY_PRELUDE', assets.preludeSource);
     context.evalSync(FINISH, { timeout: 60_000 });
