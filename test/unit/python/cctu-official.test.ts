@@ -28,6 +28,19 @@ describe("CCTU's golden-answer rule", () => {
     expect(solveSubqueries(goldens, [tool('a', 'Paris, France')])).toEqual([true, false]);
     expect(solveSubqueries(goldens, [tool('a', 'Paris, France'), tool('a', 'capital of France')])).toEqual([true, true]);
   });
+
+  it('consumes greedily in order, not by the best matching', () => {
+    // CCTU takes golden answers in order, each consuming the first unconsumed tool message that holds it:
+    // "Paris" consumes the first message ("Paris, France"); "Paris, France" is then not in the second ("Paris").
+    // A best matching would pair them the other way round and find both; CCTU's rule finds one.
+    const goldens = [
+      { tool: 'a', answer: 'Paris' },
+      { tool: 'a', answer: 'Paris, France' },
+    ];
+    expect(solveSubqueries(goldens, [tool('a', 'Paris, France'), tool('a', 'Paris')])).toEqual([true, false]);
+    // The other order of messages: "Paris" consumes "Paris", "Paris, France" finds "Paris, France".
+    expect(solveSubqueries(goldens, [tool('a', 'Paris'), tool('a', 'Paris, France')])).toEqual([true, true]);
+  });
 });
 
 const TASK = CctuTaskSchema.parse({
