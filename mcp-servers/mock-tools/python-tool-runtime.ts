@@ -15,7 +15,10 @@ export interface PythonToolRuntimeOptions {
 
 /**
  * Runs a task's Python tools (CCTU's `codes`: each source defines a function named like its tool) in one Python
- * sandbox, opened on the first call. Each call runs the tool's source in a fresh namespace and calls
+ * sandbox, opened as soon as the runtime is made (on the next turn of the event loop), not on the first call: the
+ * first call's timeout is the agent's budget for the tool, and a sandbox start (a full CPython boot on a machine's
+ * first run, seconds on a loaded one) charged to it would turn into a tool error that costs the episode its score.
+ * Each call runs the tool's source in a fresh namespace and calls
  * `fn(**arguments)`; the text is CCTU's (dict/list as JSON with ensure_ascii=False, else str()). An exception,
  * timeout or memory breach is an error outcome the agent reads; a sandbox killed by one is replaced on the next call.
  */
@@ -45,6 +48,9 @@ export function createPythonToolRuntime(options: PythonToolRuntimeOptions): Tool
     opening = open();
     return opening;
   }
+
+  opening = open();
+  opening.catch(() => undefined); // a failed start is reported by the first call (current() opens again)
 
   return {
     async call(name, args): Promise<ToolOutcome> {

@@ -1,7 +1,7 @@
 import type { CctuTask } from '../schemas/cctu-task.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
-import { meanStd, rateByRepeat, subqueryMatches } from './cctu.ts';
+import { cctuEpisodeScore, meanStd, rateByRepeat, solveSubqueries } from './cctu.ts';
 import { violationSummary } from '../validator/constraint-status.ts';
 
 /** CCTU's feedback form; a message carrying it is error feedback. */
@@ -22,33 +22,19 @@ function messagesOf(events: readonly TrajectoryEvent[]): Message[] {
 const isErrorFeedback = (message: Message): boolean => message.role !== 'assistant' && message.content.includes(FEEDBACK_MARK);
 
 /**
- * CCTU's golden-answer rule: each golden answer of a tool must be found in a tool message of that tool
- * (every ", "-separated part, lower-cased with commas removed, a substring of the message, see subqueryMatches),
- * and a tool message serves one golden answer at most. Golden answers are taken in order, each consuming the
- * first unconsumed tool message of its tool that matches it. Returns, per golden answer, whether it was found.
- */
-export function goldenAnswersFound(goldens: ReadonlyArray<{ tool: string; answer: string }>, messages: readonly Message[]): boolean[] {
-  const consumed = new Set<number>();
-  return goldens.map((golden) => {
-    const index = messages.findIndex((message, position) => !consumed.has(position) && message.role === 'tool' && message.name === golden.tool && subqueryMatches(golden.answer, message.content));
-    if (index < 0) return false;
-    consumed.add(index);
-    return true;
-  });
-}
-
-/**
- * Grades an episode of a `cctu-official` task with CCTU's rules: SR = every golden answer found and no error
- * feedback after the last assistant message; PSR = every golden answer found and no error feedback anywhere. A
- * trajectory whose last message is a tool message counts as ending in error feedback (SR = PSR = 0), as does one
- * that ends without a model message. A validator error fails both (its verdicts cannot be trusted) and is reported.
+ * Grades an episode of a `cctu-official` task with CCTU's rules: each golden answer must be found in a tool message
+ * of its tool, one golden answer per tool message (`solveSubqueries`, CCTU's matching); SR = every golden answer
+ * found and no error feedback after the last assistant message; PSR = every golden answer found and no error
+ * feedback anywhere. A trajectory whose last message is a tool message counts as ending in error feedback
+ * (SR = PSR = 0), as does one that ends without a model message. A validator error fails both (its verdicts cannot
+ * be trusted) and is reported.
  */
 export function gradeCctuOfficial(task: CctuTask, events: readonly TrajectoryEvent[]): EpisodeScore {
-  const start = events.find((event) => event.type === 'episode-start');
   const end = events.findLast((event) => event.type === 'episode-end');
   const messages = messagesOf(events);
   const goldens = task.grading.subqueries.map(({ tool, answer }) => ({ tool, answer }));
-  const found = goldenAnswersFound(goldens, messages);
+  const toolMessages = messages.flatMap((message) => (message.role === 'tool' ? [{ tool: message.name, text: message.content }] : []));
+  const found = solveSubqueries(goldens, toolMessages);
   const solved = found.every(Boolean);
   const lastAssistant = messages.findLastIndex((message) => message.role === 'assistant');
   const last = messages.at(-1);
@@ -56,31 +42,19 @@ export function gradeCctuOfficial(task: CctuTask, events: readonly TrajectoryEve
   const anyFeedback = endsInFeedback || messages.some(isErrorFeedback);
   const validatorError = violationSummary(task.constraints, events).validatorError;
   const harnessError = end?.type !== 'episode-end' || end.status === 'error';
-  const sr = solved && !endsInFeedback && !validatorError && !harnessError;
-  const psr = solved && !anyFeedback && !validatorError && !harnessError;
-  return {
-    taskId: task.id,
-    style: 'cctu',
-    repeat: start?.type === 'episode-start' ? start.settings.repeat : 0,
-    status: end?.type === 'episode-end' ? end.status : 'error',
-    passed: sr,
-    metrics: {
-      solved: solved ? 1 : 0,
-      sr: sr ? 1 : 0,
-      psr: psr ? 1 : 0,
-      subqueries: goldens.length,
-      subqueries_solved: found.filter(Boolean).length,
-      feedback_messages: messages.filter(isErrorFeedback).length,
-      validator_error: validatorError ? 1 : 0,
-    },
+  return cctuEpisodeScore(task, events, {
+    found,
+    sr: solved && !endsInFeedback && !validatorError && !harnessError,
+    psr: solved && !anyFeedback && !validatorError && !harnessError,
+    metrics: { feedback_messages: messages.filter(isErrorFeedback).length },
+    validatorError,
     details: {
       protocol: 'cctu-official',
       structure: task.grading.structure,
       dataSource: task.grading.dataSource ?? task.domain,
       goldens: goldens.map((golden, index) => ({ ...golden, found: found[index] })),
-      finalAnswer: end?.type === 'episode-end' ? end.finalAnswer : null,
     },
-  };
+  });
 }
 
 /** CCTU's tables: SR and PSR (mean ± std over repeats of the per-repeat averages) per data source and per structure. */

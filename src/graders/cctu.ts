@@ -39,9 +39,11 @@ function toolOutputs(events: readonly TrajectoryEvent[]): Array<{ tool: string; 
 }
 
 /**
- * Which subqueries the outputs solve, CCTU's way: each tool output, in order, solves at most one subquery
- * (CCTU consumes one golden answer per tool message) — the first one not yet solved whose tool it is and
- * whose golden answer it contains. So one output cannot solve two same-tool subqueries.
+ * Which golden answers (subqueries) the tool outputs hold, CCTU's way — the one implementation both CCTU graders
+ * and the suite tools use: each output, in order, serves at most one golden answer (CCTU consumes one golden answer
+ * per tool message) — the first one not yet found whose tool it is and which it contains (`subqueryMatches`). So
+ * one output cannot serve two same-tool golden answers. (Taking the golden answers in order instead, each consuming
+ * the first unconsumed matching output, finds the same set: both are the same greedy matching.)
  */
 export function solveSubqueries(subqueries: ReadonlyArray<{ tool: string; answer: string }>, outputs: ReadonlyArray<{ tool: string; text: string }>): boolean[] {
   const solved = subqueries.map(() => false);
@@ -52,6 +54,42 @@ export function solveSubqueries(subqueries: ReadonlyArray<{ tool: string; answer
   return solved;
 }
 
+/** What a CCTU grader decided for one episode; `cctuEpisodeScore` turns it into the score both graders report. */
+export interface CctuVerdict {
+  /** Per subquery (golden answer), whether it was found (`solveSubqueries`). */
+  found: readonly boolean[];
+  sr: boolean;
+  psr: boolean;
+  /** Metrics beyond the shared ones (solved, sr, psr, subqueries, subqueries_solved, validator_error). */
+  metrics: Record<string, number>;
+  validatorError: boolean;
+  details: Record<string, unknown>;
+}
+
+/** The score of a CCTU episode (either protocol): identity, status and the metrics every CCTU summary reads. */
+export function cctuEpisodeScore(task: CctuTask, events: readonly TrajectoryEvent[], verdict: CctuVerdict): EpisodeScore {
+  const start = events.find((event) => event.type === 'episode-start');
+  const end = events.findLast((event) => event.type === 'episode-end');
+  const solved = verdict.found.every(Boolean);
+  return {
+    taskId: task.id,
+    style: 'cctu',
+    repeat: start?.type === 'episode-start' ? start.settings.repeat : 0,
+    status: end?.type === 'episode-end' ? end.status : 'error',
+    passed: verdict.sr,
+    metrics: {
+      solved: solved ? 1 : 0,
+      sr: verdict.sr ? 1 : 0,
+      psr: verdict.psr ? 1 : 0,
+      subqueries: verdict.found.length,
+      subqueries_solved: verdict.found.filter(Boolean).length,
+      ...verdict.metrics,
+      validator_error: verdict.validatorError ? 1 : 0,
+    },
+    details: { ...verdict.details, finalAnswer: end?.type === 'episode-end' ? end.finalAnswer : null },
+  };
+}
+
 /**
  * Grades a CCTU episode (docs/architecture.md "Scores"): a subquery is solved when its golden answer is in an output
  * of its tool; SR = solved ∧ the episode completed with an answer ∧ no violation at the last assistant
@@ -59,45 +97,35 @@ export function solveSubqueries(subqueries: ReadonlyArray<{ tool: string; answer
  * cannot be trusted) and is reported.
  */
 function gradeCctu(task: CctuTask, events: readonly TrajectoryEvent[]): EpisodeScore {
-  const start = events.find((event) => event.type === 'episode-start');
   const end = events.findLast((event) => event.type === 'episode-end');
-  const solvedBy = solveSubqueries(task.grading.subqueries, toolOutputs(events));
+  const found = solveSubqueries(task.grading.subqueries, toolOutputs(events));
   const subqueries = task.grading.subqueries.map((subquery, index) => ({
     query: subquery.query,
     tool: subquery.tool,
     answer: subquery.answer,
-    solved: solvedBy[index]!,
+    solved: found[index]!,
   }));
-  const solved = subqueries.every((subquery) => subquery.solved);
+  const solved = found.every(Boolean);
   const statuses = constraintStatuses(task.constraints, events);
   const summary = violationSummary(task.constraints, events);
   const completed = end?.type === 'episode-end' && end.status === 'completed' && end.finalAnswer !== null;
-  const sr = solved && completed && !summary.violationAtLastStep && !summary.validatorError;
-  const psr = solved && completed && !summary.anyViolation && !summary.validatorError;
   const constraints: ConstraintFact[] = task.constraints.map((constraint) => ({
     id: constraint.id,
     category: constraint.category,
     status: statuses[constraint.id] ?? 'satisfied',
   }));
-  return {
-    taskId: task.id,
-    style: 'cctu',
-    repeat: start?.type === 'episode-start' ? start.settings.repeat : 0,
-    status: end?.type === 'episode-end' ? end.status : 'error',
-    passed: sr,
+  return cctuEpisodeScore(task, events, {
+    found,
+    sr: solved && completed && !summary.violationAtLastStep && !summary.validatorError,
+    psr: solved && completed && !summary.anyViolation && !summary.validatorError,
     metrics: {
-      solved: solved ? 1 : 0,
-      sr: sr ? 1 : 0,
-      psr: psr ? 1 : 0,
-      subqueries: subqueries.length,
-      subqueries_solved: subqueries.filter((subquery) => subquery.solved).length,
       violations: summary.violations,
       violated_constraints: summary.violatedConstraints,
       corrected_constraints: summary.correctedConstraints,
-      validator_error: summary.validatorError ? 1 : 0,
     },
-    details: { structure: task.grading.structure, subqueries, constraints, finalAnswer: end?.type === 'episode-end' ? end.finalAnswer : null },
-  };
+    validatorError: summary.validatorError,
+    details: { structure: task.grading.structure, subqueries, constraints },
+  });
 }
 
 const percent = (value: number): string => (100 * value).toFixed(1);

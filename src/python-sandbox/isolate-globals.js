@@ -21,7 +21,7 @@
   };
   global.readbuffer = function readbuffer(path) {
     const file = files === null ? undefined : files[path];
-    if (!(file instanceof ArrayBuffer)) throw new Error('no such file: ' + path);
+    if (!(file instanceof SharedArrayBuffer)) throw new Error('no such file: ' + path);
     return file;
   };
   // The shell detection of Pyodide's loader wants `load` to exist; nothing may call it.

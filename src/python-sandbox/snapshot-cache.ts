@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../data-dir.ts';
 import { pyodideAssets } from './pyodide-assets.ts';
@@ -21,22 +21,34 @@ function snapshotPath(): string {
   return cachedPath;
 }
 
-export function readCachedSnapshot(): ArrayBuffer | undefined {
+/** The cached snapshot read straight into a SharedArrayBuffer (the form sandboxes share it in), if there is one. */
+export function readCachedSnapshot(): SharedArrayBuffer | undefined {
   try {
-    const bytes = readFileSync(snapshotPath());
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    const fd = openSync(snapshotPath(), 'r');
+    try {
+      const shared = new SharedArrayBuffer(fstatSync(fd).size);
+      const view = new Uint8Array(shared);
+      for (let at = 0; at < view.length; ) {
+        const read = readSync(fd, view, at, view.length - at, at);
+        if (read === 0) return undefined;
+        at += read;
+      }
+      return shared;
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     return undefined;
   }
 }
 
 /** Writes atomically (a temporary file renamed), so a concurrent reader never sees half a snapshot. Best effort. */
-export function writeCachedSnapshot(bytes: ArrayBuffer): void {
+export function writeCachedSnapshot(bytes: Uint8Array): void {
   const target = snapshotPath();
   const temporary = `${target}.${process.pid}.tmp`;
   try {
     mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(temporary, new Uint8Array(bytes));
+    writeFileSync(temporary, bytes);
     renameSync(temporary, target);
   } catch {
     // a read-only data directory only costs the next process a full boot

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPythonToolRuntime } from '../../../mcp-servers/mock-tools/python-tool-runtime.ts';
-import { PythonSandbox } from '../../../src/python-sandbox/index.ts';
+import { PythonSandbox, sandboxStarts } from '../../../src/python-sandbox/index.ts';
 import type { MockTool } from '../../../src/schemas/cctu-task.ts';
 import type { Verdict } from '../../../src/schemas/step.ts';
 import { createStepValidator, disposeIsolatePool, revalidate } from '../../../src/validator/index.ts';
@@ -87,6 +87,35 @@ describe('hostile Python tools are contained as tool errors', () => {
     } finally {
       first.dispose();
       second.dispose();
+    }
+  });
+
+  it('state one sandbox changes is not seen by another restored from the same shared snapshot', async () => {
+    // Sandboxes share one copy of the snapshot (a SharedArrayBuffer) and of the Pyodide files: a sandbox that
+    // changes its interpreter (a stdlib module patched, 8 MB of memory written) must change its own WASM memory only.
+    const source = tool("import string\n    before = getattr(string, 'mark', None)\n    string.mark = 'tampered'\n    hoard = bytearray(b'\\xff' * (8 << 20))\n    return [before, string.mark, len(hoard)]");
+    const tamperer = createPythonToolRuntime({ tools: [source] });
+    const other = createPythonToolRuntime({ tools: [source] });
+    try {
+      expect(await tamperer.call('attack', {})).toEqual({ text: `[null, "tampered", ${8 << 20}]`, isError: false });
+      expect(await other.call('attack', {})).toEqual({ text: `[null, "tampered", ${8 << 20}]`, isError: false });
+    } finally {
+      tamperer.dispose();
+      other.dispose();
+    }
+  });
+
+  it('opens its sandbox when the runtime is made, so the start is not charged to the first call', async () => {
+    const before = sandboxStarts.full + sandboxStarts.restored;
+    const runtime = createPythonToolRuntime({ tools: [HEALTHY] });
+    try {
+      // open() waits one turn of the event loop, then boots synchronously: two turns later the sandbox is up.
+      for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(sandboxStarts.full + sandboxStarts.restored).toBe(before + 1);
+      expect(await runtime.call('add', { a: 1, b: 2 })).toEqual({ text: '{"sum": 3}', isError: false });
+      expect(sandboxStarts.full + sandboxStarts.restored).toBe(before + 1);
+    } finally {
+      runtime.dispose();
     }
   });
 });

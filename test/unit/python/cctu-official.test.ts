@@ -1,20 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { goldenAnswersFound, gradeCctuOfficial } from '../../../src/graders/cctu-official.ts';
+import { solveSubqueries } from '../../../src/graders/cctu.ts';
+import { gradeCctuOfficial } from '../../../src/graders/cctu-official.ts';
 import { CctuTaskSchema } from '../../../src/schemas/cctu-task.ts';
 import type { TrajectoryEvent } from '../../../src/schemas/event.ts';
 
-const tool = (name: string, content: string) => ({ role: 'tool' as const, name, content });
+// A tool message of tool `name` with text `content`, as the official grader hands it to the shared matching.
+const tool = (name: string, content: string) => ({ tool: name, text: content });
 
 describe("CCTU's golden-answer rule", () => {
   it('matches every ", "-separated part, lower-cased with commas removed, as a substring', () => {
     // "8,849 m" → "8849 m" is in "height: 8849 m"; "Mount Everest, Nepal" needs both parts.
-    expect(goldenAnswersFound([{ tool: 'h', answer: '8,849 m' }], [tool('h', 'Height: 8849 m')])).toEqual([true]);
-    expect(goldenAnswersFound([{ tool: 'h', answer: 'Mount Everest, Nepal' }], [tool('h', 'mount everest (china)')])).toEqual([false]);
-    expect(goldenAnswersFound([{ tool: 'h', answer: 'Mount Everest, Nepal' }], [tool('h', 'MOUNT EVEREST, NEPAL')])).toEqual([true]);
+    expect(solveSubqueries([{ tool: 'h', answer: '8,849 m' }], [tool('h', 'Height: 8849 m')])).toEqual([true]);
+    expect(solveSubqueries([{ tool: 'h', answer: 'Mount Everest, Nepal' }], [tool('h', 'mount everest (china)')])).toEqual([false]);
+    expect(solveSubqueries([{ tool: 'h', answer: 'Mount Everest, Nepal' }], [tool('h', 'MOUNT EVEREST, NEPAL')])).toEqual([true]);
   });
 
   it('only counts tool messages of the golden answer\'s tool', () => {
-    expect(goldenAnswersFound([{ tool: 'a', answer: 'Paris' }], [tool('b', 'Paris')])).toEqual([false]);
+    expect(solveSubqueries([{ tool: 'a', answer: 'Paris' }], [tool('b', 'Paris')])).toEqual([false]);
   });
 
   it('consumes one tool message per golden answer', () => {
@@ -23,8 +25,21 @@ describe("CCTU's golden-answer rule", () => {
       { tool: 'a', answer: 'Paris' },
       { tool: 'a', answer: 'France' },
     ];
-    expect(goldenAnswersFound(goldens, [tool('a', 'Paris, France')])).toEqual([true, false]);
-    expect(goldenAnswersFound(goldens, [tool('a', 'Paris, France'), tool('a', 'capital of France')])).toEqual([true, true]);
+    expect(solveSubqueries(goldens, [tool('a', 'Paris, France')])).toEqual([true, false]);
+    expect(solveSubqueries(goldens, [tool('a', 'Paris, France'), tool('a', 'capital of France')])).toEqual([true, true]);
+  });
+
+  it('consumes greedily in order, not by the best matching', () => {
+    // CCTU takes golden answers in order, each consuming the first unconsumed tool message that holds it:
+    // "Paris" consumes the first message ("Paris, France"); "Paris, France" is then not in the second ("Paris").
+    // A best matching would pair them the other way round and find both; CCTU's rule finds one.
+    const goldens = [
+      { tool: 'a', answer: 'Paris' },
+      { tool: 'a', answer: 'Paris, France' },
+    ];
+    expect(solveSubqueries(goldens, [tool('a', 'Paris, France'), tool('a', 'Paris')])).toEqual([true, false]);
+    // The other order of messages: "Paris" consumes "Paris", "Paris, France" finds "Paris, France".
+    expect(solveSubqueries(goldens, [tool('a', 'Paris'), tool('a', 'Paris, France')])).toEqual([true, true]);
   });
 });
 
