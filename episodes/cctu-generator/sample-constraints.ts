@@ -1,4 +1,4 @@
-import type { Random } from '../../databases/worlds/random.ts';
+import type { SeededRandom } from '../../databases/seeded-random.ts';
 import type { CctuStructure } from '../../src/schemas/cctu-task.ts';
 import type { Constraint } from '../../src/schemas/constraint.ts';
 
@@ -34,12 +34,12 @@ function firstStep(steps: string[][], tool: string): number {
 }
 
 /** A bound at least `needed`, from CCTU's common values when one fits, else `needed` plus a little slack. */
-function upperBound(random: Random, common: readonly number[], needed: number): number {
+function upperBound(random: SeededRandom, common: readonly number[], needed: number): number {
   const fits = common.filter((value) => value >= needed);
   return fits.length > 0 ? random.pick(fits) : needed + random.int(0, 2);
 }
 
-function lowerBound(random: Random, needed: number, probabilityZero: number): number {
+function lowerBound(random: SeededRandom, needed: number, probabilityZero: number): number {
   return needed === 0 || random.chance(probabilityZero) ? 0 : random.int(1, needed);
 }
 
@@ -48,7 +48,7 @@ function lowerBound(random: Random, needed: number, probabilityZero: number): nu
  * every other kind with about 50 % — sequential dependencies only in multi-hop structures, parallel
  * dependencies and parallel-call counts only in parallel ones — with values the reference satisfies.
  */
-export function sampleConstraints(shape: ReferenceShape, random: Random): SampledConstraints {
+export function sampleConstraints(shape: ReferenceShape, random: SeededRandom): SampledConstraints {
   const { steps, structure } = shape;
   const parallel = structure.startsWith('parallel');
   const multi = structure.endsWith('multi-hop');
@@ -125,14 +125,15 @@ export function sampleConstraints(shape: ReferenceShape, random: Random): Sample
  * end or ending punctuation (CCTU's manual review found JSON-only vs final-period conflicts); plain text
  * gets no bold marker; keyword lists are filled with the asked-about entities by the caller.
  */
-function sampleContent(random: Random, format: string | undefined): Params<'response.content'> {
+function sampleContent(random: SeededRandom, format: string | undefined): Params<'response.content'> {
   const structured = format === 'json' || format === 'table';
   const content: Params<'response.content'> = {};
   // Keywords are the entities asked about: a JSON answer holds only the values, so it gets no keywords.
-  const kinds = random.sample(
-    format === 'json' ? ['identifiers'] : structured ? ['identifiers', 'identifiers', 'keywords'] : ['identifiers', 'punctuation', 'start', 'end', 'keywords'],
-    random.int(1, 2),
-  );
+  // A sample drawn as a shuffled prefix, its size drawn first (the committed suite was generated so).
+  const size = random.int(1, 2);
+  const kinds = random
+    .shuffle(format === 'json' ? ['identifiers'] : structured ? ['identifiers', 'identifiers', 'keywords'] : ['identifiers', 'punctuation', 'start', 'end', 'keywords'])
+    .slice(0, size);
   for (const kind of new Set(kinds)) {
     if (kind === 'identifiers') {
       const choices = format === 'plain' ? ['double-brackets', 'boxed', 'quotes'] : ['double-brackets', 'boxed', 'bold', 'quotes'];
@@ -158,7 +159,7 @@ export function groupsHold(steps: string[][], groups: string[][]): boolean {
  * self-group [t, t] (t called twice in every message that calls it) or two overlapping groups [a, b], [a, c]
  * (alternatives for a: CCTU's tasks 180 and 198).
  */
-function parallelGroups(steps: string[][], random: Random, prefer: ReferenceShape['groupShape']): string[][] | undefined {
+function parallelGroups(steps: string[][], random: SeededRandom, prefer: ReferenceShape['groupShape']): string[][] | undefined {
   const used = [...new Set(steps.flat())];
   const self = used.filter((tool) => groupsHold(steps, [[tool, tool]])).map((tool) => [[tool, tool]]);
   const pairs: string[][][] = [];
@@ -177,7 +178,7 @@ function parallelGroups(steps: string[][], random: Random, prefer: ReferenceShap
  * increasing steps), whole or as a part of 2+ tools; usually one chain of 2, sometimes several (up to 9)
  * or long ones (up to 7), as in CCTU. All come from one order of first attempts, so they never conflict.
  */
-function orderingChains(shape: ReferenceShape, random: Random): string[][] {
+function orderingChains(shape: ReferenceShape, random: SeededRandom): string[][] {
   const { steps } = shape;
   const candidates = new Map<string, string[]>();
   for (const chain of shape.chains) {
@@ -195,5 +196,5 @@ function orderingChains(shape: ReferenceShape, random: Random): string[][] {
   const count = Math.min(all.length, random.weighted([[1, 0.55], [2, 0.15], [3, 0.1], [4, 0.05], [5, 0.04], [6, 0.03], [7, 0.03], [8, 0.02], [9, 0.03]] as const));
   // Long chains (5–7 tools) are rare in questions, so when a task has one its ordering constraint names it.
   if (count === 1) return [longest.length >= 5 || (longest.length > 2 && random.chance(0.5)) ? longest : random.pick(all.filter((chain) => chain.length === 2))];
-  return [longest, ...random.sample(all.filter((chain) => chain !== longest), count - 1)];
+  return [longest, ...random.shuffle(all.filter((chain) => chain !== longest)).slice(0, count - 1)];
 }
