@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { z } from 'zod';
-import { describeZodError } from '../schemas/describe-zod-error.ts';
 import { loadTask, resolveRecordedTaskPath } from '../engine/load-task.ts';
 import { readTrajectory } from '../schemas/read-trajectory.ts';
 import { SandboxError } from '../sandbox-error.ts';
@@ -10,6 +8,7 @@ import type { EventOf } from '../schemas/event.ts';
 import type { Step } from '../schemas/step.ts';
 import type { ValidationReport } from '../validator/validate-trajectory.ts';
 import { EXIT_CODES } from './exit-codes.ts';
+import { checkWithSchema, parseJson, readTextFile } from '../schemas/json-with-schema.ts';
 
 /** A constraints file: a list of constraints, or an object with `constraints` (a task file works too). */
 const ConstraintListSchema = z.array(ConstraintSchema);
@@ -18,22 +17,13 @@ const EmbeddedTaskSchema = z.object({ constraints: z.array(ConstraintSchema).def
 
 async function constraintsOf(start: EventOf<'episode-start'>, file: string | undefined): Promise<Constraint[]> {
   if (file !== undefined) {
-    let json: unknown;
-    try {
-      json = JSON.parse(await readFile(file, 'utf8'));
-    } catch (error) {
-      throw new SandboxError('invalid-input', `${file}: ${(error as Error).message}`, { cause: error });
-    }
+    const json = parseJson(await readTextFile(file, 'constraints file'), file);
     // Parsed with one schema or the other (not a union) so an error names the bad field, not "(root)".
-    const parsed = Array.isArray(json) ? ConstraintListSchema.safeParse(json) : ConstraintsObjectSchema.safeParse(json);
-    if (!parsed.success) throw new SandboxError('invalid-input', describeZodError(file, parsed.error), { cause: parsed.error });
-    return Array.isArray(parsed.data) ? parsed.data : parsed.data.constraints;
+    return Array.isArray(json) ? checkWithSchema(json, ConstraintListSchema, file) : checkWithSchema(json, ConstraintsObjectSchema, file).constraints;
   }
   if (start.taskPath !== undefined) return (await loadTask(resolveRecordedTaskPath(start.taskPath))).task.constraints;
   if (start.task !== undefined) {
-    const parsed = EmbeddedTaskSchema.safeParse(start.task);
-    if (!parsed.success) throw new SandboxError('invalid-input', describeZodError('episode-start.task', parsed.error), { cause: parsed.error });
-    return parsed.data.constraints;
+    return checkWithSchema(start.task, EmbeddedTaskSchema, 'episode-start.task').constraints;
   }
   throw new SandboxError('invalid-input', 'the trajectory names no task (episode-start has neither taskPath nor task): pass --constraints <file>');
 }
