@@ -13,9 +13,10 @@ export const sqlProgram: ServerProgram = {
     threads: { type: 'string', value: 'N', description: 'DuckDB threads' },
   },
   async open(values) {
-    const [{ createServer }, { ensureDatabase }] = await Promise.all([import('./create-server.ts'), import('../../databases/index.ts')]);
+    const { createServer } = await import('./create-server.ts');
     const options = {
-      dbPath: typeof values.db === 'string' ? values.db : await ensureDatabase('contact-center'),
+      // The database generators load only when no --db is given.
+      dbPath: typeof values.db === 'string' ? values.db : await (await import('../../databases/index.ts')).ensureDatabase('contact-center'),
       timeoutMs: integerFlag(values, 'timeout-ms'),
       memoryLimit: values['memory-limit'] as string | undefined,
       maxTempSize: values['max-temp-size'] as string | undefined,

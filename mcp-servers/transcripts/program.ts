@@ -16,17 +16,16 @@ export const transcriptsProgram: ServerProgram = {
     const url = values['embeddings-url'] as string | undefined;
     const model = values['embeddings-model'] as string | undefined;
     if ((url === undefined) !== (model === undefined)) throw new SandboxError('invalid-input', '--embeddings-url and --embeddings-model go together');
-    const [{ createServerForIndex }, { embeddingsFromEnv }, { ensureTranscriptIndex, transcriptIndexPath }, { TranscriptIndex }, { ensureDatabase }] = await Promise.all([
+    const [{ createServerForIndex }, { embeddingsFromEnv }, { ensureTranscriptIndex, transcriptIndexPath }, { TranscriptIndex }] = await Promise.all([
       import('./create-server.ts'),
       import('./embeddings-config.ts'),
       import('./ensure-transcript-index.ts'),
       import('./transcript-index.ts'),
-      import('../../databases/index.ts'),
     ]);
     const embeddings = url !== undefined && model !== undefined ? { url, model } : embeddingsFromEnv();
     const given = values.index as string | undefined;
     // An index alone is served as it is; otherwise the database's index is checked (and built if needed).
-    const dbPath = typeof values.db === 'string' ? values.db : given === undefined ? await ensureDatabase('contact-center') : undefined;
+    const dbPath = typeof values.db === 'string' ? values.db : given === undefined ? await (await import('../../databases/index.ts')).ensureDatabase('contact-center') : undefined;
     const indexPath = given ?? transcriptIndexPath(dbPath!);
     if (dbPath !== undefined) await ensureTranscriptIndex({ dbPath, indexPath, embeddings });
     // Opened once, shared by every session's server.

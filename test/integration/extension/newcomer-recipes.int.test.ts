@@ -81,11 +81,12 @@ describe('the newcomer recipes (AGENTS.md)', { timeout: 600_000 }, () => {
     expect(issues).toContainEqual(expect.objectContaining({ constraints: ['no-forecast'], kind: 'reference', message: expect.stringMatching(/round 2: .*FORBIDDEN TOOLS NOT FOLLOWED!.*city_weather_forecast/) }));
 
     const out = path.join(copy, 'runs/toy');
-    const run = sandbox(copy, ['run', '--task', task, '--model', 'reference', '--out', out]);
+    const run = sandbox(copy, ['run', '--suite', task, '--model', 'reference', '--out', out]);
     expect(run.stderr).not.toMatch(/Error:/);
     const validate = sandbox(copy, ['validate', path.join(out, 'toy-demo.0.jsonl')]);
     expect(validate.stdout).toMatch(/round 2: city_weather_forecast#\S+\n {2}no-forecast would block \S+: INSTRUCTION FOLLOWING ERROR: FORBIDDEN TOOLS NOT FOLLOWED!/);
-    expect(validate.stdout).toMatch(/no-forecast\s+toy\.forbidden_tools\s+violated/);
+    // Violated in round 2, not at the last checked step (the answer): `soft-satisfied` (src/validator/constraint-status.ts).
+    expect(validate.stdout).toMatch(/no-forecast\s+toy\.forbidden_tools\s+soft-satisfied/);
   });
 
   it('a new server is listed by mcp-config and served by sandbox serve, with its own flags', async () => {
