@@ -58,7 +58,7 @@ export function integerFlag(values: Readonly<Record<string, string | boolean | u
  * SIGINT/SIGTERM) or, with `http`, over Streamable HTTP (a session per client; ends on SIGINT/SIGTERM). Closes the
  * program when it ends. `label` names it on stderr.
  */
-export async function serveProgram(opened: OpenedProgram, label: string, http?: { address: string; token?: string }): Promise<void> {
+export async function serveProgram(opened: OpenedProgram, label: string, http?: { host: string; port: number; token?: string }): Promise<void> {
   if (http === undefined) {
     try {
       await serveStdio(await opened.make());
@@ -67,7 +67,7 @@ export async function serveProgram(opened: OpenedProgram, label: string, http?: 
     }
     return;
   }
-  const serving = await serveHttp(async (route) => (route === '' ? opened.make() : null), { ...parseHttpAddress(http.address), token: http.token, routes: false });
+  const serving = await serveHttp(async (route) => (route === '' ? opened.make() : null), { host: http.host, port: http.port, token: http.token, routes: false });
   process.stderr.write(`${label}: ${serving.url}${http.token ? ' (bearer token required)' : ''}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => void serving.close().then(resolve, resolve);
@@ -104,8 +104,9 @@ export async function runServerBin(program: ServerProgram, argv: readonly string
       process.exit(0);
     }
     if (values.token !== undefined && values.http === undefined) throw new SandboxError('invalid-input', '--token goes with --http');
-    const opened = await program.open(values);
-    await serveProgram(opened, label, typeof values.http === 'string' ? { address: values.http, token: values.token as string | undefined } : undefined);
+    // The address is checked before the program opens (it may build a database first).
+    const http = typeof values.http === 'string' ? { ...parseHttpAddress(values.http), token: values.token as string | undefined } : undefined;
+    await serveProgram(await program.open(values), label, http);
     process.exit(0);
   } catch (error) {
     const usageError = error instanceof SandboxError && error.code === 'invalid-input';

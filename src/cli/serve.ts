@@ -102,6 +102,8 @@ export function serveCommand(): Command {
     const { parseHttpAddress, serveHttp, serveStdio } = await import('../../mcp-servers/transport/index.ts');
     const modes = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
     if (modes !== 1) throw new SandboxError('invalid-input', 'give exactly one of --task, --suite or --server');
+    // Checked before anything opens (a plain server may build its database first).
+    const address = flags.http === undefined ? undefined : parseHttpAddress(flags.http);
     const idleSeconds = Number(flags.idleTimeout);
     if (!Number.isFinite(idleSeconds) || idleSeconds < 0) throw new SandboxError('invalid-input', `--idle-timeout expects seconds, e.g. 600 (got "${flags.idleTimeout}")`);
     let factory: (route: string) => Promise<McpServer | null>;
@@ -129,14 +131,14 @@ export function serveCommand(): Command {
       };
       label = flags.task ? `task ${taskId}` : `suite ${flags.suite} (${tasks.length} tasks)`;
     }
-    if (!flags.http) {
+    if (address === undefined) {
       process.stderr.write(`sandbox serve: ${label} on stdio${flags.server ? '' : `; trajectories in ${flags.out}`}\n`);
       // SIGINT, SIGTERM or stdin closing: the open episode is recorded as incomplete before the process goes.
       await serveStdio((await factory(''))!, (reason) => closeAll(reason));
       return;
     }
     const serving = await serveHttp(factory, {
-      ...parseHttpAddress(flags.http),
+      ...address,
       token: flags.token,
       routes: !flags.server,
       idleTimeoutMs: idleSeconds * 1000,
