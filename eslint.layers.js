@@ -7,6 +7,12 @@ import boundaries from 'eslint-plugin-boundaries';
  * Anything not allowed here is an error (`default: 'disallow'`).
  */
 const middle = ['mcp', 'models', 'validator', 'graders', 'planning', 'lint'];
+/**
+ * src/mcp and mcp-servers/ meet in exactly two places, each allowed one way only: the server factories
+ * (src/mcp/environments/) start the servers, and the servers use what src/mcp/for-servers/ holds (the byte cap).
+ * No other file of src/mcp imports a server, and no server imports any other file of src/mcp.
+ */
+const mcp = ['mcp', 'mcp-environments', 'mcp-for-servers'];
 // The two files at the top of src/ (sandbox-error, data-dir) belong to no layer: every layer may import them.
 const base = ['schemas'];
 const allow = (from, to) => ({ from: { element: { type: from } }, allow: { to: { element: { types: { anyOf: to } } } } });
@@ -20,7 +26,10 @@ export const layers = {
     'boundaries/elements': [
       { type: 'cli', pattern: 'src/cli' },
       { type: 'tools', pattern: 'src/(results|report|viewer|import)' },
+      { type: 'queue', pattern: 'src/queue' },
       { type: 'engine', pattern: 'src/engine' },
+      { type: 'mcp-environments', pattern: 'src/mcp/environments' },
+      { type: 'mcp-for-servers', pattern: 'src/mcp/for-servers' },
       ...middle.map((name) => ({ type: name, pattern: `src/${name}` })),
       { type: 'python-sandbox', pattern: 'src/python-sandbox' },
       { type: 'schemas', pattern: 'src/schemas' },
@@ -36,21 +45,25 @@ export const layers = {
       {
         default: 'disallow',
         policies: [
-          allow('cli', ['cli', 'tools', 'engine', ...middle, 'python-sandbox', ...base, 'servers', 'databases', 'episodes']),
-          allow('tools', ['tools', ...middle, 'python-sandbox', ...base, 'episodes']),
-          allow('engine', ['engine', ...middle, 'python-sandbox', ...base, 'servers', 'databases']),
-          allow('lint', ['lint', 'graders', 'validator', 'planning', 'models', 'mcp', ...base]),
+          allow('cli', ['cli', 'tools', 'queue', 'engine', ...middle, ...mcp, 'python-sandbox', ...base, 'servers', 'databases', 'episodes']),
+          // Distributed runs (src/queue) drive the engine for the CLI: cli → queue → engine.
+          allow('queue', ['queue', 'engine', ...base]),
+          allow('tools', ['tools', ...middle, ...mcp, 'python-sandbox', ...base, 'episodes']),
+          allow('engine', ['engine', ...middle, ...mcp, 'python-sandbox', ...base, 'servers', 'databases']),
+          allow('lint', ['lint', 'graders', 'validator', 'planning', 'models', ...mcp, ...base]),
           allow('graders', ['graders', 'validator', 'planning', 'models', ...base, 'databases']),
-          allow('planning', ['planning', 'models', 'mcp', ...base]),
+          allow('planning', ['planning', 'models', ...mcp, ...base]),
           allow('validator', ['validator', 'python-sandbox', ...base, 'constraints']),
           allow('models', ['models', ...base]),
-          allow('mcp', ['mcp', 'servers', 'python-sandbox', ...base, 'databases']),
+          allow('mcp', [...mcp, 'python-sandbox', ...base, 'databases']),
+          allow('mcp-environments', [...mcp, 'servers', 'python-sandbox', ...base, 'databases']),
+          allow('mcp-for-servers', base),
           allow('python-sandbox', ['python-sandbox', ...base]),
-          // Servers may use the MCP client helpers and each other's shared parts, never the engine.
-          allow('servers', ['servers', 'mcp', 'python-sandbox', ...base, 'databases']),
+          // Servers use each other's shared parts and src/mcp/for-servers/, never the engine nor the rest of src/mcp.
+          allow('servers', ['servers', 'mcp-for-servers', 'python-sandbox', ...base, 'databases']),
           allow('schemas', base),
           allow('databases', ['databases', ...base]),
-          allow('episodes', ['episodes', 'engine', ...middle, 'python-sandbox', ...base, 'databases']),
+          allow('episodes', ['episodes', 'engine', ...middle, ...mcp, 'python-sandbox', ...base, 'databases']),
         ],
       },
     ],

@@ -1,6 +1,6 @@
 import { DOMAINS } from './catalog.ts';
 import type { DomainSpec, Entity, World } from './domain-spec.ts';
-import { createRandom, type Random } from './random.ts';
+import { SeededRandom } from '../seeded-random.ts';
 
 const ONSETS = ['Al', 'Bel', 'Cor', 'Dra', 'El', 'Fen', 'Gal', 'Hal', 'Is', 'Jor', 'Kar', 'Lor', 'Mar', 'Nor', 'Or', 'Pel', 'Quel', 'Ros', 'Sel', 'Tor', 'Ul', 'Val', 'Wyn', 'Zan'];
 const MIDDLES = ['a', 'e', 'i', 'o', 'u', 'ar', 'en', 'or', 'il', 'an'];
@@ -8,12 +8,12 @@ const CODAS = ['dor', 'mere', 'wick', 'ton', 'gard', 'vale', 'mont', 'rin', 'sk'
 const FIRST = ['Ada', 'Bruno', 'Celia', 'Dmitri', 'Elena', 'Farid', 'Greta', 'Hiro', 'Ines', 'Jonas', 'Kaia', 'Luis', 'Mira', 'Nikolai', 'Olga', 'Pavel', 'Rosa', 'Soren', 'Tamsin', 'Umar', 'Vera', 'Wendel', 'Yara', 'Zeno'];
 const LAST = ['Ashcombe', 'Brandt', 'Castell', 'Dravik', 'Esterhaz', 'Falk', 'Grimaldi', 'Holloway', 'Ivers', 'Jansky', 'Kowal', 'Lindqvist', 'Moreau', 'Nakashima', 'Okafor', 'Petrakis', 'Quintero', 'Rasmussen', 'Sokolova', 'Tavares', 'Ulrich', 'Varga', 'Whitlock', 'Zeller'];
 
-function placeName(random: Random): string {
+function placeName(random: SeededRandom): string {
   const middle = random.chance(0.5) ? random.pick(MIDDLES) : '';
   return `${random.pick(ONSETS)}${middle}${random.pick(CODAS)}`;
 }
 
-function fillTemplate(template: string, random: Random): string {
+function fillTemplate(template: string, random: SeededRandom): string {
   return template.replace(/\{([^}]+)\}/g, (_, body: string) => {
     if (body === 'place') return placeName(random);
     if (body === 'person') return `${random.pick(FIRST)} ${random.pick(LAST)}`;
@@ -28,7 +28,7 @@ function domainSpec(domain: string): DomainSpec {
 }
 
 /** The entity names of each kind of a domain (unique per kind), drawn first from the domain's stream. */
-function domainNames(spec: DomainSpec, random: Random): Record<string, string[]> {
+function domainNames(spec: DomainSpec, random: SeededRandom): Record<string, string[]> {
   const names: Record<string, string[]> = {};
   for (const [kind, kindSpec] of Object.entries(spec.kinds)) {
     const taken = new Set<string>();
@@ -43,17 +43,17 @@ function domainNames(spec: DomainSpec, random: Random): Record<string, string[]>
 /** The names of `<domain>.<kind>` for a seed (the same draws buildDomain makes first). */
 function namesOf(target: string, seed: number): string[] {
   const [domain = '', kind = ''] = target.split('.');
-  const names = domainNames(domainSpec(domain), createRandom(seed, `world:${domain}`))[kind];
+  const names = domainNames(domainSpec(domain), SeededRandom.stream(seed, `world:${domain}`))[kind];
   if (!names) throw new Error(`xref:${target}: no kind "${kind}" in domain "${domain}"`);
   return names;
 }
 
 /** Builds one domain's entities: names first (unique per kind), then attributes, relations pointing at real names. */
 function buildDomain(spec: DomainSpec, seed: number): Record<string, Entity[]> {
-  const random = createRandom(seed, `world:${spec.domain}`);
+  const random = SeededRandom.stream(seed, `world:${spec.domain}`);
   const names = domainNames(spec, random);
   // Cross-domain relations come from a stream of their own, after everything else.
-  const bridges = createRandom(seed, `world-bridges:${spec.domain}`);
+  const bridges = SeededRandom.stream(seed, `world-bridges:${spec.domain}`);
   const entities: Record<string, Entity[]> = {};
   for (const [kind, kindSpec] of Object.entries(spec.kinds)) {
     entities[`${spec.domain}.${kind}`] = (names[kind] ?? []).map((name) => {

@@ -1,5 +1,4 @@
 export { buildWorld, domainSpec } from './build-world.ts';
 export { DOMAINS, roleOf } from './catalog.ts';
 export { mockToolOf, mockToolsOf } from './mock-tool-source.ts';
-export { createRandom, type Random } from './random.ts';
 export type { DomainSpec, Entity, KindSpec, ToolDef, ToolRole, World } from './domain-spec.ts';

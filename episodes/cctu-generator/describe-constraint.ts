@@ -3,75 +3,66 @@ import type { Constraint } from '../../src/schemas/constraint.ts';
 const range = (min: number, max: number | undefined, unit: string): string =>
   max === undefined ? `at least ${min} ${unit}` : min > 0 ? `between ${min} and ${max} ${unit}` : `at most ${max} ${unit}`;
 
-/** The instruction the agent reads for a constraint, worded like CCTU's prompts. */
+type Of<C extends Constraint['category']> = Extract<Constraint, { category: C }>;
+
+/**
+ * The instruction the agent reads for each category, worded like CCTU's prompts: one row per category. A category
+ * without a row (a new one) is worded by its `description`, else its id.
+ */
+const DESCRIBERS: { [C in Constraint['category']]?: (constraint: Of<C>) => string } = {
+  'resource.interaction_rounds': ({ params }) => `Use ${range(params.min, params.max, 'interaction rounds')} (each assistant message is a round, the final answer included).`,
+  'resource.tool_call_count': ({ params }) => `Make ${range(params.min, params.max, 'tool calls')} in total.`,
+  'resource.specific_tool_call_count': ({ params }) => `Call ${Object.entries(params.limits).map(([tool, max]) => `${tool} at most ${max} time${max === 1 ? '' : 's'}`).join(', ')}.`,
+  'behavior.sequential_dependencies': ({ params }) => params.chains.map((chain) => `Call the tools in this order, each in a later message than the one before: ${chain.join(' -> ')}.`).join(' '),
+  'behavior.parallel_dependencies': ({ params }) => describeGroups(params.groups),
+  'behavior.parallel_calls_count': ({ params }) => {
+    const unit = params.unit === 'type' ? 'different tools' : 'tool calls';
+    const parts: string[] = [];
+    if (params.min > 0) parts.push(`at least once, make ${params.min} or more ${unit} in parallel in one message`);
+    if (params.max !== undefined) parts.push(`never make more than ${params.max} ${unit} in one message`);
+    return parts.length > 0 ? `Parallel calls: ${parts.join('; ')}.` : 'Parallel calls are allowed without limit.';
+  },
+  'toolset.available_tools': () => 'Use only the tools provided, with argument values their schemas allow.',
+  'toolset.required_parameters': () => 'Always give every required parameter of a tool.',
+  'toolset.parameter_types': () => 'Give every parameter the type its schema declares.',
+  'response.length': ({ params }) => `The final answer must have ${range(params.min, params.max, params.unit === 'chars' ? 'characters' : 'words')}.`,
+  'response.format': ({ params }) => {
+    if (params.format === 'json') {
+      // Says exactly what the check enforces (constraints/README.md, rule 5): strict = the JSON object alone.
+      const keys = (params.requiredKeys ?? []).map((key) => `"${key}"${params.keyTypes?.[key] ? ` whose value is a ${params.keyTypes[key]}` : ''}`).join(' and ');
+      const withKeys = keys === '' ? '' : ` with the key${(params.requiredKeys ?? []).length > 1 ? 's' : ''} ${keys}`;
+      return params.strictness === 'lenient'
+        ? `The final answer must contain a valid JSON object${withKeys}.`
+        : `The final answer must be exactly one valid JSON object${withKeys}, and nothing else (a \`\`\`json fence around it is allowed).`;
+    }
+    if (params.format === 'markdown') return 'Format the final answer using Markdown syntax (headings, lists, bold or italic text).';
+    if (params.format === 'table') return `Present the final answer as a Markdown table with at least ${params.minColumns ?? 2} columns.`;
+    return 'Write the final answer as plain text, without any Markdown.';
+  },
+  'response.content': ({ params }) => {
+    const parts: string[] = [];
+    if (params.startsWith) parts.push(`must begin with "${params.startsWith}"`);
+    if (params.endsWith) parts.push(`must end with the phrase "${params.endsWith}"`);
+    for (const identifier of params.identifiers ?? []) parts.push(IDENTIFIER_WORDING[identifier]);
+    if (params.keywords?.length) parts.push(`must mention ${params.keywords.map((keyword) => `"${keyword}"`).join(', ')}`);
+    if (params.endingPunctuation) parts.push(`must end with "${params.endingPunctuation}"`);
+    return `The final answer ${parts.join(', ')}.`;
+  },
+  custom: (constraint) => constraint.description ?? constraint.params.name,
+  python: (constraint) => constraint.description ?? constraint.params.name,
+};
+
+const IDENTIFIER_WORDING = {
+  'double-brackets': 'must enclose each answer in double square brackets, e.g. [[X]]',
+  boxed: 'must enclose each answer in a LaTeX box, e.g. $\\boxed{X}$',
+  bold: 'must put each answer in bold, e.g. **X**',
+  quotes: 'must put each answer in double quotes, e.g. "X"',
+} as const;
+
+/** The instruction the agent reads for a constraint (its category's row of DESCRIBERS). */
 export function describeConstraint(constraint: Constraint): string {
-  switch (constraint.category) {
-    case 'resource.interaction_rounds':
-      return `Use ${range(constraint.params.min, constraint.params.max, 'interaction rounds')} (each assistant message is a round, the final answer included).`;
-    case 'resource.tool_call_count':
-      return `Make ${range(constraint.params.min, constraint.params.max, 'tool calls')} in total.`;
-    case 'resource.specific_tool_call_count':
-      return `Call ${Object.entries(constraint.params.limits).map(([tool, max]) => `${tool} at most ${max} time${max === 1 ? '' : 's'}`).join(', ')}.`;
-    case 'behavior.sequential_dependencies':
-      return constraint.params.chains.map((chain) => `Call the tools in this order, each in a later message than the one before: ${chain.join(' -> ')}.`).join(' ');
-    case 'behavior.parallel_dependencies':
-      return describeGroups(constraint.params.groups);
-    case 'behavior.parallel_calls_count': {
-      const unit = constraint.params.unit === 'type' ? 'different tools' : 'tool calls';
-      const parts: string[] = [];
-      if (constraint.params.min > 0) parts.push(`at least once, make ${constraint.params.min} or more ${unit} in parallel in one message`);
-      if (constraint.params.max !== undefined) parts.push(`never make more than ${constraint.params.max} ${unit} in one message`);
-      return parts.length > 0 ? `Parallel calls: ${parts.join('; ')}.` : 'Parallel calls are allowed without limit.';
-    }
-    case 'toolset.available_tools':
-      return 'Use only the tools provided, with argument values their schemas allow.';
-    case 'toolset.required_parameters':
-      return 'Always give every required parameter of a tool.';
-    case 'toolset.parameter_types':
-      return 'Give every parameter the type its schema declares.';
-    case 'response.length':
-      return `The final answer must have ${range(constraint.params.min, constraint.params.max, constraint.params.unit === 'chars' ? 'characters' : 'words')}.`;
-    case 'response.format':
-      switch (constraint.params.format) {
-        case 'json': {
-          // Says exactly what the check enforces (constraints/README.md, rule 5): strict = the JSON object alone.
-          const keys = (constraint.params.requiredKeys ?? []).map((key) => `"${key}"${constraint.params.keyTypes?.[key] ? ` whose value is a ${constraint.params.keyTypes[key]}` : ''}`).join(' and ');
-          const withKeys = keys === '' ? '' : ` with the key${(constraint.params.requiredKeys ?? []).length > 1 ? 's' : ''} ${keys}`;
-          return constraint.params.strictness === 'lenient'
-            ? `The final answer must contain a valid JSON object${withKeys}.`
-            : `The final answer must be exactly one valid JSON object${withKeys}, and nothing else (a \`\`\`json fence around it is allowed).`;
-        }
-        case 'markdown':
-          return 'Format the final answer using Markdown syntax (headings, lists, bold or italic text).';
-        case 'table':
-          return `Present the final answer as a Markdown table with at least ${constraint.params.minColumns ?? 2} columns.`;
-        default:
-          return 'Write the final answer as plain text, without any Markdown.';
-      }
-    case 'response.content': {
-      const parts: string[] = [];
-      const params = constraint.params;
-      if (params.startsWith) parts.push(`must begin with "${params.startsWith}"`);
-      if (params.endsWith) parts.push(`must end with the phrase "${params.endsWith}"`);
-      for (const identifier of params.identifiers ?? []) {
-        parts.push(
-          identifier === 'double-brackets'
-            ? 'must enclose each answer in double square brackets, e.g. [[X]]'
-            : identifier === 'boxed'
-              ? 'must enclose each answer in a LaTeX box, e.g. $\\boxed{X}$'
-              : identifier === 'bold'
-                ? 'must put each answer in bold, e.g. **X**'
-                : 'must put each answer in double quotes, e.g. "X"',
-        );
-      }
-      if (params.keywords?.length) parts.push(`must mention ${params.keywords.map((keyword) => `"${keyword}"`).join(', ')}`);
-      if (params.endingPunctuation) parts.push(`must end with "${params.endingPunctuation}"`);
-      return `The final answer ${parts.join(', ')}.`;
-    }
-    case 'custom':
-    case 'python':
-      return constraint.description ?? constraint.params.name;
-  }
+  const describe = DESCRIBERS[constraint.category] as ((constraint: Constraint) => string) | undefined;
+  return describe ? describe(constraint) : (constraint.description ?? constraint.id);
 }
 
 /**

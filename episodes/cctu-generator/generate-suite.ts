@@ -1,7 +1,7 @@
 import { buildWorld, DOMAINS, mockToolOf, roleOf, type DomainSpec, type World } from '../../databases/worlds/index.ts';
 import { solveSubqueries } from '../../src/graders/cctu.ts';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
-import { createRandom, type Random } from '../../databases/worlds/random.ts';
+import { SeededRandom } from '../../databases/seeded-random.ts';
 import { CctuTaskSchema, type CctuStructure, type CctuTask } from '../../src/schemas/cctu-task.ts';
 import type { Constraint } from '../../src/schemas/constraint.ts';
 import type { ReferenceStep } from '../../src/schemas/reference-step.ts';
@@ -36,7 +36,7 @@ function measure(text: string, unit: 'chars' | 'words'): number {
 }
 
 /** The reference's tool-call steps: step k calls hop k of every chain that has one (chains run side by side). */
-function referenceSteps(chains: QuestionChain[], random: Random): ReferenceStep[] {
+function referenceSteps(chains: QuestionChain[], random: SeededRandom): ReferenceStep[] {
   const depth = Math.max(...chains.map((chain) => chain.hops.length));
   const steps: ReferenceStep[] = [];
   for (let index = 0; index < depth; index += 1) {
@@ -67,14 +67,14 @@ function toolOf(name: string): MockTool {
  * distractors (other tools of the main domain first, taken in turn by task number so every tool of the
  * catalogue appears in the suite, then tools of the other domains the chains cross), shuffled.
  */
-function pickTools(spec: DomainSpec, used: readonly string[], domains: readonly string[], extra: number, taskNumber: number, random: Random): MockTool[] {
+function pickTools(spec: DomainSpec, used: readonly string[], domains: readonly string[], extra: number, taskNumber: number, random: SeededRandom): MockTool[] {
   const chosen = new Set(used);
   for (const tool of spec.tools) if (roleOf(tool) === 'lookup' && tool[3].length > 0 && !tool[0].endsWith('_finder')) chosen.add(tool[0]);
   const own = spec.tools.map((tool) => tool[0]).filter((name) => !chosen.has(name));
   const rotated = own.filter((_, index) => index % 4 === taskNumber % 4);
   for (const name of rotated) chosen.add(name);
   const others = domains.slice(1).flatMap((domain) => (SPECS.get(domain) as DomainSpec).tools.map((tool) => tool[0])).filter((name) => !chosen.has(name));
-  for (const name of random.sample(others, Math.max(0, used.length + extra - chosen.size))) chosen.add(name);
+  for (const name of random.shuffle(others).slice(0, Math.max(0, used.length + extra - chosen.size))) chosen.add(name);
   return random.shuffle([...chosen].map(toolOf));
 }
 
@@ -123,7 +123,7 @@ function subqueriesOf(chains: QuestionChain[]): CctuTask['grading']['subqueries'
  * one subquery, in order: rule 8): the reference's outputs are computed with the tools' code, and a plan where
  * one output would take two subqueries' answers is drawn again.
  */
-function planTask(spec: DomainSpec, structure: CctuStructure, seed: number, extra: number, taskNumber: number, random: Random, groupShape: 'self' | 'overlap' | undefined): Plan {
+function planTask(spec: DomainSpec, structure: CctuStructure, seed: number, extra: number, taskNumber: number, random: SeededRandom, groupShape: 'self' | 'overlap' | undefined): Plan {
   const planningWorld = buildWorld(ALL_DOMAINS, seed);
   for (let attempt = 0; attempt < 40; attempt += 1) {
     const chains = planStructure(spec, planningWorld, structure, random, { repeatStart: groupShape === 'self', minChains: groupShape === 'overlap' ? 3 : 1 });
@@ -141,7 +141,7 @@ function planTask(spec: DomainSpec, structure: CctuStructure, seed: number, extr
 
 /** One task: plan the question, play it on the world to get the reference, then sample constraints it satisfies. */
 function generateTask(spec: DomainSpec, structure: CctuStructure, id: string, seed: number, extra: number, taskNumber: number): CctuTask {
-  const random = createRandom(seed, id);
+  const random = SeededRandom.stream(seed, id);
   // CCTU has self-groups [t, t] in 11 tasks and overlapping groups in 2: some parallel tasks are planned for them.
   const shapes: Array<readonly ['pair' | 'self' | 'overlap', number]> = [['pair', 0.74], ['self', 0.17], ['overlap', 0.09]];
   const drawn = structure.startsWith('parallel') ? random.weighted(shapes) : 'pair';

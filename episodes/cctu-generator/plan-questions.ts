@@ -1,5 +1,5 @@
 import { DOMAINS, roleOf, type DomainSpec, type Entity, type ToolDef, type World } from '../../databases/worlds/index.ts';
-import type { Random } from '../../databases/worlds/random.ts';
+import type { SeededRandom } from '../../databases/seeded-random.ts';
 import type { CctuStructure } from '../../src/schemas/cctu-task.ts';
 
 /** One retrieval the reference makes: a tool call on an entity, and the field whose value answers it. */
@@ -77,7 +77,7 @@ function hop({ spec, tool }: Located, entity: Entity, field: string): Hop {
  * follows a relation (within the domain or across domains) whose value names the next hop's entity; the
  * tools of a chain are all different, so the chain can be an ordering constraint. Undefined at a dead end.
  */
-function walk(world: World, random: Random, start: Located, length: number): QuestionChain | undefined {
+function walk(world: World, random: SeededRandom, start: Located, length: number): QuestionChain | undefined {
   const hops: Hop[] = [];
   const used = new Set<string>();
   let current: Located | undefined = start;
@@ -114,7 +114,7 @@ function chainQuestion(hops: Hop[]): string {
 }
 
 /** How many hops a multi-hop chain has: mostly 2–3 as in CCTU, sometimes 4–7. */
-function chainLength(random: Random, multi: boolean): number {
+function chainLength(random: SeededRandom, multi: boolean): number {
   if (!multi) return 1;
   const lengths: Array<readonly [number, number]> = [[2, 0.36], [3, 0.26], [4, 0.14], [5, 0.1], [6, 0.07], [7, 0.07]];
   return random.weighted(lengths);
@@ -131,7 +131,7 @@ export interface PlanOptions {
  * The chains a task of this structure asks about: 1 chain (single, multi-hop) or 2–4 (parallel), of 1 hop or
  * 2–7 hops; chains start in the task's main domain and may cross into others through their relations.
  */
-export function planStructure(spec: DomainSpec, world: World, structure: CctuStructure, random: Random, options: PlanOptions = {}): QuestionChain[] {
+export function planStructure(spec: DomainSpec, world: World, structure: CctuStructure, random: SeededRandom, options: PlanOptions = {}): QuestionChain[] {
   const parallel = structure.startsWith('parallel');
   const multi = structure.endsWith('multi-hop');
   const counts: Array<readonly [number, number]> = multi ? [[2, 0.45], [3, 0.35], [4, 0.2]] : [[2, 0.5], [3, 0.4], [4, 0.1]];

@@ -1,4 +1,4 @@
-import { capBytes } from '../../src/mcp/tool-result-text.ts';
+import { capBytes } from '../../src/mcp/for-servers/cap-bytes.ts';
 import { PythonSandbox } from '../../src/python-sandbox/index.ts';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
 import type { ToolOutcome, ToolRuntime } from './tool-runtime.ts';

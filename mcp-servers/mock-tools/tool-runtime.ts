@@ -1,5 +1,5 @@
 import ivm from 'isolated-vm';
-import { capBytes } from '../../src/mcp/tool-result-text.ts';
+import { capBytes } from '../../src/mcp/for-servers/cap-bytes.ts';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
 import { compileArgumentCheck } from '../shared/check-arguments.ts';
 

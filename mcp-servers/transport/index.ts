@@ -2,3 +2,4 @@ export { serveHttp } from './serve-http.ts';
 export type { HttpServing, ServeHttpOptions, ServerFactory } from './serve-http.ts';
 export { parseHttpAddress } from './parse-http-address.ts';
 export { serveStdio } from './serve-stdio.ts';
+export { integerFlag, programUsage, runServerBin, serveProgram, type OpenedProgram, type ProgramOption, type ServerProgram } from './server-program.ts';

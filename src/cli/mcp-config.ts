@@ -1,17 +1,19 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { REPO_ROOT } from '../data-dir.ts';
+import { addServerOptions, chosenServer } from './server-options.ts';
 
 interface McpConfigFlags {
   task?: string;
   suite?: string;
   server?: string;
-  db?: string;
   http?: string;
   token?: string;
   name: string;
   json?: boolean;
+  /** The chosen server's own flags (mcp-servers/registry.ts). */
+  [serverFlag: string]: unknown;
 }
 
 /** A client configuration entry: a command over stdio, or an HTTP endpoint (with its headers). */
@@ -21,14 +23,19 @@ type Entry = { command: string; args: string[] } | { type: 'http'; url: string; 
  * The command line that starts one of our MCP servers over stdio, as a client configuration needs it. Every path is
  * absolute, and trajectories go to this checkout's runs/serve: a desktop client starts servers from its own directory.
  */
-export function serverCommandLine(options: { task?: string; suite?: string; server?: string; db?: string }): string[] {
+export function serverCommandLine(options: { task?: string; suite?: string; server?: string } & Record<string, unknown>): string[] {
   const bin = path.join(REPO_ROOT, 'bin', 'sandbox.js');
   const out = ['--out', path.join(REPO_ROOT, 'runs', 'serve')];
   // A task is an id or a file; a file is made absolute, an id is looked up under episodes/ wherever the client runs.
   if (options.task) return [process.execPath, bin, 'serve', '--task', existsSync(options.task) ? path.resolve(options.task) : options.task, ...out];
   if (options.suite) return [process.execPath, bin, 'serve', '--suite', path.resolve(options.suite), ...out];
+  // A plain server: its own flags as given, a file or folder made absolute.
+  const { program, values } = chosenServer(options.server!, options);
   const args = [process.execPath, bin, 'serve', '--server', options.server!];
-  if (options.db) args.push('--db', path.resolve(options.db));
+  for (const [flag, value] of Object.entries(values)) {
+    if (value === true) args.push(`--${flag}`);
+    else if (typeof value === 'string') args.push(`--${flag}`, program.options[flag]!.path ? path.resolve(value) : value);
+  }
   return args;
 }
 
@@ -69,13 +76,11 @@ export function mcpConfigCommand(): Command {
     .description('Print the MCP client config entry (and the `claude mcp add` line) for a task, a suite or a plain server')
     .option('--task <id|path>', 'serve one task with its constraints enforced')
     .option('--suite <dir>', 'serve a suite: a start_task tool picks the task (with --http: also one endpoint per task)')
-    .addOption(new Option('--server <name>', 'serve a plain server instead').choices(['sql', 'transcripts']))
-    .option('--db <path>', 'with --server: the database to serve')
     .option('--http <url>', 'an HTTP entry for a running `sandbox serve --http`, e.g. http://127.0.0.1:3000/mcp')
     .option('--token <token>', 'with --http: the bearer token, sent as an Authorization header')
     .option('--json', 'print only the JSON config ({"mcpServers": …}), for piping')
-    .option('--name <name>', 'the server name in the client (default: agent-sandbox-<task|suite|server>)', '')
-    .action(async (flags: McpConfigFlags) => {
+    .option('--name <name>', 'the server name in the client (default: agent-sandbox-<task|suite|server>)', '');
+  addServerOptions(command, 'serve a plain server instead (mcp-servers/registry.ts)').action(async (flags: McpConfigFlags) => {
       const targets = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
       if (targets !== 1) command.error('error: give exactly one of --task, --suite or --server', { exitCode: 2, code: 'mcp-config.target' });
       if (flags.token !== undefined && flags.http === undefined) command.error('error: --token goes with --http', { exitCode: 2, code: 'mcp-config.token' });

@@ -1,19 +1,18 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import type { GatewayCatalog, GatewayTaskSession } from '../../mcp-servers/gateway/index.ts';
 import type { LoadedTask } from '../engine/load-task.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { enforcementOption } from './cli-options.ts';
+import { addServerOptions, chosenServer } from './server-options.ts';
 
 interface ServeFlags {
   task?: string;
   suite?: string;
-  server?: 'sql' | 'transcripts';
-  db?: string;
-  index?: string;
+  server?: string;
   http?: string;
   token?: string;
   out: string;
@@ -85,96 +84,77 @@ async function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): Promi
   };
 }
 
-async function plainServerFactory(flags: ServeFlags): Promise<() => Promise<McpServer>> {
-  if (flags.server === 'sql') {
-    const { createServer } = await import('../../mcp-servers/sql/index.ts');
-    const { ensureDatabase } = await import('../../databases/index.ts');
-    const dbPath = flags.db ?? (await ensureDatabase('contact-center'));
-    // Opened once up front, so a bad --db fails at start rather than at the first client.
-    await (await createServer({ dbPath })).close();
-    return async () => createServer({ dbPath });
-  }
-  const transcripts = await import('../../mcp-servers/transcripts/index.ts');
-  const { ensureDatabase } = await import('../../databases/index.ts');
-  const dbPath = flags.db ?? (await ensureDatabase('contact-center'));
-  const indexPath = flags.index ?? transcripts.transcriptIndexPath(dbPath);
-  const embeddings = transcripts.embeddingsFromEnv();
-  // Checked (and built if needed) once, opened once, shared by every session — as the transcripts bin does.
-  await transcripts.ensureTranscriptIndex({ dbPath, indexPath, embeddings });
-  const index = await transcripts.TranscriptIndex.open(indexPath, embeddings);
-  return async () => transcripts.createServerForIndex(index);
-}
-
 /** `sandbox serve`: a task (or a suite) as one MCP server with its constraints enforced, or a plain server. */
 export function serveCommand(): Command {
-  return new Command('serve')
-    .description('Serve a task (or a suite) over MCP with its constraints enforced and the session recorded; or a plain sql/transcripts server')
+  const command = new Command('serve')
+    .description('Serve a task (or a suite) over MCP with its constraints enforced and the session recorded; or a plain server (mcp-servers/registry.ts)')
     .option('--task <id|path>', 'the task to play')
     .option('--suite <dir>', 'a suite: the client picks tasks with start_task')
-    .addOption(new Option('--server <name>', 'serve a plain server instead of a task').choices(['sql', 'transcripts']))
-    .option('--db <path>', 'with --server: the DuckDB database (default: the contact-center database, built on first use)')
-    .option('--index <dir>', 'with --server transcripts: the transcript index (default: beside the database)')
     .option('--http <host:port>', 'serve Streamable HTTP (default host 127.0.0.1) instead of stdio')
     .option('--token <token>', 'with --http: require Authorization: Bearer <token>')
     .option('--out <dir>', 'where session trajectories go', path.join('runs', 'serve'))
     .addOption(enforcementOption())
     .option('--shared-episode', 'with --http: every connection continues the same episode until it ends (for one-shot clients)')
     .option('--batch-ms <ms>', 'calls arriving within this window form one step (one assistant message)', '25')
-    .option('--idle-timeout <seconds>', 'with --http: a session with no request for this long ends (its episode recorded as incomplete); 0 = never', '600')
-    .action(async (flags: ServeFlags) => {
-      // Loaded here, not at the top: every other subcommand would pay for them at start-up.
-      const { parseHttpAddress, serveHttp, serveStdio } = await import('../../mcp-servers/transport/index.ts');
-      const modes = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
-      if (modes !== 1) throw new SandboxError('invalid-input', 'give exactly one of --task, --suite or --server');
-      const idleSeconds = Number(flags.idleTimeout);
-      if (!Number.isFinite(idleSeconds) || idleSeconds < 0) throw new SandboxError('invalid-input', `--idle-timeout expects seconds, e.g. 600 (got "${flags.idleTimeout}")`);
-      let factory: (route: string) => Promise<McpServer | null>;
-      let label: string;
-      let closeAll = async (_reason: string) => undefined as void;
-      let onSessionEnd: ((server: McpServer, reason: string) => Promise<void>) | undefined;
-      if (flags.server) {
-        const make = await plainServerFactory(flags);
-        factory = async (route) => (route === '' ? make() : null);
-        label = `${flags.server} server`;
-      } else {
-        const { loadSuite, loadTask } = await import('../engine/load-task.ts');
-        const gateway = await import('../../mcp-servers/gateway/index.ts');
-        const tasks = flags.task ? [await loadTask(flags.task)] : await loadSuite(flags.suite!);
-        const catalog = await catalogOf(tasks, flags);
-        closeAll = (reason) => catalog.closeAll(reason);
-        onSessionEnd = (server, reason) => gateway.closeGatewaySession(server, reason);
-        const taskId = flags.task ? tasks[0]!.task.id : undefined;
-        // /mcp serves the task (or the suite); /mcp/<task-id> serves one task of it, for clients that never reload their tools.
-        factory = async (route) => {
-          if (route === '') return gateway.createServer({ catalog, taskId });
-          return catalog.tasks.some((task) => task.id === route) ? gateway.createServer({ catalog, taskId: route }) : null;
-        };
-        label = flags.task ? `task ${taskId}` : `suite ${flags.suite} (${tasks.length} tasks)`;
-      }
-      if (!flags.http) {
-        process.stderr.write(`sandbox serve: ${label} on stdio${flags.server ? '' : `; trajectories in ${flags.out}`}\n`);
-        // SIGINT, SIGTERM or stdin closing: the open episode is recorded as incomplete before the process goes.
-        await serveStdio((await factory(''))!, (reason) => closeAll(reason));
-        return;
-      }
-      const serving = await serveHttp(factory, {
-        ...parseHttpAddress(flags.http),
-        token: flags.token,
-        routes: !flags.server,
-        idleTimeoutMs: idleSeconds * 1000,
-        onSessionEnd,
-      });
-      process.stderr.write(`sandbox serve: ${label} at ${serving.url}${flags.token ? ' (bearer token required)' : ''}\n`);
-      await new Promise<void>((resolve) => {
-        const stop = (signal: NodeJS.Signals) => {
-          const reason = `the gateway got ${signal}`;
-          void serving
-            .close(reason)
-            .then(() => closeAll(reason))
-            .then(resolve);
-        };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
-      });
+    .option('--idle-timeout <seconds>', 'with --http: a session with no request for this long ends (its episode recorded as incomplete); 0 = never', '600');
+  return addServerOptions(command, 'serve a plain server instead of a task').action(async (flags: ServeFlags) => {
+    // Loaded here, not at the top: every other subcommand would pay for them at start-up.
+    const { parseHttpAddress, serveHttp, serveStdio } = await import('../../mcp-servers/transport/index.ts');
+    const modes = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
+    if (modes !== 1) throw new SandboxError('invalid-input', 'give exactly one of --task, --suite or --server');
+    // Checked before anything opens (a plain server may build its database first).
+    const address = flags.http === undefined ? undefined : parseHttpAddress(flags.http);
+    const idleSeconds = Number(flags.idleTimeout);
+    if (!Number.isFinite(idleSeconds) || idleSeconds < 0) throw new SandboxError('invalid-input', `--idle-timeout expects seconds, e.g. 600 (got "${flags.idleTimeout}")`);
+    let factory: (route: string) => Promise<McpServer | null>;
+    let label: string;
+    let closeAll = async (_reason: string) => undefined as void;
+    let onSessionEnd: ((server: McpServer, reason: string) => Promise<void>) | undefined;
+    if (flags.server) {
+      const { program, values } = chosenServer(flags.server, flags as unknown as Record<string, unknown>);
+      const opened = await program.open(values);
+      factory = async (route) => (route === '' ? opened.make() : null);
+      closeAll = () => opened.close();
+      label = `${flags.server} server`;
+    } else {
+      const { loadSuite, loadTask } = await import('../engine/load-task.ts');
+      const gateway = await import('../../mcp-servers/gateway/index.ts');
+      const tasks = flags.task ? [await loadTask(flags.task)] : await loadSuite(flags.suite!);
+      const catalog = await catalogOf(tasks, flags);
+      closeAll = (reason) => catalog.closeAll(reason);
+      onSessionEnd = (server, reason) => gateway.closeGatewaySession(server, reason);
+      const taskId = flags.task ? tasks[0]!.task.id : undefined;
+      // /mcp serves the task (or the suite); /mcp/<task-id> serves one task of it, for clients that never reload their tools.
+      factory = async (route) => {
+        if (route === '') return gateway.createServer({ catalog, taskId });
+        return catalog.tasks.some((task) => task.id === route) ? gateway.createServer({ catalog, taskId: route }) : null;
+      };
+      label = flags.task ? `task ${taskId}` : `suite ${flags.suite} (${tasks.length} tasks)`;
+    }
+    if (address === undefined) {
+      process.stderr.write(`sandbox serve: ${label} on stdio${flags.server ? '' : `; trajectories in ${flags.out}`}\n`);
+      // SIGINT, SIGTERM or stdin closing: the open episode is recorded as incomplete before the process goes.
+      await serveStdio((await factory(''))!, (reason) => closeAll(reason));
+      return;
+    }
+    const serving = await serveHttp(factory, {
+      ...address,
+      token: flags.token,
+      routes: !flags.server,
+      idleTimeoutMs: idleSeconds * 1000,
+      onSessionEnd,
     });
+    process.stderr.write(`sandbox serve: ${label} at ${serving.url}${flags.token ? ' (bearer token required)' : ''}\n`);
+    await new Promise<void>((resolve) => {
+      const stop = (signal: NodeJS.Signals) => {
+        const reason = `the gateway got ${signal}`;
+        void serving
+          .close(reason)
+          .then(() => closeAll(reason))
+          .then(resolve);
+      };
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+  });
 }

@@ -1,6 +1,5 @@
 import { Command } from 'commander';
 import { z } from 'zod';
-import { describeZodError } from '../schemas/describe-zod-error.ts';
 import { loadTask, resolveRecordedTaskPath } from '../engine/load-task.ts';
 import { readTrajectory } from '../schemas/read-trajectory.ts';
 import { SandboxError } from '../sandbox-error.ts';
@@ -10,6 +9,7 @@ import type { EventOf } from '../schemas/event.ts';
 import type { Step } from '../schemas/step.ts';
 import type { ValidationReport } from '../validator/validate-trajectory.ts';
 import { EXIT_CODES } from './exit-codes.ts';
+import { checkWithSchema } from '../schemas/json-with-schema.ts';
 
 const EmbeddedTaskSchema = z.object({ constraints: z.array(ConstraintSchema).default([]) }).loose();
 
@@ -17,9 +17,7 @@ async function constraintsOf(start: EventOf<'episode-start'>, file: string | und
   if (file !== undefined) return readConstraintsFile(file);
   if (start.taskPath !== undefined) return (await loadTask(resolveRecordedTaskPath(start.taskPath))).task.constraints;
   if (start.task !== undefined) {
-    const parsed = EmbeddedTaskSchema.safeParse(start.task);
-    if (!parsed.success) throw new SandboxError('invalid-input', describeZodError('episode-start.task', parsed.error), { cause: parsed.error });
-    return parsed.data.constraints;
+    return checkWithSchema(start.task, EmbeddedTaskSchema, 'episode-start.task').constraints;
   }
   throw new SandboxError('invalid-input', 'the trajectory names no task (episode-start has neither taskPath nor task): pass --constraints <file>');
 }

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { REPO_ROOT } from '../data-dir.ts';
 import { SandboxError } from '../sandbox-error.ts';
-import { describeZodError } from '../schemas/describe-zod-error.ts';
 import { TaskSchema, type Task } from '../schemas/task.ts';
+import { parseJsonWithSchema } from '../schemas/json-with-schema.ts';
 
 /** A task and where it came from. */
 export interface LoadedTask {
@@ -31,15 +31,7 @@ function resolveTaskPaths(task: Task, taskFile: string): Task {
 }
 
 export function parseTask(text: string, file: string, absoluteFile: string = path.resolve(file)): Task {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new SandboxError('invalid-task', `${file}: not valid JSON: ${(error as Error).message}`, { cause: error });
-  }
-  const parsed = TaskSchema.safeParse(json);
-  if (!parsed.success) throw new SandboxError('invalid-task', describeZodError(file, parsed.error), { cause: parsed.error });
-  return resolveTaskPaths(parsed.data, absoluteFile);
+  return resolveTaskPaths(parseJsonWithSchema(text, TaskSchema, file, { code: 'invalid-task' }), absoluteFile);
 }
 
 async function isFile(file: string): Promise<boolean> {

@@ -6,9 +6,9 @@ import type { Task } from '../schemas/task.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { parseTask, resolveRecordedTaskPath } from './load-task.ts';
 import { TaskSchema } from '../schemas/task.ts';
-import { describeZodError } from '../schemas/describe-zod-error.ts';
 import type { ValidatorFactory } from './run-episode.ts';
 import { toolOutputDivergence, toolsDivergence, verdictsDivergence, type Divergence } from './divergence.ts';
+import { checkWithSchema } from '../schemas/json-with-schema.ts';
 
 export interface ReplayReport {
   taskId: string;
@@ -38,9 +38,7 @@ export async function taskOfTrajectory(events: readonly TrajectoryEvent[]): Prom
     }
     return parseTask(text, start.taskPath, file);
   }
-  const parsed = TaskSchema.safeParse(start.task);
-  if (!parsed.success) throw new SandboxError('invalid-task', describeZodError('episode-start.task', parsed.error));
-  return parsed.data;
+  return checkWithSchema(start.task, TaskSchema, 'episode-start.task', { code: 'invalid-task' });
 }
 
 /**

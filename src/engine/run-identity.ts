@@ -7,7 +7,7 @@ import { SandboxError } from '../sandbox-error.ts';
 import type { RunSettings } from '../schemas/event.ts';
 import { EnforcementSchema } from '../schemas/step.ts';
 import type { Task } from '../schemas/task.ts';
-import { describeZodError } from '../schemas/describe-zod-error.ts';
+import { checkWithSchema, parseJson } from '../schemas/json-with-schema.ts';
 
 /**
  * The identity of a run folder: what must be the same for two invocations of `sandbox run` to add episodes to
@@ -104,17 +104,9 @@ export async function readRunFile(outDir: string, shown: string): Promise<RunFil
     if (trajectories.length === 0) return null;
     throw new SandboxError('invalid-input', `${shown} holds ${trajectories.length} trajectories but no run.json saying which run made them: give --out <another dir>, or --fresh to start it over`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(await readFile(file, 'utf8'));
-  } catch (error) {
-    throw new SandboxError('invalid-input', `${path.join(shown, RUN_FILE)}: not valid JSON (${(error as Error).message}): give --out <another dir>, or --fresh to start it over`, { cause: error });
-  }
-  const parsed = RunFileSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new SandboxError('invalid-input', `${describeZodError(path.join(shown, RUN_FILE), parsed.error)}: not a run identity this sandbox reads; give --out <another dir>, or --fresh to start it over`, { cause: parsed.error });
-  }
-  return parsed.data;
+  const where = path.join(shown, RUN_FILE);
+  const json = parseJson(await readFile(file, 'utf8'), where, { hint: 'give --out <another dir>, or --fresh to start it over' });
+  return checkWithSchema(json, RunFileSchema, where, { hint: 'not a run identity this sandbox reads; give --out <another dir>, or --fresh to start it over' });
 }
 
 /** Refuses (one line, `invalid-input`) to add to a folder whose recorded identity differs from the one asked for. */

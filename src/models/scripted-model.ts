@@ -1,32 +1,17 @@
-import { readFile } from 'node:fs/promises';
-import { describeZodError } from '../schemas/describe-zod-error.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { ScriptedScriptSchema, type ScriptedScript } from '../schemas/scripted.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';
 import { nextRound, playbackMessage } from './playback-message.ts';
+import { parseJsonWithSchema, readTextFile } from '../schemas/json-with-schema.ts';
 
 /** Parses a scripted model's JSON text; a bad file throws `invalid-input` naming the file, the step index and the field. */
 export function parseScript(text: string, file: string): ScriptedScript {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new SandboxError('invalid-input', `${file}: not valid JSON: ${(error as Error).message}`, { cause: error });
-  }
-  const parsed = ScriptedScriptSchema.safeParse(json);
-  if (!parsed.success) throw new SandboxError('invalid-input', describeZodError(file, parsed.error), { cause: parsed.error });
-  return parsed.data;
+  return parseJsonWithSchema(text, ScriptedScriptSchema, file);
 }
 
 /** Reads a script file (see parseScript). */
 export async function readScript(file: string): Promise<ScriptedScript> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new SandboxError('not-found', `cannot read scripted model file ${file}: ${(error as Error).message}`, { cause: error });
-  }
-  return parseScript(text, file);
+  return parseScript(await readTextFile(file, 'scripted model file'), file);
 }
 
 /**

@@ -50,7 +50,8 @@
   FrozenDate.UTC = RealDate.UTC;
   global.Date = FrozenDate;
 
-  // mulberry32, one byte per step: deterministic for a given seed.
+  // mulberry32, one byte per step: deterministic for a given seed. (The host's generators share databases/seeded-random.ts;
+  // this script runs alone inside the isolate, with no module to import, and keeps its own copy of the step.)
   global.crypto = {
     getRandomValues(array) {
       const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);

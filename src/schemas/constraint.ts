@@ -83,6 +83,7 @@ export const ConstraintSchema = z.discriminatedUnion('category', [
       endingPunctuation: z.string().optional(),
     }),
   }),
+  // A new built-in category: one entry here and its validator constraints/<category>.js (AGENTS.md, "Add a constraint category").
   z.object({
     ...base,
     category: z.literal('custom'),

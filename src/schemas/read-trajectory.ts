@@ -1,7 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { SandboxError } from '../sandbox-error.ts';
 import { EventSchema, type TrajectoryEvent } from './event.ts';
-import { describeZodError } from './describe-zod-error.ts';
+import { checkWithSchema, parseJson, readTextFile } from './json-with-schema.ts';
 
 export interface Trajectory {
   events: TrajectoryEvent[];
@@ -25,28 +23,22 @@ export function parseTrajectory(text: string, file: string): Trajectory {
     const isLast = index === lines.length - 1;
     let json: unknown;
     try {
-      json = JSON.parse(line);
+      json = parseJson(line, `${file}:${index + 1}`);
     } catch (error) {
       if (isLast && !text.endsWith('\n')) {
         truncated = true;
         break;
       }
-      throw new SandboxError('invalid-input', `${file}:${index + 1}: not valid JSON: ${(error as Error).message}`, { cause: error });
+      throw error;
     }
-    const parsed = EventSchema.safeParse(json);
-    if (!parsed.success) throw new SandboxError('invalid-input', describeZodError(`${file}:${index + 1}`, parsed.error), { cause: parsed.error });
-    events.push(parsed.data);
+    events.push(checkWithSchema(json, EventSchema, `${file}:${index + 1}`));
   }
   return { events, truncated, finished: events.at(-1)?.type === 'episode-end' };
 }
 
 /** Reads a trajectory file's text; an unreadable file is `not-found` naming it. */
 export async function readTrajectoryText(file: string): Promise<string> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    throw new SandboxError('not-found', `cannot read trajectory ${file}: ${(error as Error).message}`, { cause: error });
-  }
+  return readTextFile(file, 'trajectory');
 }
 
 /** Reads and parses a trajectory file (see parseTrajectory). */

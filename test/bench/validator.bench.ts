@@ -3,6 +3,7 @@
 // (response ones included); the three task shapes together use all 12 built-in categories.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { SeededRandom } from '../../databases/seeded-random.ts';
 import { ConstraintSchema, type Constraint } from '../../src/schemas/constraint.ts';
 import type { Step } from '../../src/schemas/step.ts';
 import { IsolatedStepValidator, disposeIsolatePool, revalidate } from '../../src/validator/index.ts';
@@ -60,11 +61,8 @@ const ARGUMENTS: Record<string, string[]> = {
 
 /** Seeded trajectories: 39 steps of 1–3 calls (some violating), then a final answer. */
 function trajectories(count: number): Step[][] {
-  let seed = 42;
-  const next = (below: number) => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
-    return seed % below;
-  };
+  const random = new SeededRandom(42);
+  const next = (below: number) => random.int(0, below - 1);
   const names = TOOLS.map((tool) => tool.name);
   return Array.from({ length: count }, (_, trajectory) => {
     const steps: Step[] = [];

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { ensureDatabase } from '../../../databases/index.ts';
 import { createServer } from '../../../mcp-servers/sql/create-server.ts';
-import { SandboxError } from '../../sandbox-error.ts';
 import type { ServerFactory } from '../server-factory.ts';
-import { describeZodError } from '../../schemas/describe-zod-error.ts';
+import { checkWithSchema } from '../../schemas/json-with-schema.ts';
 
 /** The SQL server's options in a task's environment. */
 const SqlOptionsSchema = z.strictObject({
@@ -21,11 +20,7 @@ const SqlOptionsSchema = z.strictObject({
  * (`environment.database`, `contact-center` when absent), built on demand under the data directory.
  */
 export const startSqlServer: ServerFactory = async (ref, context) => {
-  const parsed = SqlOptionsSchema.safeParse(ref.options);
-  if (!parsed.success) {
-    throw new SandboxError('invalid-task', describeZodError(`${context.task.id}: sql server options`, parsed.error), { cause: parsed.error });
-  }
-  const { dbPath, calls, seed, timeoutMs, memoryLimit } = parsed.data;
+  const { dbPath, calls, seed, timeoutMs, memoryLimit } = checkWithSchema(ref.options, SqlOptionsSchema, `${context.task.id}: sql server options`, { code: 'invalid-task' });
   const database = dbPath ?? (await ensureDatabase(context.task.environment.database ?? 'contact-center', { calls, seed }));
   return createServer({ dbPath: database, timeoutMs, memoryLimit });
 };

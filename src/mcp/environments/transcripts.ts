@@ -5,7 +5,7 @@ import { embeddingsFromEnv } from '../../../mcp-servers/transcripts/embeddings-c
 import { ensureTranscriptIndex } from '../../../mcp-servers/transcripts/ensure-transcript-index.ts';
 import { SandboxError } from '../../sandbox-error.ts';
 import type { ServerFactory } from '../server-factory.ts';
-import { describeZodError } from '../../schemas/describe-zod-error.ts';
+import { checkWithSchema } from '../../schemas/json-with-schema.ts';
 
 /** The transcripts server's options in a task's environment. */
 const TranscriptsOptionsSchema = z.strictObject({
@@ -22,11 +22,7 @@ const TranscriptsOptionsSchema = z.strictObject({
  * names another), both built on demand under the data directory, with embeddings when configured.
  */
 export const startTranscriptsServer: ServerFactory = async (ref, context) => {
-  const parsed = TranscriptsOptionsSchema.safeParse(ref.options);
-  if (!parsed.success) {
-    throw new SandboxError('invalid-task', describeZodError(`${context.task.id}: transcripts server options`, parsed.error), { cause: parsed.error });
-  }
-  const { calls, seed, embeddingsUrl, embeddingsModel } = parsed.data;
+  const { calls, seed, embeddingsUrl, embeddingsModel } = checkWithSchema(ref.options, TranscriptsOptionsSchema, `${context.task.id}: transcripts server options`, { code: 'invalid-task' });
   if (Boolean(embeddingsUrl) !== Boolean(embeddingsModel)) {
     throw new SandboxError('invalid-task', `${context.task.id}: transcripts server options.embeddingsUrl and options.embeddingsModel go together`);
   }

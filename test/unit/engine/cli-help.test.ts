@@ -211,8 +211,8 @@ describe('CLI help', () => {
                                               your own transcripts
         serve [options]                       Serve a task (or a suite) over MCP with
                                               its constraints enforced and the session
-                                              recorded; or a plain sql/transcripts
-                                              server
+                                              recorded; or a plain server
+                                              (mcp-servers/registry.ts)
         mcp-config [options]                  Print the MCP client config entry (and
                                               the \`claude mcp add\` line) for a task, a
                                               suite or a plain server
@@ -246,17 +246,11 @@ describe('CLI help', () => {
       "Usage: sandbox serve [options]
 
       Serve a task (or a suite) over MCP with its constraints enforced and the session
-      recorded; or a plain sql/transcripts server
+      recorded; or a plain server (mcp-servers/registry.ts)
 
       Options:
         --task <id|path>          the task to play
         --suite <dir>             a suite: the client picks tasks with start_task
-        --server <name>           serve a plain server instead of a task (choices:
-                                  "sql", "transcripts")
-        --db <path>               with --server: the DuckDB database (default: the
-                                  contact-center database, built on first use)
-        --index <dir>             with --server transcripts: the transcript index
-                                  (default: beside the database)
         --http <host:port>        serve Streamable HTTP (default host 127.0.0.1)
                                   instead of stdio
         --token <token>           with --http: require Authorization: Bearer <token>
@@ -272,6 +266,24 @@ describe('CLI help', () => {
         --idle-timeout <seconds>  with --http: a session with no request for this long
                                   ends (its episode recorded as incomplete); 0 = never
                                   (default: "600")
+        --server <name>           serve a plain server instead of a task (choices:
+                                  "sql", "transcripts")
+        --db <path>               with --server sql|transcripts: the DuckDB database
+                                  (default: the contact-center database, built on
+                                  first use)
+        --timeout-ms <n>          with --server sql: per-query time limit in
+                                  milliseconds
+        --memory-limit <size>     with --server sql: DuckDB memory limit, e.g. 512MB
+        --max-temp-size <size>    with --server sql: spill limit, e.g. 1GB
+        --threads <n>             with --server sql: DuckDB threads
+        --index <dir>             with --server transcripts: the transcript index
+                                  (default: beside the database)
+        --embeddings-url <url>    with --server transcripts: an OpenAI-compatible
+                                  embeddings endpoint (or SANDBOX_EMBEDDINGS_URL)
+        --embeddings-model <m>    with --server transcripts: its model (or
+                                  SANDBOX_EMBEDDINGS_MODEL)
+        --synonyms <file>         with --server transcripts: a synonyms file for query
+                                  expansion
         -h, --help                display help for command
 
       Usage: sandbox mcp-config [options]
@@ -280,19 +292,36 @@ describe('CLI help', () => {
       suite or a plain server
 
       Options:
-        --task <id|path>  serve one task with its constraints enforced
-        --suite <dir>     serve a suite: a start_task tool picks the task (with
-                          --http: also one endpoint per task)
-        --server <name>   serve a plain server instead (choices: "sql", "transcripts")
-        --db <path>       with --server: the database to serve
-        --http <url>      an HTTP entry for a running \`sandbox serve --http\`, e.g.
-                          http://127.0.0.1:3000/mcp
-        --token <token>   with --http: the bearer token, sent as an Authorization
-                          header
-        --json            print only the JSON config ({"mcpServers": …}), for piping
-        --name <name>     the server name in the client (default:
-                          agent-sandbox-<task|suite|server>) (default: "")
-        -h, --help        display help for command
+        --task <id|path>        serve one task with its constraints enforced
+        --suite <dir>           serve a suite: a start_task tool picks the task (with
+                                --http: also one endpoint per task)
+        --http <url>            an HTTP entry for a running \`sandbox serve --http\`,
+                                e.g. http://127.0.0.1:3000/mcp
+        --token <token>         with --http: the bearer token, sent as an
+                                Authorization header
+        --json                  print only the JSON config ({"mcpServers": …}), for
+                                piping
+        --name <name>           the server name in the client (default:
+                                agent-sandbox-<task|suite|server>) (default: "")
+        --server <name>         serve a plain server instead (mcp-servers/registry.ts)
+                                (choices: "sql", "transcripts")
+        --db <path>             with --server sql|transcripts: the DuckDB database
+                                (default: the contact-center database, built on first
+                                use)
+        --timeout-ms <n>        with --server sql: per-query time limit in
+                                milliseconds
+        --memory-limit <size>   with --server sql: DuckDB memory limit, e.g. 512MB
+        --max-temp-size <size>  with --server sql: spill limit, e.g. 1GB
+        --threads <n>           with --server sql: DuckDB threads
+        --index <dir>           with --server transcripts: the transcript index
+                                (default: beside the database)
+        --embeddings-url <url>  with --server transcripts: an OpenAI-compatible
+                                embeddings endpoint (or SANDBOX_EMBEDDINGS_URL)
+        --embeddings-model <m>  with --server transcripts: its model (or
+                                SANDBOX_EMBEDDINGS_MODEL)
+        --synonyms <file>       with --server transcripts: a synonyms file for query
+                                expansion
+        -h, --help              display help for command
       "
     `);
   });

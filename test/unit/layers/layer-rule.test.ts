@@ -20,6 +20,12 @@ describe('the layer rule', { timeout: 60_000 }, () => {
     ['schemas importing the validator (upward)', 'src/schemas/upward.ts', "import { buildStep } from '../validator/build-step.ts';\nexport const f = buildStep;\n"],
     ['a server importing the engine', 'mcp-servers/sql/upward.ts', "import { runEpisode } from '../../src/engine/run-episode.ts';\nexport const f = runEpisode;\n"],
     ['the validator importing graders (against the middle layer order)', 'src/validator/sideways.ts', "import { gradeEpisode } from '../graders/index.ts';\nexport const f = gradeEpisode;\n"],
+    // src/mcp ↔ mcp-servers: only the server factories import a server, and servers import only the client's byte cap.
+    ['an MCP client helper (outside environments/) importing a server', 'src/mcp/sideways.ts', "import { createServer } from '../../mcp-servers/sql/create-server.ts';\nexport const f = createServer;\n"],
+    ['a server importing the MCP client (outside for-servers/)', 'mcp-servers/sql/sideways.ts', "import { connectServer } from '../../src/mcp/connect-server.ts';\nexport const f = connectServer;\n"],
+    ['a server importing the server factories', 'mcp-servers/sql/sideways.ts', "import { ENVIRONMENT_SERVERS } from '../../src/mcp/environments/index.ts';\nexport const f = ENVIRONMENT_SERVERS;\n"],
+    ['the engine importing the queue (upward: cli → queue → engine)', 'src/engine/upward.ts', "import { jobId } from '../queue/job.ts';\nexport const f = jobId;\n"],
+    ['the queue importing the cli (upward)', 'src/queue/upward.ts', "import { EXIT_CODES } from '../cli/exit-codes.ts';\nexport const f = EXIT_CODES;\n"],
   ])('rejects %s', async (_name, file, code) => {
     const errors = await layerErrors(file, code);
     expect(errors).toHaveLength(1);
@@ -31,6 +37,10 @@ describe('the layer rule', { timeout: 60_000 }, () => {
     ['a grader importing schemas (downward)', 'src/graders/downward.ts', "import { FINISH_PREFIX } from '../schemas/ddr-messages.ts';\nexport const f = FINISH_PREFIX;\n"],
     ['the cli importing the engine (downward)', 'src/cli/downward.ts', "import { loadTask } from '../engine/load-task.ts';\nexport const f = loadTask;\n"],
     ['a model importing the error model at the top of src/', 'src/models/base.ts', "import { SandboxError } from '../sandbox-error.ts';\nexport const f = SandboxError;\n"],
+    ['a server factory importing its server', 'src/mcp/environments/downward.ts', "import { createServer } from '../../../mcp-servers/sql/create-server.ts';\nexport const f = createServer;\n"],
+    ['a server importing the client\'s byte cap', 'mcp-servers/sql/downward.ts', "import { capBytes } from '../../src/mcp/for-servers/cap-bytes.ts';\nexport const f = capBytes;\n"],
+    ['the queue importing the engine (downward)', 'src/queue/downward.ts', "import { taskSha256 } from '../engine/run-identity.ts';\nexport const f = taskSha256;\n"],
+    ['the cli importing the queue (downward)', 'src/cli/downward.ts', "import { jobId } from '../queue/job.ts';\nexport const f = jobId;\n"],
   ])('accepts %s', async (_name, file, code) => {
     expect(await layerErrors(file, code)).toEqual([]);
   });

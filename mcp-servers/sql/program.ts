@@ -1,0 +1,29 @@
+import type { ServerProgram } from '../transport/server-program.ts';
+import { integerFlag } from '../transport/server-program.ts';
+
+/** The SQL server as a program (its bin, `sandbox serve --server sql`). DuckDB loads only when it opens. */
+export const sqlProgram: ServerProgram = {
+  name: 'sql',
+  summary: 'read-only DuckDB over MCP (list_tables, describe_table, run_query)',
+  options: {
+    db: { type: 'string', value: 'PATH', path: true, description: 'the DuckDB database (default: the contact-center database, built on first use)' },
+    'timeout-ms': { type: 'string', value: 'N', description: 'per-query time limit in milliseconds' },
+    'memory-limit': { type: 'string', value: 'SIZE', description: 'DuckDB memory limit, e.g. 512MB' },
+    'max-temp-size': { type: 'string', value: 'SIZE', description: 'spill limit, e.g. 1GB' },
+    threads: { type: 'string', value: 'N', description: 'DuckDB threads' },
+  },
+  async open(values) {
+    const { createServer } = await import('./create-server.ts');
+    const options = {
+      // The database generators load only when no --db is given.
+      dbPath: typeof values.db === 'string' ? values.db : await (await import('../../databases/index.ts')).ensureDatabase('contact-center'),
+      timeoutMs: integerFlag(values, 'timeout-ms'),
+      memoryLimit: values['memory-limit'] as string | undefined,
+      maxTempSize: values['max-temp-size'] as string | undefined,
+      threads: integerFlag(values, 'threads'),
+    };
+    // Opened once up front so a bad path fails at start, not at the first client.
+    await (await createServer(options)).close();
+    return { make: () => createServer(options), close: async () => undefined };
+  },
+};
