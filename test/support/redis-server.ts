@@ -9,8 +9,11 @@ export interface RedisServer {
   url: string;
   port: number;
   dir: string;
-  /** Stops it (SIGTERM) and starts it again on the same port and folder: with AOF on, nothing is lost. */
-  restart(): Promise<void>;
+  /**
+   * Stops it (SIGTERM, or SIGKILL: a crash) and starts it again on the same port and folder: with AOF on and
+   * `appendfsync always`, nothing acknowledged is lost, even on a crash.
+   */
+  restart(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,11 +43,11 @@ async function launch(port: number, dir: string, aof: boolean): Promise<ChildPro
   return child;
 }
 
-async function halt(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+async function halt(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }
 
@@ -57,8 +60,8 @@ export async function startRedisServer(options: { aof?: boolean } = {}): Promise
     url: `redis://127.0.0.1:${port}/0`,
     port,
     dir,
-    restart: async () => {
-      await halt(child);
+    restart: async (signal) => {
+      await halt(child, signal);
       child = await launch(port, dir, options.aof ?? false);
     },
     stop: async () => {
