@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { recordedTaskPath } from '../engine/load-task.ts';
 import { taskSha256 } from '../engine/run-identity.ts';
 import { trajectoryFile, type EpisodeFailure, type EpisodePlayer, type PendingEpisode } from '../engine/run-suite.ts';
-import { jobId, partialFile, runKey, type EpisodeJob, type EpisodeJobResult } from './job.ts';
+import { jobId, runKey, type EpisodeJob, type EpisodeJobResult } from './job.ts';
 import { PREFIX, QUEUES_KEY, queueName } from './redis.ts';
 
 /** `--rate`: at most `max` episodes started per `durationMs` across every worker of the model's queue. */
@@ -134,7 +134,7 @@ async function uncollectedResult(redis: Redis, result: EpisodeJobResult, outDir:
 
 /** Removes the partial files attempts left beside a trajectory (killed workers', or a stalled attempt's). */
 async function removePartials(trajectory: string): Promise<void> {
-  const prefix = partialFile(path.basename(trajectory), '');
+  const prefix = `${path.basename(trajectory)}.`;
   const names = await readdir(path.dirname(trajectory)).catch(() => [] as string[]);
   await Promise.all(names.filter((name) => name.startsWith(prefix) && name.endsWith('.partial')).map((name) => rm(path.join(path.dirname(trajectory), name), { force: true })));
 }

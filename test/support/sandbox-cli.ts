@@ -16,6 +16,8 @@ export function sandbox(...args: string[]): { status: number | null; stdout: str
 export interface SandboxProcess {
   child: ChildProcess;
   done: Promise<{ status: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+  /** What it has written so far. */
+  output(): { stdout: string; stderr: string };
 }
 
 /** Starts `sandbox …` in the background; this process keeps reading its output meanwhile. */
@@ -26,7 +28,7 @@ export function sandboxInBackground(...args: string[]): SandboxProcess {
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const done = new Promise<Awaited<SandboxProcess['done']>>((resolve) => child.once('exit', (status, signal) => resolve({ status, signal, stdout, stderr })));
-  return { child, done };
+  return { child, done, output: () => ({ stdout, stderr }) };
 }
 
 /** SIGTERM (a worker drains, then exits) and waits for the exit; nothing when it has already ended. */
