@@ -72,11 +72,24 @@ export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): Epi
       wake();
     };
 
+    const shared = options.sharedDir === undefined ? undefined : { dir: path.resolve(options.sharedDir), run: path.relative(path.resolve(options.sharedDir), context.outDir) };
+    const enqueue = async (id: string, { loaded, repeat }: PendingEpisode) => {
+      const data: EpisodeJob = {
+        taskId: loaded.task.id,
+        taskPath: recordedTaskPath(loaded.path),
+        taskSha256: taskSha256(loaded.task, loaded.path),
+        repeat,
+        modelSpec: context.modelSpec,
+        settings: context.settings,
+        ...(shared ? { shared } : {}),
+      };
+      await queue.add('episode', data, { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false });
+    };
+
     try {
       await events.waitUntilReady();
       if (options.rate) await queue.setGlobalRateLimit(options.rate.max, options.rate.durationMs);
       else await queue.removeGlobalRateLimit();
-      const shared = options.sharedDir === undefined ? undefined : { dir: path.resolve(options.sharedDir), run: path.relative(path.resolve(options.sharedDir), context.outDir) };
       await redis.sadd(QUEUES_KEY, name);
       events.on('completed', ({ jobId: id }) => void queue.getJob(id).then((job) => settle(job, id)).catch(() => undefined));
       events.on('failed', ({ jobId: id }) => void queue.getJob(id).then((job) => settle(job, id)).catch(() => undefined));
@@ -90,20 +103,19 @@ export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): Epi
           if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children' || uncollected) continue;
           await existing.remove();
         }
-        const { loaded, repeat } = episode;
-        const data: EpisodeJob = {
-          taskId: loaded.task.id,
-          taskPath: recordedTaskPath(loaded.path),
-          taskSha256: taskSha256(loaded.task, loaded.path),
-          repeat,
-          modelSpec: context.modelSpec,
-          settings: context.settings,
-          ...(shared ? { shared } : {}),
-        };
-        await queue.add('episode', data, { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false });
+        await enqueue(id, episode);
       }
       while (settled.size < byId.size && !context.signal?.aborted) {
-        await Promise.all([...byId.keys()].filter((id) => !settled.has(id)).map(async (id) => settle(await queue.getJob(id), id)));
+        await Promise.all(
+          [...byId.keys()]
+            .filter((id) => !settled.has(id))
+            .map(async (id) => {
+              const job = await queue.getJob(id);
+              // a job Redis lost (a crash with `appendfsync everysec` can drop its last second) is enqueued again
+              if (job === undefined && !settling.has(id)) await enqueue(id, byId.get(id)!);
+              else await settle(job, id);
+            }),
+        );
         if (settled.size >= byId.size) break;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, POLL_MS);

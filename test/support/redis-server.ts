@@ -51,8 +51,23 @@ async function halt(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTER
   });
 }
 
-/** Starts redis-server (AOF on when `aof`); stop() it in afterAll. */
-export async function startRedisServer(options: { aof?: boolean } = {}): Promise<RedisServer> {
+/**
+ * Starts redis-server (AOF on when `aof`); stop() it in afterAll. When SANDBOX_TEST_REDIS_URL names a server
+ * (`.ci/run` starts one on 127.0.0.1 for the whole test run, AOF on) and the test need not `own` its server, that one
+ * is used and stop() leaves it running; a test that restarts Redis asks for a server of its own.
+ */
+export async function startRedisServer(options: { aof?: boolean; own?: boolean } = {}): Promise<RedisServer> {
+  const shared = process.env.SANDBOX_TEST_REDIS_URL;
+  if (shared && !options.own) {
+    const url = new URL(shared);
+    return {
+      url: `redis://${url.hostname}:${url.port}/0`,
+      port: Number(url.port),
+      dir: '',
+      restart: () => Promise.reject(new Error('the shared test Redis is not restarted: ask for a server of your own ({ own: true })')),
+      stop: async () => undefined,
+    };
+  }
   const port = await freePort();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'redis-'));
   let child = await launch(port, dir, options.aof ?? false);

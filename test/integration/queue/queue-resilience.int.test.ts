@@ -52,7 +52,7 @@ describe('distributed runs survive crashes', { timeout: 300_000 }, () => {
   }
 
   beforeAll(async () => {
-    redis = await startRedisServer({ aof: true });
+    redis = await startRedisServer({ aof: true, own: true });
     model = await startReferenceOpenAIServer((await loadSuite(SUITE)).map(({ task }) => task), LATENCY_MS);
     const out = await mkdtemp(path.join(os.tmpdir(), 'resilience-local-'));
     const run = await sandboxInBackground('run', '--suite', SUITE, '--model', model.spec, '--out', out).done;
