@@ -20,9 +20,13 @@ export interface SandboxProcess {
   output(): { stdout: string; stderr: string };
 }
 
-/** Starts `sandbox …` in the background; this process keeps reading its output meanwhile. */
+/**
+ * Starts `sandbox …` in the background; this process keeps reading its output meanwhile. Node gets
+ * `--no-node-snapshot` here, so bin/sandbox.js does not re-run itself in a child: a SIGKILL sent to `child` kills
+ * the real process (a wrapper would die alone and leave it running).
+ */
 export function sandboxInBackground(...args: string[]): SandboxProcess {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: ENV });
+  const child = spawn(process.execPath, ['--no-node-snapshot', BIN, ...args], { cwd: REPO_ROOT, env: ENV });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
