@@ -11,8 +11,14 @@ import { trajectoryFile } from '../engine/run-suite.ts';
 import { partialFile, type EpisodeJob, type EpisodeJobResult } from './job.ts';
 import { PREFIX, QUEUES_KEY, streamKey } from './redis.ts';
 
-/** How long a job's lock lives without renewal: a worker killed mid-episode has its job retried after about this long. */
-export const LOCK_MS = 5000;
+/**
+ * How long a job's lock lives without renewal: a worker killed mid-episode has its job retried after about this long.
+ * A busy worker renews it every half of that; 5 s proved too short on a loaded machine (a starved event loop let
+ * locks lapse and healthy episodes fail as "stalled more than allowable limit"), hence 15 s and room for stalls.
+ */
+export const LOCK_MS = 15_000;
+/** Stalls (a lapsed lock: a killed worker, or a starved one) a job survives before it fails. */
+const MAX_STALLS = 10;
 /** Streams of attempts nobody collected (a killed worker's partial trajectory) expire after a day. */
 const STREAM_TTL_S = 24 * 3600;
 
@@ -102,7 +108,7 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
         concurrency: options.concurrency,
         lockDuration: LOCK_MS,
         stalledInterval: LOCK_MS,
-        maxStalledCount: 3,
+        maxStalledCount: MAX_STALLS,
       });
       worker.on('error', () => {
         // connection errors: ioredis reconnects; the job is retried by stalled-job handling if need be

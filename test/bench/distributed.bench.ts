@@ -7,7 +7,8 @@
 //                             → graded), with 1 and with 4 idle workers already started
 //   speedup_4w                4 workers ÷ 1 (target ≥ 3.5)
 //   overhead_ms_p50 / _p99    per episode: (trajectory file written − job enqueued) − the episode's own time
-//                             (`episode-end.durationMs`), on 16 episodes over 4 workers × 4 (no episode waits for a slot)
+//                             (`episode-end.durationMs`), on 16 episodes over 4 workers × 4 (no episode waits for a slot), on the 4 workers of the
+//                             throughput run (warm: the engine loaded)
 //   kill_lost / kill_duplicated / kill_differing   1 of 3 workers SIGKILLed once a third of the suite is written:
 //                             episodes without a whole trajectory, trajectories with more than one episode-start, and
 //                             trajectories not byte-identical (timing fields aside) to a local run of the same model
@@ -60,6 +61,28 @@ async function queuedRun(url: string, tasks: LoadedTask[], spec: string, outDir:
   }
 }
 
+/** Per episode of a run: (trajectory file written − job enqueued) − the episode's own time (`episode-end.durationMs`). */
+async function queueOverheads(url: string, tasks: LoadedTask[], spec: string, outDir: string): Promise<number[]> {
+  const since = Date.now();
+  await queuedRun(url, tasks, spec, outDir);
+  const client = await connectRedis(url);
+  const queue = new Queue(queueName(spec), { connection: client, prefix: PREFIX });
+  const overheads: number[] = [];
+  try {
+    // this run's jobs only (the workers' queue also holds the throughput run's, enqueued earlier)
+    for (const job of (await queue.getJobs(['completed'])).filter((candidate) => candidate.timestamp >= since)) {
+      const file = path.join(outDir, `${job.data.taskId}.${job.data.repeat}.jsonl`);
+      const written = (await stat(file)).mtimeMs;
+      const end = JSON.parse((await readFile(file, 'utf8')).trimEnd().split('\n').at(-1)!) as { durationMs: number };
+      overheads.push(written - job.timestamp - end.durationMs);
+    }
+  } finally {
+    await queue.close();
+    client.disconnect();
+  }
+  return overheads;
+}
+
 const jsonlFiles = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
 
 export async function run(): Promise<Record<string, number>> {
@@ -73,8 +96,10 @@ export async function run(): Promise<Record<string, number>> {
   try {
     redis = await startRedisServer({ aof: true, own: true });
 
-    // Throughput, 1 worker then 4 (each its own database: nothing left over from the other).
+    // Throughput, 1 worker then 4 (each its own database: nothing left over from the other); then, on the same 4
+    // workers (warm: their first episode loaded the engine), the queue overhead per episode: 16 episodes, 16 slots.
     const rates: number[] = [];
+    const overheads: number[] = [];
     for (const [db, count] of [
       [1, 1],
       [2, 4],
@@ -83,30 +108,7 @@ export async function run(): Promise<Record<string, number>> {
       try {
         const seconds = await queuedRun(urlOf(db), tasks, model.spec, path.join(scratch, `throughput-${count}`));
         rates.push(tasks.length / seconds);
-      } finally {
-        await stopWorkers(workers);
-      }
-    }
-
-    // Queue overhead per episode: 16 episodes, 16 free slots.
-    const overheads: number[] = [];
-    {
-      const url = urlOf(3);
-      const subset = tasks.slice(0, 4 * CONCURRENCY);
-      const outDir = path.join(scratch, 'overhead');
-      const workers = await startWorkers(url, 4);
-      try {
-        await queuedRun(url, subset, model.spec, outDir);
-        const client = await connectRedis(url);
-        const queue = new Queue(queueName(model.spec), { connection: client, prefix: PREFIX });
-        for (const job of await queue.getJobs(['completed'])) {
-          const file = path.join(outDir, `${job.data.taskId}.${job.data.repeat}.jsonl`);
-          const written = (await stat(file)).mtimeMs;
-          const end = JSON.parse((await readFile(file, 'utf8')).trimEnd().split('\n').at(-1)!) as { durationMs: number };
-          overheads.push(written - job.timestamp - end.durationMs);
-        }
-        await queue.close();
-        client.disconnect();
+        if (count === 4) overheads.push(...(await queueOverheads(urlOf(db), tasks.slice(0, 4 * CONCURRENCY), model.spec, path.join(scratch, 'overhead'))));
       } finally {
         await stopWorkers(workers);
       }
