@@ -23,6 +23,7 @@ interface RunFlags extends SelectionFlags {
   keepErrors?: boolean;
   queue?: string;
   rate?: string;
+  sharedDir?: string;
 }
 
 /** A default run directory name from the suite and model: runs/<suite>-<model>. */
@@ -36,6 +37,13 @@ function parseRate(text: string): { max: number; durationMs: number } {
   const match = /^([1-9][0-9]*)\/(s|m)$/.exec(text);
   if (!match) throw new UsageError(`--rate ${text}: give n/s or n/m (episodes started per second or minute), e.g. 10/m`);
   return { max: Number(match[1]), durationMs: match[2] === 's' ? 1000 : 60_000 };
+}
+
+/** `--shared-dir`: needs --queue, and the run folder must be inside it (workers find it there). */
+function checkSharedDir(sharedDir: string, outDir: string, queue: string | undefined): void {
+  if (queue === undefined) throw new UsageError('--shared-dir needs --queue');
+  const inside = path.relative(path.resolve(sharedDir), outDir);
+  if (inside === '' || inside.startsWith('..') || path.isAbsolute(inside)) throw new UsageError(`--shared-dir ${sharedDir}: the run folder ${displayPath(outDir)} (--out) must be inside it`);
 }
 
 /** `sandbox run`: a suite of episodes, resumable, with a summary. */
@@ -54,7 +62,8 @@ export function runCommand(): Command {
     .option('--fresh', 'discard the trajectories, run.json and summary.json already in --out and start the run over')
     .option('--keep-errors', 'on resume, keep episodes that ended in error instead of running them again')
     .option('--queue <redis://HOST:PORT/DB>', 'enqueue the episodes on Redis (BullMQ) for `sandbox worker` processes to play; trajectories come back here')
-    .option('--rate <n/s|n/m>', 'with --queue: at most n episodes of this model started per second or minute, across all workers');
+    .option('--rate <n/s|n/m>', 'with --queue: at most n episodes of this model started per second or minute, across all workers')
+    .option('--shared-dir <dir>', 'with --queue: a folder every worker mounts (--out inside it); workers write the trajectories there instead of streaming them through Redis');
   return addSelectionOptions(command, { seed: false }).action(async (flags: RunFlags) => {
     const spec = checkModelSpec(flags.model);
     const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
@@ -73,9 +82,10 @@ export function runCommand(): Command {
     await checkModelSetup(spec, tasks[0]!.task);
     if (flags.rate !== undefined && flags.queue === undefined) throw new UsageError('--rate needs --queue');
     const rate = flags.rate === undefined ? undefined : parseRate(flags.rate);
+    if (flags.sharedDir !== undefined) checkSharedDir(flags.sharedDir, outDir, flags.queue);
     // An unreachable Redis fails here, before anything is written or enqueued.
     const redis = flags.queue === undefined ? undefined : await (await import('../queue/redis.ts')).connectRedis(flags.queue);
-    const play = redis === undefined ? undefined : (await import('../queue/coordinate.ts')).queuePlayer(redis, { rate });
+    const play = redis === undefined ? undefined : (await import('../queue/coordinate.ts')).queuePlayer(redis, { rate, sharedDir: flags.sharedDir });
     if (judge !== undefined) await checkModelSetup(judge, tasks[0]!.task);
     // Ctrl-C stops launching episodes; those in flight finish, and the same command resumes.
     const controller = new AbortController();

@@ -1,4 +1,5 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { access, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { Queue, QueueEvents, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { recordedTaskPath } from '../engine/load-task.ts';
@@ -16,13 +17,21 @@ export interface QueueRate {
 /** How often the coordinator also polls the jobs it waits for (events are the fast path; polling covers missed ones). */
 const POLL_MS = 2000;
 
+export interface QueuePlayerOptions {
+  /** The model queue's limit; without it, a limit an earlier run set is removed (the last coordinator's holds). */
+  rate?: QueueRate;
+  /** A folder the workers share (the run folder is inside it): workers write the trajectories there themselves. */
+  sharedDir?: string;
+}
+
 /**
  * An episode player over BullMQ: each pending episode becomes one job (id from run identity, task and repeat, so
  * enqueuing twice never duplicates), workers anywhere play them, and the coordinator writes each finished
  * trajectory into the run folder from the attempt's Redis stream, whole (a temporary file renamed), then deletes
- * the stream. Restarted, it finds its jobs again: finished ones not yet collected are collected, others waited for.
+ * the stream; with a shared folder it renames the completed attempt's partial file instead. Restarted, it finds
+ * its jobs again: finished ones not yet collected are collected, others waited for.
  */
-export function queuePlayer(redis: Redis, options: { rate?: QueueRate } = {}): EpisodePlayer {
+export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): EpisodePlayer {
   return async (pending, context) => {
     const name = queueName(context.modelSpec);
     const queue = new Queue<EpisodeJob, EpisodeJobResult>(name, { connection: redis, prefix: PREFIX });
@@ -48,8 +57,9 @@ export function queuePlayer(redis: Redis, options: { rate?: QueueRate } = {}): E
           // the job read before it completed has no return value yet: read it again
           const done = (await queue.getJob(id)) ?? job;
           const status = await collect(redis, done.returnvalue, trajectoryFile(context.outDir, episode.loaded.task.id, episode.repeat));
+          if (options.sharedDir !== undefined) await removePartials(trajectoryFile(context.outDir, episode.loaded.task.id, episode.repeat));
           settled.add(id);
-          if (status === null) failures.push({ taskId: episode.loaded.task.id, repeat: episode.repeat, reason: `the trajectory stream of job ${id} is missing or incomplete` });
+          if (status === null) failures.push({ taskId: episode.loaded.task.id, repeat: episode.repeat, reason: `the trajectory ${options.sharedDir === undefined ? 'stream' : 'file'} of job ${id} is missing or incomplete` });
           else context.onEpisodeWritten(episode, status);
         } else if (state === 'failed') {
           settled.add(id);
@@ -62,9 +72,24 @@ export function queuePlayer(redis: Redis, options: { rate?: QueueRate } = {}): E
       wake();
     };
 
+    const shared = options.sharedDir === undefined ? undefined : { dir: path.resolve(options.sharedDir), run: path.relative(path.resolve(options.sharedDir), context.outDir) };
+    const enqueue = async (id: string, { loaded, repeat }: PendingEpisode) => {
+      const data: EpisodeJob = {
+        taskId: loaded.task.id,
+        taskPath: recordedTaskPath(loaded.path),
+        taskSha256: taskSha256(loaded.task, loaded.path),
+        repeat,
+        modelSpec: context.modelSpec,
+        settings: context.settings,
+        ...(shared ? { shared } : {}),
+      };
+      await queue.add('episode', data, { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false });
+    };
+
     try {
       await events.waitUntilReady();
       if (options.rate) await queue.setGlobalRateLimit(options.rate.max, options.rate.durationMs);
+      else await queue.removeGlobalRateLimit();
       await redis.sadd(QUEUES_KEY, name);
       events.on('completed', ({ jobId: id }) => void queue.getJob(id).then((job) => settle(job, id)).catch(() => undefined));
       events.on('failed', ({ jobId: id }) => void queue.getJob(id).then((job) => settle(job, id)).catch(() => undefined));
@@ -74,23 +99,23 @@ export function queuePlayer(redis: Redis, options: { rate?: QueueRate } = {}): E
         const existing = await queue.getJob(id);
         if (existing) {
           const state = await existing.getState();
-          const uncollected = state === 'completed' && existing.returnvalue && (await redis.exists(existing.returnvalue.stream)) === 1;
+          const uncollected = state === 'completed' && existing.returnvalue && (await uncollectedResult(redis, existing.returnvalue, context.outDir));
           if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children' || uncollected) continue;
           await existing.remove();
         }
-        const { loaded, repeat } = episode;
-        const data: EpisodeJob = {
-          taskId: loaded.task.id,
-          taskPath: recordedTaskPath(loaded.path),
-          taskSha256: taskSha256(loaded.task, loaded.path),
-          repeat,
-          modelSpec: context.modelSpec,
-          settings: context.settings,
-        };
-        await queue.add('episode', data, { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false });
+        await enqueue(id, episode);
       }
       while (settled.size < byId.size && !context.signal?.aborted) {
-        await Promise.all([...byId.keys()].filter((id) => !settled.has(id)).map(async (id) => settle(await queue.getJob(id), id)));
+        await Promise.all(
+          [...byId.keys()]
+            .filter((id) => !settled.has(id))
+            .map(async (id) => {
+              const job = await queue.getJob(id);
+              // a job Redis lost (a crash with `appendfsync everysec` can drop its last second) is enqueued again
+              if (job === undefined && !settling.has(id)) await enqueue(id, byId.get(id)!);
+              else await settle(job, id);
+            }),
+        );
         if (settled.size >= byId.size) break;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, POLL_MS);
@@ -110,20 +135,50 @@ export function queuePlayer(redis: Redis, options: { rate?: QueueRate } = {}): E
   };
 }
 
+/** Whether a completed job's events are still where its worker left them (a stream, or a partial file). */
+async function uncollectedResult(redis: Redis, result: EpisodeJobResult, outDir: string): Promise<boolean> {
+  if ('stream' in result) return (await redis.exists(result.stream)) === 1;
+  return access(path.join(outDir, result.partial)).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Removes the partial files attempts left beside a trajectory (killed workers', or a stalled attempt's). */
+async function removePartials(trajectory: string): Promise<void> {
+  const prefix = `${path.basename(trajectory)}.`;
+  const names = await readdir(path.dirname(trajectory)).catch(() => [] as string[]);
+  await Promise.all(names.filter((name) => name.startsWith(prefix) && name.endsWith('.partial')).map((name) => rm(path.join(path.dirname(trajectory), name), { force: true })));
+}
+
 /**
  * Writes one job's trajectory from its stream: the events in order, one JSON line each, as a local run writes them;
- * whole or not at all. Returns the status its `episode-end` records, or null when the stream is not whole.
+ * whole or not at all. For a shared run folder, the completed attempt's partial file, checked whole, is renamed onto
+ * the trajectory. Returns the status its `episode-end` records, or null when the events are not whole.
  */
 async function collect(redis: Redis, result: EpisodeJobResult | null, file: string): Promise<string | null> {
   if (!result) return null;
+  if ('partial' in result) {
+    const partial = path.join(path.dirname(file), result.partial);
+    const lines = await readFile(partial, 'utf8').then((text) => text.trimEnd().split('\n'), () => [] as string[]);
+    const status = endStatus(lines, result.events);
+    if (status !== null) await rename(partial, file);
+    return status;
+  }
   const entries = await redis.xrange(result.stream, '-', '+');
-  if (entries.length !== result.events || entries.length === 0) return null;
   const lines = entries.map(([, fields]) => fields[1]!);
-  const last = JSON.parse(lines.at(-1)!) as { type?: string; status?: string };
-  if (last.type !== 'episode-end' || last.status === undefined) return null;
+  const status = endStatus(lines, result.events);
+  if (status === null) return null;
   const temporary = `${file}.${process.pid}.tmp`;
   await writeFile(temporary, `${lines.join('\n')}\n`);
   await rename(temporary, file);
   await redis.del(result.stream);
-  return last.status;
+  return status;
+}
+
+/** The status of a whole trajectory's `episode-end` (`events` lines, the last an episode-end), else null. */
+function endStatus(lines: string[], events: number): string | null {
+  if (lines.length !== events || lines.length === 0) return null;
+  const last = JSON.parse(lines.at(-1)!) as { type?: string; status?: string };
+  return last.type === 'episode-end' && last.status !== undefined ? last.status : null;
 }

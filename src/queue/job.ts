@@ -14,12 +14,23 @@ export interface EpisodeJob {
   repeat: number;
   modelSpec: string;
   settings: Partial<RunSettings>;
+  /**
+   * Set when the run folder is on a file system the workers share (`run --shared-dir`): the worker writes the
+   * attempt's trajectory there itself instead of streaming its events. `dir` is the shared folder as the coordinator
+   * mounts it (a worker mounts it at its own `--shared-dir`, else at the same path), `run` the run folder inside it.
+   */
+  shared?: { dir: string; run: string };
 }
 
-/** What a worker returns: the stream holding the attempt's events, and how many there are. */
-export interface EpisodeJobResult {
-  stream: string;
-  events: number;
+/**
+ * What a worker returns: where the attempt's events are (a Redis stream, or for a shared run folder the attempt's
+ * partial file, named relative to the run folder) and how many there are.
+ */
+export type EpisodeJobResult = { stream: string; events: number } | { partial: string; events: number };
+
+/** The file one attempt of a shared-folder job writes, beside the trajectory it becomes when the job completes. */
+export function partialFile(trajectoryName: string, attempt: string): string {
+  return `${trajectoryName}.${attempt}.partial`;
 }
 
 /**

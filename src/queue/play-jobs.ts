@@ -1,21 +1,32 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
 import { loadTask, resolveRecordedTaskPath } from '../engine/load-task.ts';
 import { taskSha256 } from '../engine/run-identity.ts';
 import { runEpisode } from '../engine/run-episode.ts';
-import type { EpisodeJob, EpisodeJobResult } from './job.ts';
+import { trajectoryFile } from '../engine/run-suite.ts';
+import { partialFile, type EpisodeJob, type EpisodeJobResult } from './job.ts';
 import { PREFIX, QUEUES_KEY, streamKey } from './redis.ts';
 
-/** How long a job's lock lives without renewal: a worker killed mid-episode has its job retried after about this long. */
-export const LOCK_MS = 5000;
+/**
+ * How long a job's lock lives without renewal: a worker killed mid-episode has its job retried after about this long.
+ * A busy worker renews it every half of that; 5 s proved too short on a loaded machine (a starved event loop let
+ * locks lapse and healthy episodes fail as "stalled more than allowable limit"), hence 15 s and room for stalls.
+ */
+export const LOCK_MS = 15_000;
+/** Stalls (a lapsed lock: a killed worker, or a starved one) a job survives before it fails. */
+const MAX_STALLS = 10;
 /** Streams of attempts nobody collected (a killed worker's partial trajectory) expire after a day. */
 const STREAM_TTL_S = 24 * 3600;
 
 export interface QueueWorkerOptions {
   redis: Redis;
   concurrency: number;
+  /** Where this machine mounts the shared folder of `run --shared-dir` runs (default: the coordinator's path). */
+  sharedDir?: string;
   /** Called after each job with its outcome (the CLI prints it). */
   onJob?: (job: EpisodeJob, outcome: string) => void;
 }
@@ -27,10 +38,11 @@ export interface QueueWorkers {
 
 /**
  * Plays one job: checks the task file against the coordinator's hash (a mismatch fails the job for good, naming both
- * hashes), runs the episode in memory, and appends every event to a fresh stream of this attempt. A retried attempt
- * (the previous worker was killed) writes another stream, so a partial trajectory is never appended to.
+ * hashes), runs the episode, and appends every event to a fresh stream of this attempt, or, for a shared run folder,
+ * to a partial file of this attempt in it. A retried attempt (the previous worker was killed) writes another stream
+ * or file, so a partial trajectory is never appended to; only the completed attempt becomes the trajectory.
  */
-export async function playJob(redis: Redis, job: Job<EpisodeJob>): Promise<EpisodeJobResult> {
+export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: string): Promise<EpisodeJobResult> {
   const data = job.data;
   const file = resolveRecordedTaskPath(data.taskPath);
   let loaded;
@@ -43,10 +55,7 @@ export async function playJob(redis: Redis, job: Job<EpisodeJob>): Promise<Episo
   if (sha256 !== data.taskSha256) {
     throw new UnrecoverableError(`${data.taskPath}: task file hash mismatch: sha-256 ${sha256.slice(0, 12)}… on this worker, ${data.taskSha256.slice(0, 12)}… on the coordinator`);
   }
-  const stream = streamKey(job.id!, randomUUID());
-  let written = Promise.resolve();
-  let events = 0;
-  await runEpisode({
+  const episode = {
     task: loaded.task,
     taskPath: loaded.path,
     model: modelFactoryFor(data.modelSpec),
@@ -54,6 +63,19 @@ export async function playJob(redis: Redis, job: Job<EpisodeJob>): Promise<Episo
     settings: { ...data.settings, repeat: data.repeat },
     createValidator: defaultValidatorFactory,
     planExecutor: lazyPlanExecutor,
+  };
+  if (data.shared) {
+    const runDir = path.join(sharedDir ?? data.shared.dir, data.shared.run);
+    if (!existsSync(runDir)) throw new UnrecoverableError(`shared run folder ${runDir} not found on this worker (mount the coordinator's ${data.shared.dir} and give its path as worker --shared-dir)`);
+    const partial = partialFile(path.basename(trajectoryFile(runDir, data.taskId, data.repeat)), randomUUID());
+    const result = await runEpisode({ ...episode, trajectoryPath: path.join(runDir, partial) });
+    return { partial, events: result.events.length };
+  }
+  const stream = streamKey(job.id!, randomUUID());
+  let written = Promise.resolve();
+  let events = 0;
+  await runEpisode({
+    ...episode,
     onEvent: (event) => {
       events += 1;
       const line = JSON.stringify(event);
@@ -80,13 +102,13 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
       if (workers.has(name)) continue;
       const connection = options.redis.duplicate();
       connections.push(connection);
-      const worker = new Worker<EpisodeJob, EpisodeJobResult>(name, async (job) => playJob(options.redis, job), {
+      const worker = new Worker<EpisodeJob, EpisodeJobResult>(name, async (job) => playJob(options.redis, job, options.sharedDir), {
         connection,
         prefix: PREFIX,
         concurrency: options.concurrency,
         lockDuration: LOCK_MS,
         stalledInterval: LOCK_MS,
-        maxStalledCount: 3,
+        maxStalledCount: MAX_STALLS,
       });
       worker.on('error', () => {
         // connection errors: ioredis reconnects; the job is retried by stalled-job handling if need be

@@ -9,8 +9,11 @@ export interface RedisServer {
   url: string;
   port: number;
   dir: string;
-  /** Stops it (SIGTERM) and starts it again on the same port and folder: with AOF on, nothing is lost. */
-  restart(): Promise<void>;
+  /**
+   * Stops it (SIGTERM, or SIGKILL: a crash) and starts it again on the same port and folder: with AOF on and
+   * `appendfsync always`, nothing acknowledged is lost, even on a crash.
+   */
+  restart(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,16 +43,31 @@ async function launch(port: number, dir: string, aof: boolean): Promise<ChildPro
   return child;
 }
 
-async function halt(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
+async function halt(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
   await new Promise<void>((resolve) => {
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }
 
-/** Starts redis-server (AOF on when `aof`); stop() it in afterAll. */
-export async function startRedisServer(options: { aof?: boolean } = {}): Promise<RedisServer> {
+/**
+ * Starts redis-server (AOF on when `aof`); stop() it in afterAll. When SANDBOX_TEST_REDIS_URL names a server
+ * (`.ci/run` starts one on 127.0.0.1 for the whole test run, AOF on) and the test need not `own` its server, that one
+ * is used and stop() leaves it running; a test that restarts Redis asks for a server of its own.
+ */
+export async function startRedisServer(options: { aof?: boolean; own?: boolean } = {}): Promise<RedisServer> {
+  const shared = process.env.SANDBOX_TEST_REDIS_URL;
+  if (shared && !options.own) {
+    const url = new URL(shared);
+    return {
+      url: `redis://${url.hostname}:${url.port}/0`,
+      port: Number(url.port),
+      dir: '',
+      restart: () => Promise.reject(new Error('the shared test Redis is not restarted: ask for a server of your own ({ own: true })')),
+      stop: async () => undefined,
+    };
+  }
   const port = await freePort();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'redis-'));
   let child = await launch(port, dir, options.aof ?? false);
@@ -57,8 +75,8 @@ export async function startRedisServer(options: { aof?: boolean } = {}): Promise
     url: `redis://127.0.0.1:${port}/0`,
     port,
     dir,
-    restart: async () => {
-      await halt(child);
+    restart: async (signal) => {
+      await halt(child, signal);
       child = await launch(port, dir, options.aof ?? false);
     },
     stop: async () => {

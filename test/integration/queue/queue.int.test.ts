@@ -1,4 +1,3 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { copyFile, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -7,42 +6,9 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../../src/cli/exit-codes.ts';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
-import { startRedisServer, type RedisServer } from '../../support/index.ts';
+import { sandbox, sandboxInBackground, startRedisServer, stopSandbox, untimedTrajectory, type RedisServer, type SandboxProcess } from '../../support/index.ts';
 
-const BIN = path.join(REPO_ROOT, 'bin/sandbox.js');
-const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
 const SUITE = 'episodes/cctu/cctu2-mh-00[1-6].json';
-
-function sandbox(...args: string[]) {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: ENV, timeout: 240_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-/** A real `sandbox` process in the background (a worker, or a coordinator waiting for workers). */
-function background(...args: string[]): { child: ChildProcess; done: Promise<{ status: number | null; stdout: string; stderr: string }> } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env: ENV });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const done = new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => child.once('exit', (status) => resolve({ status, stdout, stderr })));
-  return { child, done };
-}
-
-async function stopWorker(worker: ReturnType<typeof background>): Promise<void> {
-  if (worker.child.exitCode !== null || worker.child.signalCode !== null) return;
-  worker.child.kill('SIGTERM');
-  await worker.done;
-}
-
-/** A trajectory's events without the fields that time them (`time`, `durationMs`, `latencyMs`), one JSON string per line. */
-async function untimed(file: string): Promise<string[]> {
-  const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
-  return lines.map((line) => {
-    const { time: _time, durationMs: _duration, latencyMs: _latency, ...rest } = JSON.parse(line) as Record<string, unknown>;
-    return JSON.stringify(rest);
-  });
-}
 
 /** The summary `run` prints, without its first line (episodes run now / kept, and the folder). */
 const summaryOf = (stdout: string) => stdout.split('\n').slice(1).join('\n');
@@ -72,31 +38,31 @@ describe('sandbox run --queue and sandbox worker', { timeout: 300_000 }, () => {
 
   it('two workers play the run: same summary and trajectories (timing aside) as a local run; a re-run enqueues nothing', async () => {
     const out = await mkdtemp(path.join(os.tmpdir(), 'queue-run-'));
-    const workers = [background('worker', '--queue', redis.url, '--concurrency', '2'), background('worker', '--queue', redis.url, '--concurrency', '2')];
+    const workers = [sandboxInBackground('worker', '--queue', redis.url, '--concurrency', '2'), sandboxInBackground('worker', '--queue', redis.url, '--concurrency', '2')];
     try {
       // in the background: this process keeps reading the workers' output meanwhile
-      const run = await background('run', '--suite', SUITE, '--model', 'reference', '--queue', redis.url, '--out', out).done;
+      const run = await sandboxInBackground('run', '--suite', SUITE, '--model', 'reference', '--queue', redis.url, '--out', out).done;
       expect(run.status).toBe(EXIT_CODES.ok);
       expect(run.stdout.split('\n')[0]).toMatch(/^6 episodes run, 0 kept/);
       expect(summaryOf(run.stdout)).toBe(summaryOf(local.stdout));
       for (const name of (await readdir(local.out)).filter((file) => file.endsWith('.jsonl'))) {
-        expect(await untimed(path.join(out, name))).toEqual(await untimed(path.join(local.out, name)));
+        expect(await untimedTrajectory(path.join(out, name))).toEqual(await untimedTrajectory(path.join(local.out, name)));
       }
       // Resume: every episode is finished, so nothing is enqueued and nothing run.
       const again = sandbox('run', '--suite', SUITE, '--model', 'reference', '--queue', redis.url, '--out', out);
       expect(again.stdout.split('\n')[0]).toMatch(/^0 episodes run, 6 kept/);
       expect(summaryOf(again.stdout)).toBe(summaryOf(local.stdout));
     } finally {
-      await Promise.all(workers.map(stopWorker));
+      await Promise.all(workers.map(stopSandbox));
     }
   });
 
   it('a worker SIGKILLed mid-episode: its jobs are retried on another worker; nothing lost, nothing twice, same trajectories', async () => {
     const out = await mkdtemp(path.join(os.tmpdir(), 'queue-kill-'));
-    const coordinator = background('run', '--suite', SUITE, '--model', 'reference', '--queue', redis.url, '--out', out);
-    const doomed = background('worker', '--queue', redis.url, '--concurrency', '3');
+    const coordinator = sandboxInBackground('run', '--suite', SUITE, '--model', 'reference', '--queue', redis.url, '--out', out);
+    const doomed = sandboxInBackground('worker', '--queue', redis.url, '--concurrency', '3');
     const client = new Redis(redis.url);
-    let survivor: ReturnType<typeof background> | undefined;
+    let survivor: SandboxProcess | undefined;
     try {
       // Wait until the doomed worker holds active jobs (BullMQ's active list of the run's queue), then kill it.
       const deadline = Date.now() + 120_000;
@@ -109,21 +75,21 @@ describe('sandbox run --queue and sandbox worker', { timeout: 300_000 }, () => {
       expect(active).toBeGreaterThan(0);
       doomed.child.kill('SIGKILL');
       await doomed.done;
-      survivor = background('worker', '--queue', redis.url, '--concurrency', '3');
+      survivor = sandboxInBackground('worker', '--queue', redis.url, '--concurrency', '3');
       const run = await coordinator.done;
       expect(run.status).toBe(EXIT_CODES.ok);
       expect(run.stdout.split('\n')[0]).toMatch(/^6 episodes run, 0 kept/);
       expect(summaryOf(run.stdout)).toBe(summaryOf(local.stdout));
       for (const name of (await readdir(local.out)).filter((file) => file.endsWith('.jsonl'))) {
-        const lines = await untimed(path.join(out, name));
+        const lines = await untimedTrajectory(path.join(out, name));
         // one episode-start and one episode-end: replaced, never appended to
         expect(lines.filter((line) => line.includes('"type":"episode-start"'))).toHaveLength(1);
-        expect(lines).toEqual(await untimed(path.join(local.out, name)));
+        expect(lines).toEqual(await untimedTrajectory(path.join(local.out, name)));
       }
     } finally {
       client.disconnect();
       doomed.child.kill('SIGKILL');
-      if (survivor) await stopWorker(survivor);
+      if (survivor) await stopSandbox(survivor);
     }
   });
 
@@ -134,20 +100,20 @@ describe('sandbox run --queue and sandbox worker', { timeout: 300_000 }, () => {
     const out = await mkdtemp(path.join(os.tmpdir(), 'queue-mismatch-'));
     // A database of its own: a worker still draining from an earlier test must not take this job.
     const url = redis.url.replace(/\/0$/, '/5');
-    const coordinator = background('run', '--suite', file, '--model', 'reference', '--queue', url, '--out', out);
+    const coordinator = sandboxInBackground('run', '--suite', file, '--model', 'reference', '--queue', url, '--out', out);
     // The coordinator hashes the file when it enqueues; wait for the job, then change the file the worker will read.
     const client = new Redis(url);
     const deadline = Date.now() + 120_000;
     while ((await client.keys('sandbox:episodes-*:wait')).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
     client.disconnect();
     await writeFile(file, `${await readFile(file, 'utf8')}\n`);
-    const worker = background('worker', '--queue', url);
+    const worker = sandboxInBackground('worker', '--queue', url);
     try {
       const run = await coordinator.done;
       expect(run.status).toBe(EXIT_CODES.failed);
       expect(run.stdout).toMatch(/not played: cctu2-mh-001#0: .*cctu2-mh-001\.json: task file hash mismatch: sha-256 \w+… on this worker, \w+… on the coordinator/);
     } finally {
-      await stopWorker(worker);
+      await stopSandbox(worker);
     }
   });
 });

@@ -1,0 +1,168 @@
+// `npm run bench -- distributed`: distributed runs on BullMQ and a real redis-server (AOF on, appendfsync always), with
+// workers as separate `sandbox worker` processes (concurrency 4 each) and a latency-bound model: a loopback server
+// speaking OpenAI's Chat Completions, playing each task's reference and answering every call in 200 ms. The suite is
+// the first 80 tasks of episodes/cctu in id order (DISTRIBUTED_BENCH_TASKS=200 for the whole suite); the coordinator
+// runs in this process (`runSuite` with the queue player, as `sandbox run --queue` does).
+//   episodes_per_s_1w / _4w   the suite's episodes ÷ the coordinator's wall time (enqueue → every trajectory written
+//                             → graded), with 1 and with 4 idle workers already started
+//   speedup_4w                4 workers ÷ 1 (target ≥ 3.5)
+//   overhead_ms_p50 / _p99    per episode: (trajectory file written − job enqueued) − the episode's own time
+//                             (`episode-end.durationMs`), on 16 episodes over 4 workers × 4 (no episode waits for a slot), on the 4 workers of the
+//                             throughput run (warm: the engine loaded)
+//   kill_lost / kill_duplicated / kill_differing   1 of 3 workers SIGKILLed once a third of the suite is written:
+//                             episodes without a whole trajectory, trajectories with more than one episode-start, and
+//                             trajectories not byte-identical (timing fields aside) to a local run of the same model
+//   kill_retried              jobs started more than once (shows the kill hit episodes in flight)
+import { readFile, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import { defaultValidatorFactory, loadSuite, modelFactoryFor, runSuite } from '../../src/engine/index.ts';
+import type { LoadedTask } from '../../src/engine/load-task.ts';
+import { queuePlayer } from '../../src/queue/coordinate.ts';
+import { connectRedis, PREFIX, queueName } from '../../src/queue/redis.ts';
+import { REPO_ROOT } from '../../src/data-dir.ts';
+import { sandboxInBackground, startRedisServer, startReferenceOpenAIServer, untimedTrajectory, type RedisServer, type SandboxProcess } from '../support/index.ts';
+
+const LATENCY_MS = 200;
+const CONCURRENCY = 4;
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
+}
+
+async function startWorkers(url: string, count: number): Promise<SandboxProcess[]> {
+  const workers = Array.from({ length: count }, () => sandboxInBackground('worker', '--queue', url, '--concurrency', String(CONCURRENCY)));
+  while (!workers.every((worker) => worker.output().stderr.includes('worker: playing'))) {
+    if (workers.some((worker) => worker.child.exitCode !== null)) throw new Error(`a worker exited: ${workers.map((worker) => worker.output().stderr).join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return workers;
+}
+
+async function stopWorkers(workers: SandboxProcess[]): Promise<void> {
+  for (const worker of workers) if (worker.child.exitCode === null && worker.child.signalCode === null) worker.child.kill('SIGTERM');
+  await Promise.all(workers.map((worker) => worker.done));
+}
+
+/** One run through the queue, coordinated here; `during` runs beside it (the kill). Returns wall seconds. */
+async function queuedRun(url: string, tasks: LoadedTask[], spec: string, outDir: string, during?: () => Promise<void>): Promise<number> {
+  const redis = await connectRedis(url);
+  try {
+    const started = performance.now();
+    await Promise.all([
+      runSuite({ tasks, modelSpec: spec, createModel: modelFactoryFor(spec), outDir, concurrency: CONCURRENCY, createValidator: defaultValidatorFactory, play: queuePlayer(redis) }),
+      during?.(),
+    ]);
+    return (performance.now() - started) / 1000;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Per episode of a run: (trajectory file written − job enqueued) − the episode's own time (`episode-end.durationMs`). */
+async function queueOverheads(url: string, tasks: LoadedTask[], spec: string, outDir: string): Promise<number[]> {
+  const since = Date.now();
+  await queuedRun(url, tasks, spec, outDir);
+  const client = await connectRedis(url);
+  const queue = new Queue(queueName(spec), { connection: client, prefix: PREFIX });
+  const overheads: number[] = [];
+  try {
+    // this run's jobs only (the workers' queue also holds the throughput run's, enqueued earlier)
+    for (const job of (await queue.getJobs(['completed'])).filter((candidate) => candidate.timestamp >= since)) {
+      const file = path.join(outDir, `${job.data.taskId}.${job.data.repeat}.jsonl`);
+      const written = (await stat(file)).mtimeMs;
+      const end = JSON.parse((await readFile(file, 'utf8')).trimEnd().split('\n').at(-1)!) as { durationMs: number };
+      overheads.push(written - job.timestamp - end.durationMs);
+    }
+  } finally {
+    await queue.close();
+    client.disconnect();
+  }
+  return overheads;
+}
+
+const jsonlFiles = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
+
+export async function run(): Promise<Record<string, number>> {
+  const size = Number(process.env.DISTRIBUTED_BENCH_TASKS ?? 80);
+  const all = await loadSuite(path.join(REPO_ROOT, 'episodes/cctu'));
+  const tasks = [...all].sort((a, b) => a.task.id.localeCompare(b.task.id)).slice(0, size);
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'distributed-bench-'));
+  let redis: RedisServer | undefined;
+  const model = await startReferenceOpenAIServer(tasks.map(({ task }) => task), LATENCY_MS);
+  const urlOf = (db: number) => redis!.url.replace(/\/0$/, `/${db}`);
+  try {
+    redis = await startRedisServer({ aof: true, own: true });
+
+    // Throughput, 1 worker then 4 (each its own database: nothing left over from the other); then, on the same 4
+    // workers (warm: their first episode loaded the engine), the queue overhead per episode: 16 episodes, 16 slots.
+    const rates: number[] = [];
+    const overheads: number[] = [];
+    for (const [db, count] of [
+      [1, 1],
+      [2, 4],
+    ] as const) {
+      const workers = await startWorkers(urlOf(db), count);
+      try {
+        const seconds = await queuedRun(urlOf(db), tasks, model.spec, path.join(scratch, `throughput-${count}`));
+        rates.push(tasks.length / seconds);
+        if (count === 4) overheads.push(...(await queueOverheads(urlOf(db), tasks.slice(0, 4 * CONCURRENCY), model.spec, path.join(scratch, 'overhead'))));
+      } finally {
+        await stopWorkers(workers);
+      }
+    }
+
+    // SIGKILL of 1 of 3 workers mid-suite, against a local run of the same model.
+    const localDir = path.join(scratch, 'local');
+    await runSuite({ tasks, modelSpec: model.spec, createModel: modelFactoryFor(model.spec), outDir: localDir, concurrency: 3 * CONCURRENCY, createValidator: defaultValidatorFactory });
+    const url = urlOf(4);
+    const killDir = path.join(scratch, 'kill');
+    const workers = await startWorkers(url, 3);
+    try {
+      await queuedRun(url, tasks, model.spec, killDir, async () => {
+        while ((await jsonlFiles(killDir).catch(() => [])).length < tasks.length / 3) await new Promise((resolve) => setTimeout(resolve, 50));
+        workers[0]!.child.kill('SIGKILL');
+      });
+    } finally {
+      await stopWorkers(workers);
+    }
+    let lost = 0;
+    let duplicated = 0;
+    let differing = 0;
+    const present = new Set(await jsonlFiles(killDir));
+    for (const name of await jsonlFiles(localDir)) {
+      if (!present.has(name)) {
+        lost += 1;
+        continue;
+      }
+      const lines = await untimedTrajectory(path.join(killDir, name));
+      if (!lines.at(-1)!.includes('"type":"episode-end"')) lost += 1;
+      if (lines.filter((line) => line.includes('"type":"episode-start"')).length > 1) duplicated += 1;
+      if (JSON.stringify(lines) !== JSON.stringify(await untimedTrajectory(path.join(localDir, name)))) differing += 1;
+    }
+    const client = await connectRedis(url);
+    const queue = new Queue(queueName(model.spec), { connection: client, prefix: PREFIX });
+    const retried = (await queue.getJobs(['completed'])).filter((job) => job.attemptsStarted > 1).length;
+    await queue.close();
+    client.disconnect();
+
+    return {
+      tasks: tasks.length,
+      episodes_per_s_1w: rates[0]!,
+      episodes_per_s_4w: rates[1]!,
+      speedup_4w: rates[1]! / rates[0]!,
+      overhead_ms_p50: percentile(overheads, 50),
+      overhead_ms_p99: percentile(overheads, 99),
+      kill_lost: lost,
+      kill_duplicated: duplicated,
+      kill_differing: differing,
+      kill_retried: retried,
+    };
+  } finally {
+    await model.close();
+    await redis?.stop();
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
