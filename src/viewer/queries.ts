@@ -7,23 +7,21 @@ import type { ResultsStore, Row } from '../results/store.ts';
  * the page reaches SQL as a bound parameter. Pages get one page of rows at a time, never a whole run.
  */
 
-/** Runs with their headline figures (episodes, graded, pass rate, SR/PSR, accuracy, cost: NULL when a price is unknown). */
-export function listRuns(store: ResultsStore): Promise<Row[]> {
-  return store.query(`
-    SELECT r.run_dir, r.name, r.model, r.suite, r.judge, coalesce(r.enforcement, any_value(e.enforcement)) AS enforcement,
-      coalesce(r.started_at, min(e.started_at)) AS started_at, r.finished_at, r.planned_episodes,
-      CAST(count(e.episode_id) AS INTEGER) AS episodes,
-      CAST(count(*) FILTER (WHERE e.status = 'running') AS INTEGER) AS running,
-      CAST(count(*) FILTER (WHERE e.graded) AS INTEGER) AS graded,
-      round(avg(CASE WHEN e.passed THEN 1.0 WHEN e.passed = false THEN 0.0 END), 4) AS pass_rate,
-      round(avg(e.sr), 4) AS sr, round(avg(e.psr), 4) AS psr, round(avg(e.accuracy), 4) AS accuracy,
-      CASE WHEN bool_and(e.cost_known) THEN round(sum(e.cost_usd), 6) END AS cost_usd,
-      string_agg(DISTINCT e.style, ', ') AS styles,
-      CAST(coalesce(any_value(u.unreadable), 0) AS INTEGER) AS unreadable
-    FROM runs r LEFT JOIN episode_scores e USING (run_dir)
-      LEFT JOIN (SELECT run_dir, count(*) AS unreadable FROM files WHERE error IS NOT NULL GROUP BY run_dir) u USING (run_dir)
-    GROUP BY r.run_dir, r.name, r.model, r.suite, r.judge, r.enforcement, r.started_at, r.finished_at, r.planned_episodes
-    ORDER BY started_at DESC NULLS LAST, r.name`);
+/**
+ * Runs with their headline figures (episodes, graded, pass rate, SR/PSR, accuracy, cost: NULL when a price is unknown),
+ * from `run_stats`, which the index keeps up to date: the runs page never aggregates episodes.
+ */
+export function listRuns(store: ResultsStore, runDir?: string): Promise<Row[]> {
+  return store.query(
+    `SELECT r.run_dir, r.name, r.model, r.suite, r.judge, coalesce(r.enforcement, s.enforcement) AS enforcement,
+      coalesce(r.started_at, s.started_at) AS started_at, r.finished_at, r.planned_episodes,
+      coalesce(s.episodes, 0) AS episodes, coalesce(s.running, 0) AS running, coalesce(s.graded, 0) AS graded,
+      s.pass_rate, s.sr, s.psr, s.accuracy, s.cost_usd, s.styles, coalesce(s.unreadable, 0) AS unreadable
+    FROM runs r LEFT JOIN run_stats s USING (run_dir)
+    ${runDir === undefined ? '' : 'WHERE r.run_dir = $1'}
+    ORDER BY started_at DESC NULLS LAST, r.name`,
+    runDir === undefined ? [] : [runDir],
+  );
 }
 
 export interface EpisodeFilter {
@@ -76,7 +74,7 @@ export async function listEpisodes(store: ResultsStore, filter: EpisodeFilter): 
 
 /** Everything the run page plots and tables, computed in the store. */
 export async function runDetail(store: ResultsStore, runDir: string): Promise<Record<string, unknown>> {
-  const [run] = (await listRuns(store)).filter((row) => row.run_dir === runDir);
+  const [run] = await listRuns(store, runDir);
   if (!run) return { found: false };
   const runs = [runDir];
   const reports: Report[] = [await leaderboard(store, runs), await violations(store, runs), await passAtK(store, runs), await flipRate(store, runs), await costLedger(store, runs)];
