@@ -80,9 +80,11 @@ function readJsonSql(files: readonly string[]): string {
 }
 
 /** The steps columns, in table order, as the JSON reader's columns give them (one read of each file, straight into steps). */
-const STEP_PROJECTION = `filename, seq, type, round, time, callId, name, arguments, disposition, content, isError, kind, message, usage, latencyMs,
-  step, verdicts, enforcement, durationMs, execution, status, reason, constraintStatus, messages,
-  taskId, taskPath, taskSha256, model, settings, finalAnswer, counts`;
+function stepProjection(file: string): string {
+  return `${file}, seq, type, round, time, callId, name, arguments, disposition, content, isError, kind, message, usage, latencyMs,
+    step, verdicts, enforcement, durationMs, execution, status, reason, constraintStatus, messages,
+    taskId, taskPath, taskSha256, model, settings, finalAnswer, counts`;
+}
 
 /**
  * Indexes the run folders under `roots` into the store, reading only files whose size or mtime changed since the
@@ -222,7 +224,7 @@ async function recordFiles(store: ResultsStore, files: readonly RunFile[], error
  */
 async function loadSteps(store: ResultsStore, files: readonly RunFile[], errors: Map<string, string>, truncated: Set<string>): Promise<void> {
   try {
-    await store.connection.run(`INSERT INTO steps SELECT ${STEP_PROJECTION} FROM ${readJsonSql(files.map((file) => file.path))}`);
+    await store.connection.run(`INSERT INTO steps SELECT ${stepProjection('filename')} FROM ${readJsonSql(files.map((file) => file.path))}`);
     return;
   } catch (error) {
     if (files.length > 1) {
@@ -250,7 +252,7 @@ async function readCutOff(store: ResultsStore, file: string): Promise<string | n
   try {
     const prefix = path.join(scratch, 'prefix.jsonl');
     await writeFile(prefix, text.slice(0, cut + 1));
-    await store.connection.run(`INSERT INTO steps SELECT * REPLACE (${quote(file)} AS filename) FROM (SELECT ${STEP_PROJECTION} FROM ${readJsonSql([prefix])})`);
+    await store.connection.run(`INSERT INTO steps SELECT ${stepProjection(quote(file))} FROM ${readJsonSql([prefix])}`);
     return null;
   } finally {
     await rm(scratch, { recursive: true, force: true });
