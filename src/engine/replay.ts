@@ -2,24 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
-import type { Verdict } from '../schemas/step.ts';
+import { sameVerdicts, type Divergence } from '../schemas/divergence.ts';
 import type { Task } from '../schemas/task.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { parseTask, resolveRecordedTaskPath } from './load-task.ts';
 import { TaskSchema } from '../schemas/task.ts';
 import { describeZodError } from '../schemas/describe-zod-error.ts';
-import type { ValidatorFactory } from './run-episode.ts';
 
-/** One place where a replay differs from the recording. */
-export interface Divergence {
-  kind: 'tools' | 'tool-output' | 'verdicts';
-  /** seq of the recorded event that differs. */
-  seq: number;
-  callId?: string;
-  detail: string;
-  recorded: unknown;
-  replayed: unknown;
-}
+export type { Divergence } from '../schemas/divergence.ts';
+import type { ValidatorFactory } from './run-episode.ts';
 
 export interface ReplayReport {
   taskId: string;
@@ -52,13 +43,6 @@ export async function taskOfTrajectory(events: readonly TrajectoryEvent[]): Prom
   const parsed = TaskSchema.safeParse(start.task);
   if (!parsed.success) throw new SandboxError('invalid-task', describeZodError('episode-start.task', parsed.error));
   return parsed.data;
-}
-
-function sameVerdicts(left: readonly Verdict[], right: readonly Verdict[]): boolean {
-  const key = (verdict: Verdict) => JSON.stringify([verdict.constraintId, verdict.category, verdict.effect, verdict.callId ?? null, verdict.message]);
-  const a = left.map(key).sort();
-  const b = right.map(key).sort();
-  return a.length === b.length && a.every((value, index) => value === b[index]);
 }
 
 /**
