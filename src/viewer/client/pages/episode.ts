@@ -21,8 +21,9 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
   const divergedAt = new Map<number, Row[]>();
   for (const divergence of divergences) divergedAt.set(divergence.seq, [...(divergedAt.get(divergence.seq) ?? []), divergence]);
   let highlighted = -1;
-  /** End was pressed: follow the end of the transcript until its last event is on screen. */
-  let toEnd = false;
+  /** End was pressed: follow the end of the transcript until its last event is on screen (for at most this many draws). */
+  let toEnd = 0;
+  let settled = 0;
 
   const scroller = h('div', { class: 'transcript', id: 'transcript', tabindex: 0 });
   const inner = h('div', { style: 'position: relative; width: 100%;' });
@@ -102,20 +103,27 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
     for (const node of added) virtualizer.measureElement(node);
     // End: rows measured taller than estimated push the end down; follow it until the last event is on screen
     if (toEnd) {
+      inner.style.height = `${virtualizer.getTotalSize()}px`;
       scroller.scrollTop = scroller.scrollHeight;
-      if (shown.get(count - 1)?.loaded) toEnd = false;
+      const last = shown.get(count - 1);
+      const onScreen = last?.loaded && last.node.getBoundingClientRect().bottom <= scroller.getBoundingClientRect().bottom + 1;
+      // settled: the last event on screen at the very bottom for a few frames in a row (measurements move rows)
+      settled = onScreen && scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1 ? settled + 1 : 0;
+      toEnd = settled >= 3 ? 0 : toEnd - 1;
+      if (toEnd > 0) requestAnimationFrame(() => draw());
     }
   }
   const scrollToEnd = () => {
-    toEnd = true;
-    virtualizer.scrollToIndex(count - 1, { align: 'end' });
+    // not the virtualizer's scrollToIndex: its estimate of where the end is moves as rows are measured
+    toEnd = 300;
+    settled = 0;
     draw();
   };
-  scroller.addEventListener('wheel', () => (toEnd = false), { passive: true });
+  scroller.addEventListener('wheel', () => (toEnd = 0), { passive: true });
 
   /** Scrolls the transcript to an event and highlights it (checklist links). */
   function reveal(seq: number): void {
-    toEnd = false;
+    toEnd = 0;
     highlighted = seq;
     virtualizer.scrollToIndex(seq, { align: 'center' });
     draw();
@@ -154,7 +162,7 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
     else if ((event.key === 'k' || event.key === 'ArrowLeft') && detail.previous) go('episode', detail.previous);
     else if (event.key === 'End') scrollToEnd();
     else if (event.key === 'Home') {
-      toEnd = false;
+      toEnd = 0;
       virtualizer.scrollToIndex(0, { align: 'start' });
     }
     else return;
