@@ -10,6 +10,7 @@ import type { Step } from '../schemas/step.ts';
 import type { ValidationReport } from '../validator/validate-trajectory.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { checkWithSchema } from '../schemas/json-with-schema.ts';
+import { saveDivergences } from './save-divergences.ts';
 
 const EmbeddedTaskSchema = z.object({ constraints: z.array(ConstraintSchema).default([]) }).loose();
 
@@ -51,17 +52,22 @@ export function validateCommand(): Command {
     .argument('<trajectory>', 'a trajectory file (runs/<run>/<task>.<repeat>.jsonl)')
     .option('--constraints <file>', 'constraints to apply instead of the task\'s: a JSON list of constraints, or an object (e.g. a task file) with "constraints"')
     .option('--json', 'print the report as JSON')
-    .action(async (file: string, options: { constraints?: string; json?: boolean }) => {
+    .option('--save', 'also write where it differs from the recorded checks beside the trajectory (<task>.<repeat>.validate.json), for sandbox view')
+    .action(async (file: string, options: { constraints?: string; json?: boolean; save?: boolean }) => {
       const { events } = await readTrajectory(file);
       const start = events.find((event): event is EventOf<'episode-start'> => event.type === 'episode-start');
       if (start === undefined) throw new SandboxError('invalid-input', `${file}: no episode-start event`);
       const constraints = await constraintsOf(start, options.constraints);
       // Loaded here, not at the top: isolated-vm would load for every other subcommand too.
-      const { validateTrajectory } = await import('../validator/validate-trajectory.ts');
+      const { validateTrajectory, validationDivergences } = await import('../validator/validate-trajectory.ts');
       const report = validateTrajectory(constraints, start.tools, events);
       const skipped = report.totalSteps - report.steps.length;
       if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else printReport(report, constraints, skipped);
+      if (options.save) {
+        const saved = await saveDivergences(file, 'validate', validationDivergences(events, report), options.constraints);
+        if (!options.json) process.stdout.write(`saved ${saved}\n`);
+      }
       process.exitCode = report.passed ? EXIT_CODES.ok : EXIT_CODES.failed;
     });
 }

@@ -2,24 +2,9 @@ import type { ToolOutcome } from '../mcp/connect-server.ts';
 import type { EventOf } from '../schemas/event.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { Verdict } from '../schemas/step.ts';
+import { sameVerdicts, type Divergence } from '../schemas/divergence.ts';
 
-/** One place where a re-execution (`sandbox replay`, the replayed prefix of `sandbox fork`) differs from the recording. */
-export interface Divergence {
-  kind: 'tools' | 'tool-output' | 'verdicts' | 'ending';
-  /** seq of the recorded event that differs. */
-  seq: number;
-  callId?: string;
-  detail: string;
-  recorded: unknown;
-  replayed: unknown;
-}
-
-function sameVerdicts(left: readonly Verdict[], right: readonly Verdict[]): boolean {
-  const key = (verdict: Verdict) => JSON.stringify([verdict.constraintId, verdict.category, verdict.effect, verdict.callId ?? null, verdict.message]);
-  const a = left.map(key).sort();
-  const b = right.map(key).sort();
-  return a.length === b.length && a.every((value, index) => value === b[index]);
-}
+export type { Divergence } from '../schemas/divergence.ts';
 
 /** The servers list other tools than the recording's `episode-start` names (order counts: it is what the model saw). */
 export function toolsDivergence(start: EventOf<'episode-start'>, tools: ReadonlyArray<Pick<ToolSpec, 'name'>>): Divergence | null {

@@ -1,22 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleClient } from '../viewer/bundle.ts';
+import { bundleReport } from '../viewer/bundle.ts';
+import { inlineScript, scriptJson } from '../viewer/script-json.ts';
 import type { RunReportData } from './collect.ts';
 
 const CLIENT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'viewer', 'client');
-
-/** JSON safe inside a <script> element: no `</script>`, no `<!--`, no line separators that end a JS string. */
-function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
-}
 
 /**
  * One self-contained HTML file: the viewer's styles, the report client (Observable Plot bundled in) and the run's data
  * inline. It loads nothing from anywhere (a CSP forbids it), so it opens offline and can be shared as one file.
  */
 export async function htmlReport(data: RunReportData): Promise<string> {
-  const [script, css] = await Promise.all([bundleClient('report'), readFile(path.join(CLIENT, 'style.css'), 'utf8')]);
+  const [script, css] = await Promise.all([bundleReport(), readFile(path.join(CLIENT, 'style.css'), 'utf8')]);
   const run = data.detail.run as Record<string, unknown>;
   const payload = { detail: data.detail, reports: data.reports, episodes: data.episodes, generatedAt: new Date().toISOString() };
   const title = String(run.name).replace(/[<>&"]/g, (char) => `&#${char.charCodeAt(0)};`);
@@ -32,7 +28,7 @@ export async function htmlReport(data: RunReportData): Promise<string> {
 <body>
 <main id="app"></main>
 <script type="application/json" id="report-data">${scriptJson(payload)}</script>
-<script type="module">${script.replace(/<\/script/gi, '<\\/script')}</script>
+<script type="module">${inlineScript(script)}</script>
 </body>
 </html>
 `;

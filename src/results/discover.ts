@@ -6,7 +6,7 @@ import { SandboxError } from '../sandbox-error.ts';
 export interface RunFile {
   path: string;
   runDir: string;
-  kind: 'trajectory' | 'run' | 'summary';
+  kind: 'trajectory' | 'run' | 'summary' | 'divergences';
   size: number;
   mtime: number;
 }
@@ -18,6 +18,8 @@ function kindOf(name: string): RunFile['kind'] | undefined {
   if (name === 'run.json') return 'run';
   if (name === 'summary.json') return 'summary';
   if (name.endsWith('.jsonl')) return 'trajectory';
+  // what `sandbox replay --save` / `sandbox validate --save` write beside a trajectory
+  if (name.endsWith('.replay.json') || name.endsWith('.validate.json')) return 'divergences';
   return undefined;
 }
 
@@ -58,7 +60,7 @@ async function walk(dir: string, depth: number, files: RunFile[]): Promise<void>
     }
   }
   // summary.json alone (no trajectories, no run.json) is not a run folder
-  if (!here.some((file) => file.kind !== 'summary')) return;
+  if (!here.some((file) => file.kind === 'trajectory' || file.kind === 'run')) return;
   const stats = await Promise.all(here.map((file) => stat(path.join(dir, file.name)).catch(() => undefined)));
   here.forEach((file, index) => {
     const info = stats[index];

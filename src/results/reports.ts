@@ -106,23 +106,62 @@ export function violations(store: ResultsStore, runDirs?: readonly string[]): Pr
 }
 
 /**
- * The cost ledger per run, model and task: the agent's input and output tokens and USD. A price is known only when
- * every model call reported a cost; otherwise `usd` is NULL and `price` says `unknown` (never 0). Judge calls are
- * not recorded in trajectories, so judge tokens are reported `not recorded`.
+ * The cost ledger per run, model and task: the agent's input and output tokens and USD, and the judge's (the DDR
+ * grader's judge reports its tokens and cost in the score: metrics judge_input_tokens, judge_output_tokens,
+ * judge_cost_usd). A price is known only when every call reported a cost; otherwise the USD is NULL and the price
+ * says `unknown` (never 0). Episodes graded without a judge count as `not judged`; `total_usd` is agent + judge, known
+ * only when both are.
  */
 export function costLedger(store: ResultsStore, runDirs?: readonly string[]): Promise<Report> {
-  return report(store, 'cost', 'Cost ledger (agent tokens and USD; unknown prices flagged)', `
-    SELECT r.name AS run, coalesce(e.model, r.model) AS model, CASE WHEN grouping(e.task_id) = 1 THEN 'all tasks' ELSE e.task_id END AS task,
+  return report(store, 'cost', 'Cost ledger (agent and judge tokens and USD; unknown prices flagged)', `
+    WITH e AS (
+      SELECT *, TRY_CAST(metrics ->> '$.judge_input_tokens' AS DOUBLE) AS j_in, TRY_CAST(metrics ->> '$.judge_output_tokens' AS DOUBLE) AS j_out,
+        TRY_CAST(metrics ->> '$.judge_cost_usd' AS DOUBLE) AS j_usd
+      FROM episode_scores WHERE ${runFilter('run_dir', runDirs)}
+    ), lines AS (
+      SELECT r.name AS run, coalesce(e.model, r.model) AS model, CASE WHEN grouping(e.task_id) = 1 THEN 'all tasks' ELSE e.task_id END AS task,
+        grouping(e.task_id) AS total_line, e.task_id,
+        CAST(count(*) AS INTEGER) AS episodes,
+        CASE WHEN bool_and(e.input_tokens IS NOT NULL) THEN CAST(sum(e.input_tokens) AS DOUBLE) END AS input_tokens,
+        CASE WHEN bool_and(e.output_tokens IS NOT NULL) THEN CAST(sum(e.output_tokens) AS DOUBLE) END AS output_tokens,
+        CASE WHEN bool_and(e.cost_known) THEN round(sum(e.cost_usd), 6) END AS usd,
+        CASE WHEN bool_and(e.cost_known) THEN 'known' ELSE 'unknown' END AS price,
+        CAST(count(*) FILTER (WHERE e.j_in IS NOT NULL) AS INTEGER) AS judged,
+        sum(e.j_in) AS judge_input_tokens,
+        sum(e.j_out) AS judge_output_tokens,
+        CASE WHEN count(*) FILTER (WHERE e.j_in IS NOT NULL) = 0 THEN 'not judged'
+             WHEN count(*) FILTER (WHERE e.j_in IS NOT NULL AND e.j_usd IS NULL) > 0 THEN 'unknown' ELSE 'known' END AS judge_price,
+        round(sum(e.j_usd), 6) AS j_usd
+      FROM e JOIN runs r USING (run_dir)
+      GROUP BY GROUPING SETS ((r.run_dir, r.name, r.model, e.model, e.task_id), (r.run_dir, r.name, r.model, e.model))
+    )
+    SELECT run, model, task, episodes, input_tokens, output_tokens, usd, price, judged, judge_input_tokens, judge_output_tokens,
+      CASE WHEN judge_price = 'known' THEN j_usd END AS judge_usd, judge_price,
+      CASE WHEN price = 'known' AND judge_price = 'known' THEN round(usd + j_usd, 6) WHEN price = 'known' AND judge_price = 'not judged' THEN usd END AS total_usd
+    FROM lines ORDER BY run, model, total_line, task_id`);
+}
+
+/**
+ * The leaderboard pooled per model: every episode of every run of a model (per suite and enforcement, which are not
+ * pooled: block and observe are different conditions), per group and overall — runs, episodes, graded, pass rate,
+ * mean SR, PSR and accuracy over graded episodes, as the per-run leaderboard computes them.
+ */
+export function modelLeaderboard(store: ResultsStore, runDirs?: readonly string[]): Promise<Report> {
+  return report(store, 'models', 'Leaderboard per model (runs pooled; rates over graded episodes)', `
+    WITH e AS (
+      SELECT e.*, coalesce(r.model, e.model) AS run_model, r.suite, coalesce(r.enforcement, e.enforcement) AS run_enforcement
+      FROM episode_scores e JOIN runs r USING (run_dir) WHERE ${runFilter('e.run_dir', runDirs)}
+    )
+    SELECT run_model AS model, suite, run_enforcement AS enforcement,
+      CASE WHEN grouping("group") = 1 THEN 'overall' ELSE coalesce("group", 'ungraded') END AS "group",
+      CAST(count(DISTINCT run_dir) AS INTEGER) AS runs,
       CAST(count(*) AS INTEGER) AS episodes,
-      CASE WHEN bool_and(e.input_tokens IS NOT NULL) THEN CAST(sum(e.input_tokens) AS DOUBLE) END AS input_tokens,
-      CASE WHEN bool_and(e.output_tokens IS NOT NULL) THEN CAST(sum(e.output_tokens) AS DOUBLE) END AS output_tokens,
-      CASE WHEN bool_and(e.cost_known) THEN round(sum(e.cost_usd), 6) END AS usd,
-      CASE WHEN bool_and(e.cost_known) THEN 'known' ELSE 'unknown' END AS price,
-      'not recorded' AS judge_tokens
-    FROM episodes e JOIN runs r USING (run_dir)
-    WHERE ${runFilter('e.run_dir', runDirs)}
-    GROUP BY GROUPING SETS ((r.run_dir, r.name, r.model, e.model, e.task_id), (r.run_dir, r.name, r.model, e.model))
-    ORDER BY r.name, model, grouping(e.task_id), e.task_id`);
+      CAST(count(*) FILTER (WHERE graded) AS INTEGER) AS graded,
+      round(avg(CASE WHEN passed THEN 1.0 WHEN passed = false THEN 0.0 END), 4) AS pass_rate,
+      round(avg(sr), 4) AS sr, round(avg(psr), 4) AS psr, round(avg(accuracy), 4) AS accuracy
+    FROM e
+    GROUP BY GROUPING SETS ((run_model, suite, run_enforcement, "group"), (run_model, suite, run_enforcement))
+    ORDER BY model, suite, enforcement, grouping("group"), "group"`);
 }
 
 /** Files the store could not read, with the reason. */
@@ -134,6 +173,6 @@ export function unreadable(store: ResultsStore, runDirs?: readonly string[]): Pr
 /** Every report, in the order `sandbox results` prints them. */
 export async function allReports(store: ResultsStore, runDirs?: readonly string[]): Promise<Report[]> {
   const reports: Report[] = [];
-  for (const make of [leaderboard, passAtK, flipRate, violations, costLedger, unreadable]) reports.push(await make(store, runDirs));
+  for (const make of [leaderboard, modelLeaderboard, passAtK, flipRate, violations, costLedger, unreadable]) reports.push(await make(store, runDirs));
   return reports;
 }

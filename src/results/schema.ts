@@ -5,10 +5,10 @@
  * `graded = false`, never scored 0.
  */
 /** Bump when a table changes: a store of another version is rebuilt from the run folders (it is only an index). */
-export const STORE_VERSION = 2;
+export const STORE_VERSION = 4;
 
 /** Every table and view, for dropping a store of another version. */
-export const STORE_OBJECTS = ['episode_scores:VIEW', 'files', 'runs', 'episodes', 'steps', 'verdicts', 'scores', 'constraint_facts', 'checklist_items', 'plan_ratings'];
+export const STORE_OBJECTS = ['episode_scores:VIEW', 'files', 'runs', 'run_stats', 'episodes', 'steps', 'verdicts', 'scores', 'constraint_facts', 'checklist_items', 'plan_ratings', 'divergences'];
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS files (
@@ -61,10 +61,13 @@ CREATE TABLE IF NOT EXISTS episodes (
   events INTEGER,
   truncated BOOLEAN               -- the last line was cut off (a crash or a write in progress) and was dropped
 );
+-- Every event of every trajectory, read once from the file by DuckDB's JSON reader; the episode-start and
+-- episode-end fields (task, model, settings, counts, final answer) are kept on their rows and summed into episodes.
+-- seq and type may be NULL only until the file is checked (such a file is unreadable and its rows are dropped).
 CREATE TABLE IF NOT EXISTS steps (
   episode_id VARCHAR NOT NULL,
-  seq INTEGER NOT NULL,
-  type VARCHAR NOT NULL,
+  seq INTEGER,
+  type VARCHAR,
   round INTEGER,
   time VARCHAR,
   call_id VARCHAR,
@@ -85,7 +88,14 @@ CREATE TABLE IF NOT EXISTS steps (
   status VARCHAR,
   reason VARCHAR,
   constraint_status JSON,
-  messages JSON                   -- episode-start: the system and user messages the model starts from
+  messages JSON,                  -- episode-start: the system and user messages the model starts from
+  task_id VARCHAR,                -- episode-start
+  task_path VARCHAR,
+  task_hash VARCHAR,
+  model VARCHAR,
+  settings JSON,
+  final_answer VARCHAR,           -- episode-end
+  counts JSON
 );
 CREATE TABLE IF NOT EXISTS verdicts (
   episode_id VARCHAR NOT NULL,
@@ -140,6 +150,36 @@ CREATE TABLE IF NOT EXISTS plan_ratings (
   f1 DOUBLE,
   total DOUBLE
 );
+-- Replay and validate divergences saved beside a trajectory (sandbox replay|validate --save): one row per divergence.
+CREATE TABLE IF NOT EXISTS divergences (
+  report VARCHAR NOT NULL,        -- the saved file (<task>.<repeat>.replay.json or .validate.json)
+  episode_id VARCHAR NOT NULL,    -- the trajectory it is about
+  source VARCHAR NOT NULL,        -- replay | validate
+  created_at VARCHAR,
+  constraints VARCHAR,            -- validate: the constraints file applied instead of the task's, else NULL
+  seq INTEGER,
+  kind VARCHAR,
+  call_id VARCHAR,
+  detail VARCHAR,
+  recorded JSON,
+  replayed JSON
+);
+-- The runs page's figures per run, recomputed for the runs an index touched (the page never aggregates episodes).
+CREATE TABLE IF NOT EXISTS run_stats (
+  run_dir VARCHAR PRIMARY KEY,
+  started_at VARCHAR,
+  enforcement VARCHAR,
+  episodes INTEGER,
+  running INTEGER,
+  graded INTEGER,
+  pass_rate DOUBLE,
+  sr DOUBLE,
+  psr DOUBLE,
+  accuracy DOUBLE,
+  cost_usd DOUBLE,
+  styles VARCHAR,
+  unreadable INTEGER
+);
 -- One row per episode with its score (NULL when not graded) and the grouping the leaderboard uses.
 CREATE OR REPLACE VIEW episode_scores AS
 SELECT e.*,
@@ -164,9 +204,8 @@ export const EVENT_COLUMNS: Record<string, string> = {
   time: 'VARCHAR',
   taskId: 'VARCHAR',
   taskPath: 'VARCHAR',
-  // the task content hash, under the names a run may record it (tolerated absent)
+  // the task content hash (src/schemas/event.ts; tolerated absent)
   taskSha256: 'VARCHAR',
-  taskHash: 'VARCHAR',
   model: 'VARCHAR',
   settings: 'JSON',
   messages: 'JSON',

@@ -72,16 +72,25 @@ export async function openStore(file: string = DEFAULT_STORE): Promise<ResultsSt
 const EVENT_COLUMNS_SQL = `{${Object.entries(EVENT_COLUMNS).map(([name, type]) => `${name}: '${type}'`).join(', ')}}`;
 /** One JSON line may be a long tool result: DuckDB reads lines up to 64 MB (a longer one makes the file unreadable, with the reason). */
 const MAX_OBJECT = 64 * 1024 * 1024;
-const BATCH = 2000;
+/** Below this many files an index runs DuckDB on one thread: waking worker threads costs more than they save. */
+const SMALL = 50;
 
 function readJsonSql(files: readonly string[]): string {
-  return `read_json([${files.map(quote).join(', ')}], format = 'newline_delimited', columns = ${EVENT_COLUMNS_SQL}, filename = true, maximum_object_size = ${MAX_OBJECT})`;
+  return `read_ndjson([${files.map(quote).join(', ')}], columns = ${EVENT_COLUMNS_SQL}, filename = true, maximum_object_size = ${MAX_OBJECT})`;
+}
+
+/** The steps columns, in table order, as the JSON reader's columns give them (one read of each file, straight into steps). */
+function stepProjection(file: string): string {
+  return `${file}, seq, type, round, time, callId, name, arguments, disposition, content, isError, kind, message, usage, latencyMs,
+    step, verdicts, enforcement, durationMs, execution, status, reason, constraintStatus, messages,
+    taskId, taskPath, taskSha256, model, settings, finalAnswer, counts`;
 }
 
 /**
  * Indexes the run folders under `roots` into the store, reading only files whose size or mtime changed since the
- * last index (and dropping what vanished). Trajectories are read with DuckDB's JSON reader; a file it cannot read
- * is recorded with the reason (`files.error`) and listed as unreadable, never stops the index.
+ * last index (and dropping what vanished). Trajectories are read with DuckDB's JSON reader, all changed files in one
+ * statement, once; a file it cannot read is recorded with the reason (`files.error`) and listed as unreadable, never
+ * stops the index.
  */
 export async function indexRuns(store: ResultsStore, roots: readonly string[]): Promise<IndexSummary> {
   const started = performance.now();
@@ -100,20 +109,28 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[]): 
 
   // No one transaction around it all: a file DuckDB refuses would abort it, and a refused file must not stop the index.
   const connection = store.connection;
-  {
-    // rows to drop: of vanished files, and of changed files indexed before (a new file has none)
-    const gone = [...removed, ...changed.filter((file) => known.has(file.path)).map((file) => file.path)];
-    if (gone.length > 0) await forget(store, gone);
-    const trajectories = changed.filter((file) => file.kind === 'trajectory');
-    for (let index = 0; index < trajectories.length; index += BATCH) await readTrajectories(store, trajectories.slice(index, index + BATCH));
-    for (const file of changed.filter((entry) => entry.kind === 'run')) await readRunJson(store, file);
-    for (const file of changed.filter((entry) => entry.kind === 'summary')) await readSummary(store, file);
-    // a run folder with trajectories but no run.json still gets a row (named after its folder)
-    await connection.run(`INSERT INTO runs (run_dir, name)
-      SELECT DISTINCT run_dir, regexp_extract(run_dir, '[^/\\\\]+$') FROM files WHERE run_dir NOT IN (SELECT run_dir FROM runs)`);
-    await connection.run('DELETE FROM runs WHERE run_dir NOT IN (SELECT run_dir FROM files)');
-    // after a large index, write it into the database file now rather than during the next small re-index
-    if (changed.length >= 100) await connection.run('CHECKPOINT');
+  if (changed.length > 0 || removed.length > 0) {
+    const touched = new Set([...changed.map((file) => file.runDir), ...removed.map((file) => path.dirname(file))]);
+    await connection.run(`SET threads = ${changed.length < SMALL ? 1 : THREADS}`);
+    try {
+      // rows to drop: of vanished files, and of changed files indexed before (a new file has none)
+      const gone = [...removed, ...changed.filter((file) => known.has(file.path)).map((file) => file.path)];
+      if (gone.length > 0) await forget(store, gone);
+      const trajectories = changed.filter((file) => file.kind === 'trajectory');
+      if (trajectories.length > 0) await readTrajectories(store, trajectories);
+      await readJsonFiles(store, changed.filter((entry) => entry.kind === 'run'), readRunJson);
+      await readJsonFiles(store, changed.filter((entry) => entry.kind === 'summary'), readSummaries);
+      await readJsonFiles(store, changed.filter((entry) => entry.kind === 'divergences'), readDivergences);
+      // a run folder with trajectories but no run.json still gets a row (named after its folder)
+      await connection.run(`INSERT INTO runs (run_dir, name)
+        SELECT DISTINCT run_dir, regexp_extract(run_dir, '[^/\\\\]+$') FROM files WHERE run_dir NOT IN (SELECT run_dir FROM runs)`);
+      await connection.run('DELETE FROM runs WHERE run_dir NOT IN (SELECT run_dir FROM files)');
+      await refreshRunStats(store, [...touched]);
+      // after a large index, write it into the database file now rather than during the next small re-index
+      if (changed.length >= 100) await connection.run('CHECKPOINT');
+    } finally {
+      await connection.run(`SET threads = ${THREADS}`);
+    }
   }
   const unreadable = await store.query<{ path: string; reason: string }>(
     `SELECT path, error AS reason FROM files WHERE error IS NOT NULL AND (${rootPaths.map((root) => `path LIKE ${quote(`${root}%`)}`).join(' OR ') || 'true'}) ORDER BY path`,
@@ -128,22 +145,60 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[]): 
   };
 }
 
-/** Drops every row that came from these files. */
-async function forget(store: ResultsStore, files: readonly string[]): Promise<void> {
-  await store.connection.run('CREATE OR REPLACE TEMP TABLE gone (path VARCHAR)');
-  const appender = await store.connection.createAppender('gone', 'main', 'temp');
-  for (const file of files) {
-    appender.appendVarchar(file);
+/** DuckDB's own thread count (its default: the machine's cores). */
+const THREADS = Math.max(1, os.availableParallelism());
+
+/** The runs page's figures of these runs (`run_stats`), recomputed from their episodes; a run that vanished loses its row. */
+async function refreshRunStats(store: ResultsStore, runDirs: readonly string[]): Promise<void> {
+  if (runDirs.length === 0) return;
+  await withList(store, 'touched', runDirs, async () => {
+    await store.connection.run('DELETE FROM run_stats WHERE run_dir IN (SELECT path FROM touched)');
+    await store.connection.run(`INSERT INTO run_stats
+      SELECT r.run_dir, min(e.started_at), any_value(e.enforcement),
+        CAST(count(e.episode_id) AS INTEGER),
+        CAST(count(*) FILTER (WHERE e.status = 'running') AS INTEGER),
+        CAST(count(*) FILTER (WHERE e.graded) AS INTEGER),
+        round(avg(CASE WHEN e.passed THEN 1.0 WHEN e.passed = false THEN 0.0 END), 4),
+        round(avg(e.sr), 4), round(avg(e.psr), 4), round(avg(e.accuracy), 4),
+        CASE WHEN bool_and(e.cost_known) THEN round(sum(e.cost_usd), 6) END,
+        string_agg(DISTINCT e.style, ', '),
+        CAST(coalesce(any_value(u.unreadable), 0) AS INTEGER)
+      FROM runs r LEFT JOIN episode_scores e USING (run_dir)
+        LEFT JOIN (SELECT run_dir, count(*) AS unreadable FROM files WHERE error IS NOT NULL GROUP BY run_dir) u USING (run_dir)
+      WHERE r.run_dir IN (SELECT path FROM touched)
+      GROUP BY r.run_dir`);
+  });
+}
+
+/** Runs `work` with the temp table `name (path VARCHAR)` holding `values` (one append, no SQL text per value). */
+async function withList<T>(store: ResultsStore, name: string, values: readonly string[], work: () => Promise<T>): Promise<T> {
+  await store.connection.run(`CREATE OR REPLACE TEMP TABLE ${name} (path VARCHAR)`);
+  const appender = await store.connection.createAppender(name, 'main', 'temp');
+  for (const value of values) {
+    appender.appendVarchar(value);
     appender.endRow();
   }
   appender.closeSync();
-  for (const table of ['episodes', 'steps', 'verdicts']) await store.connection.run(`DELETE FROM ${table} WHERE episode_id IN (SELECT path FROM gone)`);
-  // run.json and summary.json rows are keyed by their folder
-  const runs = `(SELECT run_dir FROM files WHERE path IN (SELECT path FROM gone) AND kind = 'run')`;
-  const summaries = `(SELECT run_dir FROM files WHERE path IN (SELECT path FROM gone) AND kind = 'summary')`;
-  await store.connection.run(`DELETE FROM runs WHERE run_dir IN ${runs}`);
-  for (const table of ['scores', 'constraint_facts', 'checklist_items', 'plan_ratings']) await store.connection.run(`DELETE FROM ${table} WHERE run_dir IN ${summaries}`);
-  await store.connection.run('DELETE FROM files WHERE path IN (SELECT path FROM gone)');
+  try {
+    return await work();
+  } finally {
+    await store.connection.run(`DROP TABLE IF EXISTS temp.${name}`);
+  }
+}
+
+/** Drops every row that came from these files. */
+async function forget(store: ResultsStore, files: readonly string[]): Promise<void> {
+  const run = (sql: string) => store.connection.run(sql);
+  await withList(store, 'gone', files, async () => {
+    for (const table of ['episodes', 'steps', 'verdicts']) await run(`DELETE FROM ${table} WHERE episode_id IN (SELECT path FROM gone)`);
+    await run('DELETE FROM divergences WHERE report IN (SELECT path FROM gone)');
+    // run.json and summary.json rows are keyed by their folder
+    const runs = `(SELECT run_dir FROM files WHERE path IN (SELECT path FROM gone) AND kind = 'run')`;
+    const summaries = `(SELECT run_dir FROM files WHERE path IN (SELECT path FROM gone) AND kind = 'summary')`;
+    await run(`DELETE FROM runs WHERE run_dir IN ${runs}`);
+    for (const table of ['scores', 'constraint_facts', 'checklist_items', 'plan_ratings']) await run(`DELETE FROM ${table} WHERE run_dir IN ${summaries}`);
+    await run('DELETE FROM files WHERE path IN (SELECT path FROM gone)');
+  });
 }
 
 /** Remembers files as read (their rows were dropped by `forget` first), with why each could not be, in one append. */
@@ -163,16 +218,19 @@ async function recordFiles(store: ResultsStore, files: readonly RunFile[], error
   appender.closeSync();
 }
 
-/** Loads trajectories into the temp table `raw`: all at once, or (when DuckDB refuses the batch) halving it to find the bad files. */
-async function loadRaw(store: ResultsStore, files: readonly RunFile[], errors: Map<string, string>, truncated: Set<string>): Promise<void> {
+/**
+ * Reads trajectories straight into `steps`: all in one statement, or (when DuckDB refuses it) halving the list to
+ * find the files it refuses. A refused INSERT leaves no row behind, so every file is read into the table once.
+ */
+async function loadSteps(store: ResultsStore, files: readonly RunFile[], errors: Map<string, string>, truncated: Set<string>): Promise<void> {
   try {
-    await store.connection.run(`INSERT INTO raw SELECT * FROM ${readJsonSql(files.map((file) => file.path))}`);
+    await store.connection.run(`INSERT INTO steps SELECT ${stepProjection('filename')} FROM ${readJsonSql(files.map((file) => file.path))}`);
     return;
   } catch (error) {
     if (files.length > 1) {
       const middle = Math.ceil(files.length / 2);
-      await loadRaw(store, files.slice(0, middle), errors, truncated);
-      await loadRaw(store, files.slice(middle), errors, truncated);
+      await loadSteps(store, files.slice(0, middle), errors, truncated);
+      await loadSteps(store, files.slice(middle), errors, truncated);
       return;
     }
     const file = files[0]!;
@@ -194,7 +252,7 @@ async function readCutOff(store: ResultsStore, file: string): Promise<string | n
   try {
     const prefix = path.join(scratch, 'prefix.jsonl');
     await writeFile(prefix, text.slice(0, cut + 1));
-    await store.connection.run(`INSERT INTO raw SELECT * REPLACE (${quote(file)} AS filename) FROM ${readJsonSql([prefix])}`);
+    await store.connection.run(`INSERT INTO steps SELECT ${stepProjection(quote(file))} FROM ${readJsonSql([prefix])}`);
     return null;
   } finally {
     await rm(scratch, { recursive: true, force: true });
@@ -205,128 +263,151 @@ function firstLine(message: string): string {
   return message.split('\n').find((line) => line.trim() !== '')?.trim() ?? message;
 }
 
+const IN_BATCH = 'episode_id IN (SELECT path FROM batch)';
+
 async function readTrajectories(store: ResultsStore, files: readonly RunFile[]): Promise<void> {
   const connection = store.connection;
-  await connection.run(`CREATE OR REPLACE TEMP TABLE raw AS SELECT * FROM ${readJsonSql([files[0]!.path])} LIMIT 0`);
   const errors = new Map<string, string>();
   const truncated = new Set<string>();
-  await loadRaw(store, files, errors, truncated);
+  await loadSteps(store, files, errors, truncated);
+  await withList(store, 'batch', files.map((file) => file.path), async () => {
+    // What DuckDB read but is not a trajectory: no episode-start first, an unknown event type, a line without seq.
+    const types = EVENT_TYPES.map(quote).join(', ');
+    const problems = await store.query<{ episode_id: string; reason: string }>(`
+      SELECT episode_id, CASE
+        WHEN count(*) FILTER (WHERE seq IS NULL) > 0 THEN 'a line has no seq (not a trajectory event)'
+        WHEN count(*) FILTER (WHERE type IS NULL OR type NOT IN (${types})) > 0
+          THEN 'unknown event type ' || coalesce(any_value(type) FILTER (WHERE type IS NULL OR type NOT IN (${types})), 'null')
+        WHEN NOT bool_or(seq = 0 AND type = 'episode-start' AND task_id IS NOT NULL) THEN 'the first event is not an episode-start with a taskId'
+        WHEN count(DISTINCT seq) <> count(*) THEN 'two events share a seq'
+      END AS reason
+      FROM steps WHERE ${IN_BATCH} GROUP BY episode_id HAVING reason IS NOT NULL`);
+    for (const problem of problems) errors.set(problem.episode_id, problem.reason);
+    const readRows = new Set((await store.query<{ episode_id: string }>(`SELECT DISTINCT episode_id FROM steps WHERE ${IN_BATCH}`)).map((row) => row.episode_id));
+    for (const file of files) if (!errors.has(file.path) && !readRows.has(file.path)) errors.set(file.path, 'empty file (no events)');
+    if (problems.length > 0) await withList(store, 'bad', problems.map((problem) => problem.episode_id), () => connection.run('DELETE FROM steps WHERE episode_id IN (SELECT path FROM bad)'));
 
-  // What DuckDB read but is not a trajectory: no episode-start first, an unknown event type, a line without seq.
-  const problems = await store.query<{ filename: string; reason: string }>(`
-    SELECT filename, CASE
-      WHEN count(*) FILTER (WHERE seq IS NULL) > 0 THEN 'a line has no seq (not a trajectory event)'
-      WHEN count(*) FILTER (WHERE type IS NULL OR type NOT IN (${EVENT_TYPES.map(quote).join(', ')})) > 0
-        THEN 'unknown event type ' || coalesce(any_value(type) FILTER (WHERE type IS NULL OR type NOT IN (${EVENT_TYPES.map(quote).join(', ')})), 'null')
-      WHEN NOT bool_or(seq = 0 AND type = 'episode-start' AND taskId IS NOT NULL) THEN 'the first event is not an episode-start with a taskId'
-      WHEN count(DISTINCT seq) <> count(*) THEN 'two events share a seq'
-    END AS reason
-    FROM raw GROUP BY filename HAVING reason IS NOT NULL`);
-  for (const problem of problems) errors.set(problem.filename, problem.reason);
-  const readRows = new Set((await store.query<{ filename: string }>('SELECT DISTINCT filename FROM raw')).map((row) => row.filename));
-  for (const file of files) if (!errors.has(file.path) && !readRows.has(file.path)) errors.set(file.path, 'empty file (no events)');
-  if (errors.size > 0) {
-    await connection.run('CREATE OR REPLACE TEMP TABLE bad (path VARCHAR)');
-    const appender = await connection.createAppender('bad', 'main', 'temp');
-    for (const file of errors.keys()) {
-      appender.appendVarchar(file);
-      appender.endRow();
-    }
-    appender.closeSync();
-    await connection.run('DELETE FROM raw WHERE filename IN (SELECT path FROM bad)');
-  }
-
-  await connection.run(`INSERT INTO steps SELECT filename, seq, type, round, time, callId, name, arguments, disposition, content,
-      isError, kind, message, usage, latencyMs, step, verdicts, enforcement, durationMs, execution, status, reason, constraintStatus, messages
-    FROM raw`);
-  await connection.run(`INSERT INTO verdicts
-    SELECT filename, seq, CAST(step ->> '$.round' AS INTEGER), (v ->> '$.constraintId'), (v ->> '$.category'), (v ->> '$.effect'), (v ->> '$.callId'), (v ->> '$.message'), enforcement
-    FROM (SELECT filename, seq, step, enforcement, unnest(CAST(verdicts AS JSON[])) AS v FROM raw WHERE type = 'constraint-check')`);
-  const truncatedList = `[${[...truncated].map(quote).join(', ')}]`;
-  await connection.run(`INSERT INTO episodes
-    SELECT filename,
-      regexp_replace(filename, '[/\\\\][^/\\\\]*$', ''),
-      regexp_extract(filename, '[^/\\\\]+$'),
-      any_value(taskId) FILTER (WHERE type = 'episode-start'),
-      coalesce(any_value(CAST(settings ->> '$.repeat' AS INTEGER)) FILTER (WHERE type = 'episode-start'), TRY_CAST(regexp_extract(filename, '\\.(\\d+)\\.jsonl$', 1) AS INTEGER)),
-      any_value(taskPath) FILTER (WHERE type = 'episode-start'),
-      any_value(coalesce(taskSha256, taskHash)) FILTER (WHERE type = 'episode-start'),
-      any_value(model) FILTER (WHERE type = 'episode-start'),
-      any_value(settings ->> '$.enforcement') FILTER (WHERE type = 'episode-start'),
-      min(time),
-      any_value(time) FILTER (WHERE type = 'episode-end'),
-      coalesce(any_value(status) FILTER (WHERE type = 'episode-end'), 'running'),
-      any_value(reason) FILTER (WHERE type = 'episode-end'),
-      any_value(finalAnswer) FILTER (WHERE type = 'episode-end'),
-      coalesce(any_value(CAST(counts ->> '$.rounds' AS INTEGER)) FILTER (WHERE type = 'episode-end'), CAST(count(*) FILTER (WHERE type = 'model-response') AS INTEGER)),
-      coalesce(any_value(CAST(counts ->> '$.toolCalls' AS INTEGER)) FILTER (WHERE type = 'episode-end'), CAST(count(*) FILTER (WHERE type = 'tool-call') AS INTEGER)),
-      coalesce(any_value(CAST(counts ->> '$.blockedCalls' AS INTEGER)) FILTER (WHERE type = 'episode-end'), CAST(count(*) FILTER (WHERE type = 'tool-call' AND disposition = 'blocked') AS INTEGER)),
-      coalesce(any_value(CAST(counts ->> '$.rejectedAnswers' AS INTEGER)) FILTER (WHERE type = 'episode-end'), 0),
-      -- tokens and cost are known only when every model call reported them: a partial sum would look like a price
-      CASE WHEN count(*) FILTER (WHERE type = 'model-response' AND (usage ->> '$.inputTokens') IS NULL) = 0
-        THEN sum(CAST(usage ->> '$.inputTokens' AS BIGINT)) FILTER (WHERE type = 'model-response') END,
-      CASE WHEN count(*) FILTER (WHERE type = 'model-response' AND (usage ->> '$.outputTokens') IS NULL) = 0
-        THEN sum(CAST(usage ->> '$.outputTokens' AS BIGINT)) FILTER (WHERE type = 'model-response') END,
-      CASE WHEN count(*) FILTER (WHERE type = 'model-response' AND (usage ->> '$.costUsd') IS NULL) = 0
-        THEN coalesce(sum(CAST(usage ->> '$.costUsd' AS DOUBLE)) FILTER (WHERE type = 'model-response'), 0) END,
-      count(*) FILTER (WHERE type = 'model-response' AND (usage ->> '$.costUsd') IS NULL) = 0,
-      sum(latencyMs) FILTER (WHERE type = 'model-response'),
-      any_value(durationMs) FILTER (WHERE type = 'episode-end'),
-      CAST(count(*) AS INTEGER),
-      list_contains(${truncatedList}::VARCHAR[], filename)
-    FROM raw GROUP BY filename`);
-  await connection.run('DROP TABLE raw');
+    await connection.run(`INSERT INTO verdicts
+      SELECT episode_id, seq, CAST(step ->> '$.round' AS INTEGER), (v ->> '$.constraintId'), (v ->> '$.category'), (v ->> '$.effect'), (v ->> '$.callId'), (v ->> '$.message'), enforcement
+      FROM (SELECT episode_id, seq, step, enforcement, unnest(CAST(verdicts AS JSON[])) AS v FROM steps WHERE ${IN_BATCH} AND type = 'constraint-check')`);
+    const truncatedList = `[${[...truncated].map(quote).join(', ')}]`;
+    await connection.run(`INSERT INTO episodes
+      SELECT episode_id,
+        regexp_replace(episode_id, '[/\\\\][^/\\\\]*$', ''),
+        regexp_extract(episode_id, '[^/\\\\]+$'),
+        any_value(task_id) FILTER (WHERE type = 'episode-start'),
+        coalesce(any_value(CAST(settings ->> '$.repeat' AS INTEGER)) FILTER (WHERE type = 'episode-start'), TRY_CAST(regexp_extract(episode_id, '\\.(\\d+)\\.jsonl$', 1) AS INTEGER)),
+        any_value(task_path) FILTER (WHERE type = 'episode-start'),
+        any_value(task_hash) FILTER (WHERE type = 'episode-start'),
+        any_value(model) FILTER (WHERE type = 'episode-start'),
+        any_value(settings ->> '$.enforcement') FILTER (WHERE type = 'episode-start'),
+        min(time),
+        any_value(time) FILTER (WHERE type = 'episode-end'),
+        coalesce(any_value(status) FILTER (WHERE type = 'episode-end'), 'running'),
+        any_value(reason) FILTER (WHERE type = 'episode-end'),
+        any_value(final_answer) FILTER (WHERE type = 'episode-end'),
+        coalesce(any_value(CAST(counts ->> '$.rounds' AS INTEGER)) FILTER (WHERE type = 'episode-end'), CAST(count(*) FILTER (WHERE type = 'model-response') AS INTEGER)),
+        coalesce(any_value(CAST(counts ->> '$.toolCalls' AS INTEGER)) FILTER (WHERE type = 'episode-end'), CAST(count(*) FILTER (WHERE type = 'tool-call') AS INTEGER)),
+        coalesce(any_value(CAST(counts ->> '$.blockedCalls' AS INTEGER)) FILTER (WHERE type = 'episode-end'), CAST(count(*) FILTER (WHERE type = 'tool-call' AND disposition = 'blocked') AS INTEGER)),
+        coalesce(any_value(CAST(counts ->> '$.rejectedAnswers' AS INTEGER)) FILTER (WHERE type = 'episode-end'), 0),
+        -- tokens and cost are known only when every model call reported them: a partial sum would look like a price
+        CASE WHEN count(*) FILTER (WHERE type = 'model-response' AND (usage ->> '$.inputTokens') IS NULL) = 0
+          THEN sum(CAST(usage ->> '$.inputTokens' AS BIGINT)) FILTER (WHERE type = 'model-response') END,
+        CASE WHEN count(*) FILTER (WHERE type = 'model-response' AND (usage ->> '$.outputTokens') IS NULL) = 0
+          THEN sum(CAST(usage ->> '$.outputTokens' AS BIGINT)) FILTER (WHERE type = 'model-response') END,
+        CASE WHEN count(*) FILTER (WHERE type = 'model-response' AND (usage ->> '$.costUsd') IS NULL) = 0
+          THEN coalesce(sum(CAST(usage ->> '$.costUsd' AS DOUBLE)) FILTER (WHERE type = 'model-response'), 0) END,
+        count(*) FILTER (WHERE type = 'model-response' AND (usage ->> '$.costUsd') IS NULL) = 0,
+        sum(latency_ms) FILTER (WHERE type = 'model-response'),
+        any_value(duration_ms) FILTER (WHERE type = 'episode-end'),
+        CAST(count(*) AS INTEGER),
+        list_contains(${truncatedList}::VARCHAR[], episode_id)
+      FROM steps WHERE ${IN_BATCH} GROUP BY episode_id`);
+  });
   await recordFiles(store, files, errors);
 }
+
+/**
+ * Reads JSON files of one kind (run.json, summary.json, saved divergences) with one statement for all of them; when
+ * DuckDB refuses that, file by file, so the one it refuses is recorded as unreadable with the reason and the others
+ * are read. `read` inserts the rows of the files it is given.
+ */
+async function readJsonFiles(store: ResultsStore, files: readonly RunFile[], read: (store: ResultsStore, files: readonly RunFile[]) => Promise<void>): Promise<void> {
+  if (files.length === 0) return;
+  try {
+    await store.connection.run('BEGIN TRANSACTION');
+    await read(store, files);
+    await store.connection.run('COMMIT');
+    await recordFiles(store, files);
+    return;
+  } catch (error) {
+    await store.connection.run('ROLLBACK');
+    if (files.length === 1) {
+      await recordFiles(store, files, new Map([[files[0]!.path, firstLine((error as Error).message)]]));
+      return;
+    }
+  }
+  for (const file of files) await readJsonFiles(store, [file], read);
+}
+
+function jsonObjects(files: readonly RunFile[]): string {
+  return `read_json_objects([${files.map((file) => quote(file.path)).join(', ')}], format = 'auto', filename = true, maximum_object_size = ${MAX_OBJECT})`;
+}
+
+const FOLDER_OF = (column: string) => `regexp_replace(${column}, '[/\\\\][^/\\\\]*$', '')`;
 
 /**
  * run.json, whatever it records: the fields of today's run-suite and, when present, the run identity (judge, enforcement).
  * A run is named after its folder (a copied folder keeps the name inside its run.json).
  */
-async function readRunJson(store: ResultsStore, file: RunFile): Promise<void> {
-  try {
-    await store.connection.run(
-      `INSERT INTO runs SELECT $1, regexp_extract($1, '[^/\\\\]+$'), (json ->> '$.suite'), (json ->> '$.model'),
-        coalesce(json ->> '$.judge.spec', (json ->> '$.judge')), coalesce(json ->> '$.enforcement', (json ->> '$.settings.enforcement')),
-        TRY_CAST(json ->> '$.repeats' AS INTEGER), TRY_CAST(coalesce(json ->> '$.seed', (json ->> '$.settings.seed')) AS INTEGER),
-        (json ->> '$.startedAt'), (json ->> '$.finishedAt'), TRY_CAST(json ->> '$.episodes' AS INTEGER), json
-      FROM read_json_objects(${quote(file.path)}, format = 'auto')`,
-      [file.runDir],
-    );
-    await recordFiles(store, [file]);
-  } catch (error) {
-    await recordFiles(store, [file], new Map([[file.path, firstLine((error as Error).message)]]));
-  }
+async function readRunJson(store: ResultsStore, files: readonly RunFile[]): Promise<void> {
+  await store.connection.run(
+    `INSERT INTO runs SELECT ${FOLDER_OF('filename')}, regexp_extract(${FOLDER_OF('filename')}, '[^/\\\\]+$'), (json ->> '$.suite'), (json ->> '$.model'),
+      coalesce(json ->> '$.judge.spec', (json ->> '$.judge')), coalesce(json ->> '$.enforcement', (json ->> '$.settings.enforcement')),
+      TRY_CAST(json ->> '$.repeats' AS INTEGER), TRY_CAST(coalesce(json ->> '$.seed', (json ->> '$.settings.seed')) AS INTEGER),
+      (json ->> '$.startedAt'), (json ->> '$.finishedAt'), TRY_CAST(json ->> '$.episodes' AS INTEGER), json
+    FROM ${jsonObjects(files)}`,
+  );
 }
 
+/** The fields of a score the store keeps, each JSON document parsed once (`from_json`: a field of another type is NULL). */
+const SCORE_SHAPE = `{"style": "VARCHAR", "passed": "BOOLEAN", "metrics": "JSON", "details": "JSON"}`;
+const METRICS_SHAPE = `{"sr": "DOUBLE", "psr": "DOUBLE", "accuracy": "DOUBLE", "rating_index": "DOUBLE", "f1": "DOUBLE", "total": "DOUBLE"}`;
+const DETAILS_SHAPE = `{"structure": "VARCHAR", "scenario": "VARCHAR", "kind": "VARCHAR", "shape": "VARCHAR", "rating": "VARCHAR", "constraints": "JSON[]", "verdicts": "JSON[]", "judgeVerdicts": "JSON[]"}`;
+
 /** summary.json (`sandbox run`'s scores): one score row per graded episode, and the facts the reports count. */
-async function readSummary(store: ResultsStore, file: RunFile): Promise<void> {
+async function readSummaries(store: ResultsStore, files: readonly RunFile[]): Promise<void> {
   const connection = store.connection;
-  const run = quote(file.runDir);
-  try {
-    await connection.run(`CREATE OR REPLACE TEMP TABLE summary AS
-      SELECT (e ->> '$.taskId') AS task_id, CAST(e ->> '$.repeat' AS INTEGER) AS repeat, (e ->> '$.gradeError') AS grade_error, (e -> '$.score') AS score
-      FROM (SELECT unnest(CAST(json -> '$.episodes' AS JSON[])) AS e FROM read_json_objects(${quote(file.path)}, format = 'auto', maximum_object_size = ${MAX_OBJECT}))`);
-    await connection.run(`INSERT INTO scores SELECT ${run}, task_id, repeat, (score ->> '$.style'), grade_error,
-        CAST(score ->> '$.passed' AS BOOLEAN), (score -> '$.metrics'), (score -> '$.details'),
-        CAST(score ->> '$.metrics.sr' AS DOUBLE), CAST(score ->> '$.metrics.psr' AS DOUBLE), CAST(score ->> '$.metrics.accuracy' AS DOUBLE),
-        coalesce((score ->> '$.details.structure'), (score ->> '$.details.scenario'),
-          CASE WHEN (score ->> '$.details.kind') IS NOT NULL THEN (score ->> '$.details.kind') || ' / ' || (score ->> '$.details.shape') END)
-      FROM summary WHERE score IS NOT NULL AND json_type(score) = 'OBJECT' OR grade_error IS NOT NULL`);
-    await connection.run(`INSERT INTO constraint_facts SELECT ${run}, task_id, repeat, (c ->> '$.id'), (c ->> '$.category'), (c ->> '$.status')
-      FROM (SELECT task_id, repeat, unnest(CAST(score -> '$.details.constraints' AS JSON[])) AS c FROM summary WHERE json_type(score -> '$.details.constraints') = 'ARRAY')`);
-    for (const [grader, field] of [['deterministic', 'verdicts'], ['judge', 'judgeVerdicts']] as const) {
-      await connection.run(`INSERT INTO checklist_items SELECT ${run}, task_id, repeat, '${grader}', (v ->> '$.itemId'), (v ->> '$.verdict'),
-          CAST(v -> '$.supporting' AS INTEGER[]), CAST(v -> '$.contradicting' AS INTEGER[]), (v ->> '$.reason')
-        FROM (SELECT task_id, repeat, unnest(CAST(score -> '$.details.${field}' AS JSON[])) AS v FROM summary
-              WHERE (score ->> '$.style') = 'ddr' AND json_type(score -> '$.details.${field}') = 'ARRAY')`);
-    }
-    await connection.run(`INSERT INTO plan_ratings SELECT ${run}, task_id, repeat, (score ->> '$.details.rating'),
-        CAST(score ->> '$.metrics.rating_index' AS DOUBLE), CAST(score ->> '$.metrics.f1' AS DOUBLE), CAST(score ->> '$.metrics.total' AS DOUBLE)
-      FROM summary WHERE (score ->> '$.style') = 'plan'`);
-    await connection.run('DROP TABLE summary');
-    await recordFiles(store, [file]);
-  } catch (error) {
-    await recordFiles(store, [file], new Map([[file.path, firstLine((error as Error).message)]]));
+  await connection.run(`CREATE OR REPLACE TEMP TABLE summary AS
+    SELECT run_dir, task_id, repeat, grade_error, score, s.style, s.passed, s.metrics, s.details,
+      from_json(s.metrics, '${METRICS_SHAPE}') AS m, from_json(s.details, '${DETAILS_SHAPE}') AS d
+    FROM (
+      SELECT run_dir, e.taskId AS task_id, e.repeat, e.gradeError AS grade_error, e.score, from_json(e.score, '${SCORE_SHAPE}') AS s
+      FROM (SELECT ${FOLDER_OF('filename')} AS run_dir, unnest(episodes) AS e
+            FROM read_json([${files.map((file) => quote(file.path)).join(', ')}], format = 'auto', filename = true, maximum_object_size = ${MAX_OBJECT},
+              columns = {episodes: 'STRUCT("taskId" VARCHAR, "repeat" INTEGER, "gradeError" VARCHAR, "score" JSON)[]'})))`);
+  await connection.run(`INSERT INTO scores SELECT run_dir, task_id, repeat, style, grade_error, passed, metrics, details, m.sr, m.psr, m.accuracy,
+      coalesce(d.structure, d.scenario, CASE WHEN d.kind IS NOT NULL THEN d.kind || ' / ' || d.shape END)
+    FROM summary WHERE score IS NOT NULL AND json_type(score) = 'OBJECT' OR grade_error IS NOT NULL`);
+  await connection.run(`INSERT INTO constraint_facts SELECT run_dir, task_id, repeat, (c ->> '$.id'), (c ->> '$.category'), (c ->> '$.status')
+    FROM (SELECT run_dir, task_id, repeat, unnest(d.constraints) AS c FROM summary WHERE d.constraints IS NOT NULL)`);
+  for (const [grader, field] of [['deterministic', 'verdicts'], ['judge', 'judgeVerdicts']] as const) {
+    await connection.run(`INSERT INTO checklist_items SELECT run_dir, task_id, repeat, '${grader}', (v ->> '$.itemId'), (v ->> '$.verdict'),
+        CAST(v -> '$.supporting' AS INTEGER[]), CAST(v -> '$.contradicting' AS INTEGER[]), (v ->> '$.reason')
+      FROM (SELECT run_dir, task_id, repeat, unnest(d.${field}) AS v FROM summary WHERE style = 'ddr' AND d.${field} IS NOT NULL)`);
   }
+  await connection.run(`INSERT INTO plan_ratings SELECT run_dir, task_id, repeat, d.rating, m.rating_index, m.f1, m.total FROM summary WHERE style = 'plan'`);
+  await connection.run('DROP TABLE summary');
+}
+
+/**
+ * Divergences saved by `sandbox replay --save` / `sandbox validate --save` beside a trajectory
+ * (src/schemas/divergence-report.ts): one row each, tied to the trajectory the report names in its folder.
+ */
+async function readDivergences(store: ResultsStore, files: readonly RunFile[]): Promise<void> {
+  await store.connection.run(`INSERT INTO divergences
+    SELECT filename, ${FOLDER_OF('filename')} || ${quote(path.sep)} || (json ->> '$.trajectory'), (json ->> '$.source'), (json ->> '$.createdAt'), (json ->> '$.constraints'),
+      CAST(d ->> '$.seq' AS INTEGER), (d ->> '$.kind'), (d ->> '$.callId'), (d ->> '$.detail'), (d -> '$.recorded'), (d -> '$.replayed')
+    FROM (SELECT filename, json, unnest(CAST(json -> '$.divergences' AS JSON[])) AS d FROM ${jsonObjects(files)}
+          WHERE (json ->> '$.source') IN ('replay', 'validate') AND (json ->> '$.trajectory') IS NOT NULL)`);
 }

@@ -1,5 +1,6 @@
 import { constraintStatuses } from './constraint-status.ts';
 import type { Constraint } from '../schemas/constraint.ts';
+import { sameVerdicts, type Divergence } from '../schemas/divergence.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { ConstraintStatus, Step, Verdict } from '../schemas/step.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
@@ -38,4 +39,31 @@ export function validateTrajectory(constraints: Constraint[], tools: ToolSpec[],
   const answered = last?.kind === 'final-answer' && !verdicts[kept - 1]!.some((verdict) => verdict.effect !== 'error');
   const passed = endIndex < 0 && answered && Object.values(statuses).every((status) => status === 'satisfied' || status === 'soft-satisfied');
   return { totalSteps: steps.length, steps: steps.slice(0, kept).map((step, index) => ({ step, verdicts: verdicts[index]! })), endedAt: endIndex < 0 ? null : endIndex, statuses, passed };
+}
+
+/**
+ * Where a re-validation differs from the recording: a step whose verdicts are not the recorded check's (`verdicts`, at
+ * the recorded check, or at the model response when none was recorded), and the step after which the episode would
+ * have ended while the recording went on (`ended`). A step is one model response; its recorded check carries its round.
+ */
+export function validationDivergences(events: readonly TrajectoryEvent[], report: ValidationReport): Divergence[] {
+  const checks = new Map<number, Extract<TrajectoryEvent, { type: 'constraint-check' }>>();
+  const responses: number[] = [];
+  for (const event of events) {
+    if (event.type === 'constraint-check') checks.set(event.step.round, event);
+    else if (event.type === 'model-response') responses.push(event.seq);
+  }
+  const divergences: Divergence[] = [];
+  report.steps.forEach(({ step, verdicts }, index) => {
+    const check = checks.get(step.round);
+    const seq = check?.seq ?? responses[index] ?? 0;
+    if (!sameVerdicts(check?.verdicts ?? [], verdicts)) {
+      divergences.push({ kind: 'verdicts', seq, detail: `round ${step.round}: the verdicts changed`, recorded: check?.verdicts ?? [], replayed: verdicts });
+    }
+    if (index === report.endedAt && report.totalSteps > index + 1) {
+      const later = report.totalSteps - index - 1;
+      divergences.push({ kind: 'ended', seq, detail: `the episode would have ended after round ${step.round} (limit): ${later} later step${later === 1 ? '' : 's'} would not have happened`, recorded: null, replayed: verdicts.filter((verdict) => verdict.effect === 'end-episode') });
+    }
+  });
+  return divergences;
 }

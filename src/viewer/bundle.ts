@@ -4,26 +4,54 @@ import { SandboxError } from '../sandbox-error.ts';
 
 const CLIENT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'client');
 
-/**
- * Bundles one of the client's entry points (`client/<entry>.ts`) with its libraries (Observable Plot, dagre,
- * virtual-core) from node_modules into one minified ES module, in memory. Done when `sandbox view` starts and when
- * a report is written: never from the network.
- */
-export async function bundleClient(entry: 'app' | 'report'): Promise<string> {
+/** The viewer's client, split: `entry` (the router and the runs page, inlined in the page) and chunks loaded when a page needs them. */
+export interface ClientBundle {
+  entry: string;
+  /** file name (served at `/<name>`) → code */
+  chunks: Map<string, string>;
+}
+
+async function build(entry: 'app' | 'report', splitting: boolean) {
   const esbuild = await import('esbuild');
   try {
-    const result = await esbuild.build({
+    return await esbuild.build({
       entryPoints: [path.join(CLIENT, `${entry}.ts`)],
       bundle: true,
       minify: true,
       format: 'esm',
       target: 'es2022',
       write: false,
+      splitting,
+      outdir: '/client',
+      chunkNames: '[name]-[hash]',
       legalComments: 'none',
       logLevel: 'silent',
     });
-    return result.outputFiles[0]!.text;
   } catch (error) {
     throw new SandboxError('internal', `cannot bundle the viewer's client (${entry}): ${(error as Error).message.split('\n')[0]}`, { cause: error });
   }
+}
+
+/**
+ * Bundles the viewer's client (`client/app.ts`) with its libraries (Observable Plot, dagre, virtual-core) from
+ * node_modules, in memory, split so that a page loads only what it draws (the runs page: no plotting library).
+ * Done when `sandbox view` starts: never from the network.
+ */
+export async function bundleApp(): Promise<ClientBundle> {
+  const result = await build('app', true);
+  let entry = '';
+  const chunks = new Map<string, string>();
+  for (const file of result.outputFiles) {
+    if (!file.path.endsWith('.js')) continue;
+    const name = path.basename(file.path);
+    if (name === 'app.js') entry = file.text;
+    else chunks.set(name, file.text);
+  }
+  return { entry, chunks };
+}
+
+/** Bundles the HTML report's client (`client/report.ts`) into one ES module (the report is one file). */
+export async function bundleReport(): Promise<string> {
+  const result = await build('report', false);
+  return result.outputFiles.find((file) => file.path.endsWith('.js'))!.text;
 }

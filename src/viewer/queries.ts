@@ -1,29 +1,28 @@
 import { parsePlan } from '../planning/parse-plan.ts';
 import { costLedger, flipRate, leaderboard, passAtK, violations, type Report } from '../results/reports.ts';
 import type { ResultsStore, Row } from '../results/store.ts';
+import { listValue } from '@duckdb/node-api';
 
 /**
  * What the viewer's pages and the HTML report ask the results store, one function per question; every value from
  * the page reaches SQL as a bound parameter. Pages get one page of rows at a time, never a whole run.
  */
 
-/** Runs with their headline figures (episodes, graded, pass rate, SR/PSR, accuracy, cost: NULL when a price is unknown). */
-export function listRuns(store: ResultsStore): Promise<Row[]> {
-  return store.query(`
-    SELECT r.run_dir, r.name, r.model, r.suite, r.judge, coalesce(r.enforcement, any_value(e.enforcement)) AS enforcement,
-      coalesce(r.started_at, min(e.started_at)) AS started_at, r.finished_at, r.planned_episodes,
-      CAST(count(e.episode_id) AS INTEGER) AS episodes,
-      CAST(count(*) FILTER (WHERE e.status = 'running') AS INTEGER) AS running,
-      CAST(count(*) FILTER (WHERE e.graded) AS INTEGER) AS graded,
-      round(avg(CASE WHEN e.passed THEN 1.0 WHEN e.passed = false THEN 0.0 END), 4) AS pass_rate,
-      round(avg(e.sr), 4) AS sr, round(avg(e.psr), 4) AS psr, round(avg(e.accuracy), 4) AS accuracy,
-      CASE WHEN bool_and(e.cost_known) THEN round(sum(e.cost_usd), 6) END AS cost_usd,
-      string_agg(DISTINCT e.style, ', ') AS styles,
-      CAST(coalesce(any_value(u.unreadable), 0) AS INTEGER) AS unreadable
-    FROM runs r LEFT JOIN episode_scores e USING (run_dir)
-      LEFT JOIN (SELECT run_dir, count(*) AS unreadable FROM files WHERE error IS NOT NULL GROUP BY run_dir) u USING (run_dir)
-    GROUP BY r.run_dir, r.name, r.model, r.suite, r.judge, r.enforcement, r.started_at, r.finished_at, r.planned_episodes
-    ORDER BY started_at DESC NULLS LAST, r.name`);
+/**
+ * Runs with their headline figures (episodes, graded, pass rate, SR/PSR, accuracy, cost: NULL when a price is unknown),
+ * from `run_stats`, which the index keeps up to date: the runs page never aggregates episodes.
+ */
+export function listRuns(store: ResultsStore, runDir?: string): Promise<Row[]> {
+  return store.query(
+    `SELECT r.run_dir, r.name, r.model, r.suite, r.judge, coalesce(r.enforcement, s.enforcement) AS enforcement,
+      coalesce(r.started_at, s.started_at) AS started_at, r.finished_at, r.planned_episodes,
+      coalesce(s.episodes, 0) AS episodes, coalesce(s.running, 0) AS running, coalesce(s.graded, 0) AS graded,
+      s.pass_rate, s.sr, s.psr, s.accuracy, s.cost_usd, s.styles, coalesce(s.unreadable, 0) AS unreadable
+    FROM runs r LEFT JOIN run_stats s USING (run_dir)
+    ${runDir === undefined ? '' : 'WHERE r.run_dir = $1'}
+    ORDER BY started_at DESC NULLS LAST, r.name`,
+    runDir === undefined ? [] : [runDir],
+  );
 }
 
 export interface EpisodeFilter {
@@ -76,7 +75,7 @@ export async function listEpisodes(store: ResultsStore, filter: EpisodeFilter): 
 
 /** Everything the run page plots and tables, computed in the store. */
 export async function runDetail(store: ResultsStore, runDir: string): Promise<Record<string, unknown>> {
-  const [run] = (await listRuns(store)).filter((row) => row.run_dir === runDir);
+  const [run] = await listRuns(store, runDir);
   if (!run) return { found: false };
   const runs = [runDir];
   const reports: Report[] = [await leaderboard(store, runs), await violations(store, runs), await passAtK(store, runs), await flipRate(store, runs), await costLedger(store, runs)];
@@ -180,6 +179,12 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
   return {
     found: true,
     episode,
+    // the first page of the transcript comes with the header: the page paints after one request
+    events: await eventPage(store, episodeId, 0, FIRST_PAGE),
+    divergences: await store.query(
+      `SELECT source, created_at, constraints, seq, kind, call_id, detail, recorded, replayed FROM divergences WHERE episode_id = $1 ORDER BY source, seq`,
+      [episodeId],
+    ),
     constraints,
     checklist,
     messageSeqs: messages.map((row) => row.seq),
@@ -189,26 +194,53 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
   };
 }
 
+/** Events sent with an episode's header (the client's page size). */
+const FIRST_PAGE = 200;
+
 /** The longest text of an event sent in a page; the whole of it comes from `eventFull`. */
 const PREVIEW = 4000;
 
-/** A page of an episode's events (steps), by seq, with long texts cut to a preview (`*_length` says how long they are). */
-export function eventPage(store: ResultsStore, episodeId: string, from: number, limit: number): Promise<Row[]> {
-  return store.query(
-    `SELECT seq, type, round, time, call_id, name, left(arguments, ${PREVIEW}) AS arguments,
-       -- a tool result shows its call's disposition: the result of a blocked call is the feedback the agent saw
-       coalesce(disposition, (SELECT any_value(c.disposition) FROM steps c WHERE c.episode_id = $1 AND c.type = 'tool-call' AND c.call_id = steps.call_id)) AS disposition,
+/** The seq range [from, to) of an episode's events, as a filter (the column statistics of seq skip most of the table). */
+function eventRange(from: number, to: number): string {
+  return `episode_id = $1 AND seq >= ${Math.max(0, Math.floor(from))} AND seq < ${Math.max(0, Math.floor(to))}`;
+}
+
+/** How far before a page a tool result's call is looked for in the same read (a farther one is looked up on its own). */
+const CALL_WINDOW = 256;
+
+/**
+ * A page of an episode's events (steps), by seq, with long texts cut to a preview (`*_length` says how long they are).
+ * A tool result carries its call's disposition: the result of a blocked call is the feedback the agent saw.
+ */
+export async function eventPage(store: ResultsStore, episodeId: string, from: number, limit: number): Promise<Row[]> {
+  const to = from + Math.min(Math.max(1, limit), 500);
+  const rows = await store.query(
+    `SELECT seq, type, round, time, call_id, name, left(arguments, ${PREVIEW}) AS arguments, disposition,
        left(content, ${PREVIEW}) AS content, length(content) AS content_length, is_error, kind,
        CASE WHEN length(CAST(message AS VARCHAR)) <= ${PREVIEW * 4} THEN message END AS message, usage, latency_ms, verdicts, enforcement,
        status, reason, constraint_status, messages
-     FROM steps WHERE episode_id = $1 AND seq >= $2 AND seq < $3 ORDER BY seq`,
-    [episodeId, from, from + Math.min(Math.max(1, limit), 500)],
+     FROM steps WHERE ${eventRange(from, to)} ORDER BY seq`,
+    [episodeId],
   );
+  const results = rows.filter((row) => row.type === 'tool-result' && row.disposition === null && row.call_id !== null);
+  if (results.length === 0) return rows;
+  const calls = new Map<string, string | null>();
+  const near = await store.query<{ call_id: string; disposition: string | null }>(
+    `SELECT call_id, disposition FROM steps WHERE ${eventRange(from - CALL_WINDOW, to)} AND type = 'tool-call'`, [episodeId]);
+  for (const call of near) calls.set(call.call_id, call.disposition);
+  const far = [...new Set(results.map((row) => row.call_id as string))].filter((id) => !calls.has(id));
+  if (far.length > 0) {
+    const rest = await store.query<{ call_id: string; disposition: string | null }>(
+      `SELECT call_id, disposition FROM steps WHERE episode_id = $1 AND type = 'tool-call' AND list_contains($2::VARCHAR[], call_id)`, [episodeId, listValue(far)]);
+    for (const call of rest) calls.set(call.call_id, call.disposition);
+  }
+  for (const row of results) row.disposition = calls.get(row.call_id as string) ?? null;
+  return rows;
 }
 
 /** One event in full. */
 export async function eventFull(store: ResultsStore, episodeId: string, seq: number): Promise<Row | null> {
-  const [row] = await store.query('SELECT * EXCLUDE (episode_id) FROM steps WHERE episode_id = $1 AND seq = $2', [episodeId, seq]);
+  const [row] = await store.query(`SELECT * EXCLUDE (episode_id) FROM steps WHERE ${eventRange(seq, seq + 1)}`, [episodeId]);
   return row ?? null;
 }
 

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { indexRuns, type IndexSummary, type ResultsStore } from '../results/store.ts';
-import { bundleClient } from './bundle.ts';
+import { bundleApp } from './bundle.ts';
+import { inlineScript, scriptJson } from './script-json.ts';
 import { compareRuns, episodeDetail, eventFull, eventPage, listEpisodes, listRuns, runDetail } from './queries.ts';
 
 const CLIENT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'client');
@@ -34,8 +35,10 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   // One DuckDB connection: queries and re-indexes run one at a time.
   const serial = pLimit(1);
   const indexed = await serial(() => indexRuns(store, dirs));
-  const [script, css, shell] = await Promise.all([bundleClient('app'), readFile(path.join(CLIENT, 'style.css'), 'utf8'), readFile(path.join(CLIENT, 'index.html'), 'utf8')]);
-  const page = shell.replace('/* STYLE */', css);
+  const [client, css, shell] = await Promise.all([bundleApp(), readFile(path.join(CLIENT, 'style.css'), 'utf8'), readFile(path.join(CLIENT, 'index.html'), 'utf8')]);
+  // The page carries its script and the runs list: the runs page paints without a further request.
+  const [beforeBoot, afterBoot] = shell.replace('/* STYLE */', () => css).replace('/* APP */', () => inlineScript(client.entry)).split('<!-- BOOT -->') as [string, string];
+  const page = async () => `${beforeBoot}<script type="application/json" id="boot-runs">${scriptJson({ version, runs: await listRuns(store) })}</script>${afterBoot}`;
   const listeners = new Set<http.ServerResponse>();
   let version = 0;
 
@@ -72,11 +75,13 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     try {
       if (url.pathname === '/' || url.pathname === '/index.html') {
-        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(page);
+        const html = await serial(page);
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(html);
       } else if (url.pathname === '/favicon.ico') {
         response.writeHead(204).end();
-      } else if (url.pathname === '/app.js') {
-        response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(script);
+      } else if (client.chunks.has(url.pathname.slice(1))) {
+        // chunk names carry a hash of their content: cached for the life of the viewer
+        response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'max-age=86400, immutable' }).end(client.chunks.get(url.pathname.slice(1)));
       } else if (url.pathname === '/api/live') {
         response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
         response.write(`event: hello\ndata: ${JSON.stringify({ version })}\n\n`);

@@ -1,13 +1,17 @@
 import { h } from './dom.ts';
-import { comparePage } from './pages/compare.ts';
-import { episodePage } from './pages/episode.ts';
-import { runPage } from './pages/run.ts';
 import { runsPage } from './pages/runs.ts';
 
 /** A page renders into `root` and may return a cleanup (listeners, scrollers) run when the route changes. */
 export type Page = (root: HTMLElement, args: string[]) => Promise<(() => void) | void>;
 
-const ROUTES: Record<string, Page> = { runs: runsPage, run: runPage, episode: episodePage, compare: comparePage };
+// The runs page is in the entry (inlined in the HTML); the others, with their libraries (Observable Plot, dagre,
+// virtual-core), are chunks loaded when first visited.
+const ROUTES: Record<string, () => Promise<Page>> = {
+  runs: async () => runsPage,
+  run: async () => (await import('./pages/run.ts')).runPage,
+  episode: async () => (await import('./pages/episode.ts')).episodePage,
+  compare: async () => (await import('./pages/compare.ts')).comparePage,
+};
 const app = document.getElementById('app')!;
 let cleanup: (() => void) | void;
 let rendering = 0;
@@ -16,11 +20,13 @@ let rendering = 0;
 async function render(): Promise<void> {
   const ticket = ++rendering;
   const [name = 'runs', ...args] = location.hash.replace(/^#\/?/, '').split('/').map(decodeURIComponent);
-  const page = ROUTES[name] ?? runsPage;
+  // the runs the server put in the page are for a first paint of the runs page only
+  if (ROUTES[name] && name !== 'runs') document.getElementById('boot-runs')?.remove();
   cleanup?.();
   cleanup = undefined;
   const root = h('div', { class: `page page-${name}` });
   try {
+    const page = await (ROUTES[name] ?? ROUTES.runs!)();
     const done = await page(root, args);
     if (ticket !== rendering) {
       done?.();

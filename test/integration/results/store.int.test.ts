@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectRun } from '../../../src/report/collect.ts';
 import { htmlReport } from '../../../src/report/html.ts';
 import { junitReport } from '../../../src/report/junit.ts';
-import { costLedger, flipRate, leaderboard, passAtK, violations } from '../../../src/results/reports.ts';
+import { costLedger, flipRate, leaderboard, modelLeaderboard, passAtK, violations } from '../../../src/results/reports.ts';
 import { indexRuns, openStore, type ResultsStore } from '../../../src/results/store.ts';
 import { writeRun, type FixtureEpisode } from './write-run.ts';
 
@@ -153,5 +153,70 @@ describe('results store', () => {
     expect(html).toContain("default-src 'none'");
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
     expect(Buffer.byteLength(html)).toBeLessThan(2 * 1024 * 1024);
+  });
+});
+
+describe('results store: models, judge cost, divergences', () => {
+  let scratch: string;
+  let second: ResultsStore;
+  beforeAll(async () => {
+    scratch = await mkdtemp(path.join(os.tmpdir(), 'results-models-'));
+    // two runs of model m (3 + 1 graded episodes) and one of model n; one more run of m under observe
+    await writeRun(path.join(scratch, 'runs', 'm1'), { model: 'm' }, [
+      { taskId: 'A', repeat: 0, passed: true, structure: 'single-hop' },
+      { taskId: 'B', repeat: 0, passed: false, structure: 'single-hop' },
+      { taskId: 'C', repeat: 0, passed: true, structure: 'multi-hop' },
+    ]);
+    await writeRun(path.join(scratch, 'runs', 'm2'), { model: 'm' }, [{ taskId: 'A', repeat: 0, passed: false, structure: 'single-hop' }]);
+    await writeRun(path.join(scratch, 'runs', 'n1'), { model: 'n' }, [{ taskId: 'A', repeat: 0, passed: true, structure: 'single-hop' }]);
+    await writeRun(path.join(scratch, 'runs', 'm-observe'), { model: 'm', enforcement: 'observe' }, [{ taskId: 'A', repeat: 0, passed: true, structure: 'single-hop' }]);
+    second = await openStore(':memory:');
+    await indexRuns(second, [path.join(scratch, 'runs')]);
+  });
+  afterAll(async () => {
+    second?.close();
+    await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('pools the runs of one model (per suite and enforcement) into one leaderboard', async () => {
+    const rows = (await modelLeaderboard(second)).rows.map((row) => [row.model, row.enforcement, row.group, row.runs, row.episodes, row.pass_rate]);
+    // m under block: m1 (A pass, B fail, C pass) + m2 (A fail) → single-hop 1 of 3, multi-hop 1 of 1, overall 2 of 4
+    // m under observe is another condition: its own rows; n: 1 of 1
+    expect(rows).toEqual([
+      ['m', 'block', 'multi-hop', 1, 1, 1],
+      ['m', 'block', 'single-hop', 2, 3, 0.3333],
+      ['m', 'block', 'overall', 2, 4, 0.5],
+      ['m', 'observe', 'single-hop', 1, 1, 1],
+      ['m', 'observe', 'overall', 1, 1, 1],
+      ['n', 'block', 'single-hop', 1, 1, 1],
+      ['n', 'block', 'overall', 1, 1, 1],
+    ]);
+  });
+
+  it('the cost ledger adds the judge tokens and USD from the scores, flags an unknown judge price and says not judged otherwise', async () => {
+    const dir = path.join(scratch, 'judged');
+    await writeRun(dir, { model: 'm' }, [
+      { taskId: 'A', repeat: 0, passed: true, usage: [{ inputTokens: 10, outputTokens: 5, costUsd: 0.01 }] },
+      { taskId: 'B', repeat: 0, passed: true, usage: [{ inputTokens: 10, outputTokens: 5, costUsd: 0.01 }] },
+    ]);
+    // the DDR grader's judge metrics (src/graders/ddr.ts): A priced, B with tokens but no price
+    const summaryFile = path.join(dir, 'summary.json');
+    const summary = JSON.parse(await readFile(summaryFile, 'utf8')) as { episodes: Array<{ taskId: string; score: { metrics: Record<string, unknown> } }> };
+    for (const episode of summary.episodes) {
+      Object.assign(episode.score.metrics, episode.taskId === 'A'
+        ? { judge_input_tokens: 100, judge_output_tokens: 20, judge_cost_usd: 0.002 }
+        : { judge_input_tokens: 50, judge_output_tokens: 10, judge_cost_usd: null });
+    }
+    await writeFile(summaryFile, JSON.stringify(summary));
+    await indexRuns(second, [dir]);
+    const rows = Object.fromEntries((await costLedger(second, [dir])).rows.map((row) => [row.task, row]));
+    // A: agent 0.01 + judge 0.002 = 0.012
+    expect(rows.A).toMatchObject({ usd: 0.01, price: 'known', judged: 1, judge_input_tokens: 100, judge_output_tokens: 20, judge_usd: 0.002, judge_price: 'known', total_usd: 0.012 });
+    // B: the judge's price is unknown → judge USD and total unknown, never 0
+    expect(rows.B).toMatchObject({ judge_input_tokens: 50, judge_usd: null, judge_price: 'unknown', total_usd: null });
+    expect(rows['all tasks']).toMatchObject({ episodes: 2, judged: 2, judge_input_tokens: 150, judge_output_tokens: 30, judge_usd: null, judge_price: 'unknown' });
+    // a run graded without a judge: not judged, and the total is the agent's
+    const [plain] = (await costLedger(second, [path.join(scratch, 'runs', 'n1')])).rows;
+    expect(plain).toMatchObject({ judged: 0, judge_input_tokens: null, judge_price: 'not judged' });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -113,5 +113,23 @@ describe('sandbox validate', () => {
     const first = revalidate(constraints, TOOLS, steps);
     expect(first.flat().length).toBeGreaterThan(0);
     for (let repeat = 0; repeat < 3; repeat++) expect(revalidate(constraints, TOOLS, steps)).toEqual(first);
+  });
+
+  it('--save writes where the re-validation differs from the recorded checks beside the trajectory', async () => {
+    const tighter = path.join(dir, 'tighter-save.json');
+    await writeFile(tighter, JSON.stringify([{ id: 'calls', category: 'resource.tool_call_count', params: { max: 3 } }]));
+    const { out } = await run('validate', trajectoryFile, '--constraints', tighter, '--save');
+    const saved = path.join(dir, 't1.0.validate.json');
+    expect(out).toContain(`saved ${saved}`);
+    const report = JSON.parse(await readFile(saved, 'utf8')) as { trajectory: string; source: string; constraints: string; divergences: Array<{ kind: string; seq: number; recorded: unknown[]; replayed: Array<{ effect: string; callId?: string }> }> };
+    expect(report).toMatchObject({ trajectory: 't1.0.jsonl', source: 'validate', constraints: tighter });
+    // This trajectory recorded no checks (recorded verdicts: none). At most 3 calls: rounds 1 and 2 make 2 and 3 calls
+    // (no verdict, no divergence); round 3's call is the 4th, blocked — a divergence at round 3's model response (seq 3).
+    const seqs = report.divergences.map((divergence) => divergence.seq);
+    expect(seqs).not.toContain(1);
+    expect(seqs).not.toContain(2);
+    const third = report.divergences.find((divergence) => divergence.seq === 3)!;
+    expect(third).toMatchObject({ kind: 'verdicts', recorded: [] });
+    expect(third.replayed).toContainEqual(expect.objectContaining({ effect: 'block-call', callId: 'urban_forest_locator-0' }));
   });
 });

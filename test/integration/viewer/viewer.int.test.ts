@@ -45,6 +45,12 @@ beforeAll(async () => {
   await cp(path.join(runs, 'block'), path.join(runs, 'broken'), { recursive: true });
   await writeFile(path.join(runs, 'broken', 'cctu2-mh-001.1.jsonl'), '{"schemaVersion":1,"seq":0,"type":"episode-st\n');
 
+  // re-validated under no constraints at all, saved beside the trajectory for the episode page
+  const none = path.join(scratch, 'no-constraints.json');
+  await writeFile(none, '[]');
+  const validated = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/sandbox.js'), 'validate', path.join(runs, 'block', 'cctu2-mh-001.0.jsonl'), '--constraints', none, '--save'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+  if (validated.status !== 0 && validated.status !== 1) throw new Error(`sandbox validate --save exited ${validated.status}: ${validated.stderr}`);
+
   store = await openStore(path.join(scratch, 'results.duckdb'));
   viewer = await startViewer({ store, dirs: [runs], pollMs: 300 });
   await mkdir(SHOTS, { recursive: true });
@@ -94,6 +100,15 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     expect(feedback).toContain('no_such_tool');
     expect((await page.locator('.event.tool-result.blocked .feedback-text').textContent())?.trim()).toBe(feedback.trim());
     expect(await page.locator('#constraints [data-constraint] .badge.soft-satisfied').count()).toBe(1);
+    // validate --save under no constraints: no verdict anywhere, so a divergence wherever the recording had verdicts
+    const diverging = events.filter((event) => event.type === 'constraint-check' && ((event as { verdicts?: unknown[] }).verdicts ?? []).length > 0).map((event) => String((event as { seq?: number }).seq));
+    expect(diverging.length).toBeGreaterThan(0);
+    await page.waitForSelector('#divergences li');
+    expect((await page.locator('#divergences li').evaluateAll((items) => items.map((item) => item.getAttribute('data-seq')))).sort()).toEqual(diverging.sort());
+    expect(await page.locator('#divergences li .badge').first().textContent()).toBe('validate · verdicts');
+    const first = await page.locator('#divergences li').first().getAttribute('data-seq');
+    await page.locator('#divergences .divergence-link').first().click();
+    await page.locator(`.event.diverged.highlight[data-seq="${first}"]`).waitFor();
     await page.screenshot({ path: path.join(SHOTS, 'episode.png') });
     expect(await page.locator('#next').count()).toBe(1);
     await page.keyboard.press('j');

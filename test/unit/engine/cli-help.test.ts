@@ -68,6 +68,10 @@ describe('CLI help', () => {
         --rate <n/s|n/m>                with --queue: at most n episodes of this model
                                         started per second or minute, across all
                                         workers
+        --shared-dir <dir>              with --queue: a folder every worker mounts
+                                        (--out inside it); workers write the
+                                        trajectories there instead of streaming them
+                                        through Redis
         --tasks <ids>                   only these tasks: ids and globs over ids,
                                         comma-separated (e.g.
                                         cctu-mh-00[1-3],cctu-sh-010)
@@ -118,6 +122,8 @@ describe('CLI help', () => {
         trajectory  a trajectory file (runs/<run>/<task>.<repeat>.jsonl)
 
       Options:
+        --save      also write the divergences beside the trajectory
+                    (<task>.<repeat>.replay.json), for sandbox view
         -h, --help  display help for command
 
       Usage: sandbox grade [options] <trajectory|run-dir>
@@ -183,7 +189,7 @@ describe('CLI help', () => {
         run [options]                         Run a suite (repeats × tasks) and print
                                               its summary; re-running the same run
                                               into the same --out resumes it
-        replay <trajectory>                   Re-execute a trajectory's tool calls
+        replay [options] <trajectory>         Re-execute a trajectory's tool calls
                                               against fresh servers and re-run the
                                               validator; report each divergence
         fork [options] <trajectory>           Replay a trajectory's first rounds
@@ -339,9 +345,9 @@ describe('CLI help', () => {
         --store <file>   the results store (default: "runs/results.duckdb")
         --json           print every report as JSON
         --csv            print one report (--report) as CSV
-        --report <name>  the report --csv prints (choices: "leaderboard", "pass_k",
-                         "flip_rate", "violations", "cost", "unreadable", default:
-                         "leaderboard")
+        --report <name>  the report --csv prints (choices: "leaderboard", "models",
+                         "pass_k", "flip_rate", "violations", "cost", "unreadable",
+                         default: "leaderboard")
         -h, --help       display help for command
 
       Usage: sandbox report [options] <run-dir>

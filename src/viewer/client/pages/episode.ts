@@ -1,4 +1,4 @@
-import dagre from '@dagrejs/dagre';
+import type Dagre from '@dagrejs/dagre';
 import { Virtualizer, elementScroll, measureElement, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
 import { get, type Row } from '../api.ts';
 import { basename, h, num, usd } from '../dom.ts';
@@ -16,7 +16,14 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
   const episode = detail.episode as Row;
   const count = Number(episode.events);
   const pages = new Map<number, Row[] | Promise<void>>();
+  pages.set(0, placed(detail.events as Row[], 0));
+  const divergences = detail.divergences as Row[];
+  const divergedAt = new Map<number, Row[]>();
+  for (const divergence of divergences) divergedAt.set(divergence.seq, [...(divergedAt.get(divergence.seq) ?? []), divergence]);
   let highlighted = -1;
+  /** End was pressed: follow the end of the transcript until its last event is on screen (for at most this many draws). */
+  let toEnd = 0;
+  let settled = 0;
 
   const scroller = h('div', { class: 'transcript', id: 'transcript', tabindex: 0 });
   const inner = h('div', { style: 'position: relative; width: 100%;' });
@@ -34,6 +41,13 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
     onChange: () => draw(),
   });
 
+  /** A page of events placed by seq (a gap stays empty). */
+  function placed(rows: Row[], index: number): Row[] {
+    const full: Row[] = [];
+    for (const row of rows) full[row.seq - index * PAGE] = row;
+    return full;
+  }
+
   function eventAt(seq: number): Row | undefined {
     const page = pages.get(Math.floor(seq / PAGE));
     return Array.isArray(page) ? page[seq - Math.floor(seq / PAGE) * PAGE] : undefined;
@@ -43,32 +57,73 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
     const index = Math.floor(seq / PAGE);
     if (pages.has(index)) return;
     pages.set(index, get<Row[]>('/api/events', { id, from: index * PAGE, limit: PAGE }).then((rows) => {
-      const full: Row[] = [];
-      for (const row of rows) full[row.seq - index * PAGE] = row;
-      pages.set(index, full);
+      pages.set(index, placed(rows, index));
       draw();
     }));
+  }
+
+  // Rows on screen, kept between draws: a draw adds the rows that came into view and drops those that left, so
+  // scrolling renders and measures only new rows.
+  const shown = new Map<number, { node: HTMLElement; loaded: boolean }>();
+
+  function rowFor(index: number): HTMLElement {
+    const event = eventAt(index);
+    const current = shown.get(index);
+    if (current && (current.loaded || !event)) return current.node;
+    if (!event) need(index);
+    const node = event ? renderEvent(event, divergedAt.get(index)) : h('div', { class: 'event loading' }, h('span', { class: 'muted' }, `event ${index} …`));
+    node.dataset.index = String(index);
+    node.dataset.seq = String(index);
+    node.style.cssText = 'position: absolute; top: 0; left: 0; width: 100%;';
+    current?.node.remove();
+    shown.set(index, { node, loaded: event !== undefined });
+    return node;
   }
 
   function draw(): void {
     const items = virtualizer.getVirtualItems();
     inner.style.height = `${virtualizer.getTotalSize()}px`;
-    const nodes = items.map((item) => {
-      const event = eventAt(item.index);
-      if (!event) need(item.index);
-      const node = event ? renderEvent(event) : h('div', { class: 'event loading' }, h('span', { class: 'muted' }, `event ${item.index} …`));
-      node.dataset.index = String(item.index);
-      node.dataset.seq = String(item.index);
-      node.style.cssText = `position: absolute; top: 0; left: 0; width: 100%; transform: translateY(${item.start}px);`;
-      if (item.index === highlighted) node.classList.add('highlight');
-      return node;
-    });
-    inner.replaceChildren(...nodes);
-    for (const node of nodes) virtualizer.measureElement(node);
+    const visible = new Set(items.map((item) => item.index));
+    for (const [index, row] of shown) {
+      if (!visible.has(index)) {
+        row.node.remove();
+        shown.delete(index);
+      }
+    }
+    const added: HTMLElement[] = [];
+    for (const item of items) {
+      const node = rowFor(item.index);
+      node.style.transform = `translateY(${item.start}px)`;
+      node.classList.toggle('highlight', item.index === highlighted);
+      if (!node.isConnected) {
+        inner.append(node);
+        added.push(node);
+      }
+    }
+    for (const node of added) virtualizer.measureElement(node);
+    // End: rows measured taller than estimated push the end down; follow it until the last event is on screen
+    if (toEnd) {
+      inner.style.height = `${virtualizer.getTotalSize()}px`;
+      scroller.scrollTop = scroller.scrollHeight;
+      const last = shown.get(count - 1);
+      const onScreen = last?.loaded && last.node.getBoundingClientRect().bottom <= scroller.getBoundingClientRect().bottom + 1;
+      // settled: the last event on screen at the very bottom for a few frames in a row (measurements move rows)
+      settled = onScreen && scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1 ? settled + 1 : 0;
+      toEnd = settled >= 3 ? 0 : toEnd - 1;
+      if (toEnd > 0) requestAnimationFrame(() => draw());
+    }
   }
+  const scrollToEnd = () => {
+    // not the virtualizer's scrollToIndex: its estimate of where the end is moves as rows are measured
+    toEnd = 300;
+    settled = 0;
+    draw();
+  };
+  scroller.addEventListener('wheel', () => (toEnd = 0), { passive: true });
 
   /** Scrolls the transcript to an event and highlights it (checklist links). */
   function reveal(seq: number): void {
+    toEnd = 0;
     highlighted = seq;
     virtualizer.scrollToIndex(seq, { align: 'center' });
     draw();
@@ -83,6 +138,7 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
   const side = h('aside', { class: 'side' },
     scoreSection(episode),
     constraintSection(detail.constraints as Row[]),
+    divergenceSection(divergences, reveal),
     checklistSection(detail.checklist as Row[], messageSeqs, reveal),
     planSection(detail.plan),
   );
@@ -104,8 +160,11 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
     if ((event.target as HTMLElement).closest('input, select, textarea')) return;
     if ((event.key === 'j' || event.key === 'ArrowRight') && detail.next) go('episode', detail.next);
     else if ((event.key === 'k' || event.key === 'ArrowLeft') && detail.previous) go('episode', detail.previous);
-    else if (event.key === 'End') virtualizer.scrollToIndex(count - 1, { align: 'end' });
-    else if (event.key === 'Home') virtualizer.scrollToIndex(0, { align: 'start' });
+    else if (event.key === 'End') scrollToEnd();
+    else if (event.key === 'Home') {
+      toEnd = 0;
+      virtualizer.scrollToIndex(0, { align: 'start' });
+    }
     else return;
     event.preventDefault();
   };
@@ -115,7 +174,7 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
     virtualizer._willUpdate();
     draw();
   });
-  (window as unknown as { transcript: unknown }).transcript = { reveal, scrollToEnd: () => virtualizer.scrollToIndex(count - 1, { align: 'end' }) };
+  (window as unknown as { transcript: unknown }).transcript = { reveal, scrollToEnd };
   return () => {
     window.removeEventListener('keydown', onKey);
     unmount();
@@ -157,11 +216,25 @@ function checklistSection(items: Row[], messageSeqs: number[], reveal: (seq: num
     ))));
 }
 
-/** The plan as a DAG laid out by dagre (steps as boxes, depends_on as edges). */
+/** The plan as a DAG laid out by dagre (steps as boxes, depends_on as edges); dagre is loaded only for a plan. */
 function planSection(plan: unknown): HTMLElement | null {
   if (!plan || typeof plan !== 'object') return null;
   if ('error' in plan) return h('section', { id: 'plan' }, h('h2', {}, 'Plan'), h('p', { class: 'fail' }, String((plan as { error: string }).error)));
-  const steps = (plan as { steps: Array<{ id: number; tool: string; prompt: string; depends_on: number[] }> }).steps;
+  const steps = (plan as { steps: PlanStep[] }).steps;
+  const dag = h('div', { class: 'dag' });
+  void import('@dagrejs/dagre').then(({ default: dagre }) => dag.append(planSvg(dagre, steps)));
+  return h('section', { id: 'plan' }, h('h2', {}, `Plan (${steps.length} steps)`), dag,
+    h('ol', {}, ...steps.map((step) => h('li', { value: step.id }, `${step.tool}: ${step.prompt}`))));
+}
+
+interface PlanStep {
+  id: number;
+  tool: string;
+  prompt: string;
+  depends_on: number[];
+}
+
+function planSvg(dagre: typeof Dagre, steps: PlanStep[]): SVGSVGElement {
   const graph = new dagre.graphlib.Graph();
   graph.setGraph({ rankdir: 'TB', nodesep: 20, ranksep: 30 });
   graph.setDefaultEdgeLabel(() => ({}));
@@ -195,8 +268,29 @@ function planSection(plan: unknown): HTMLElement | null {
     const text = make('text', { x: node.x + 10, y: node.y + 14, 'text-anchor': 'middle', 'font-size': 12 });
     text.textContent = `${step.id}. ${step.tool}`;
   }
-  return h('section', { id: 'plan' }, h('h2', {}, `Plan (${steps.length} steps)`), h('div', { class: 'dag' }, svg),
-    h('ol', {}, ...steps.map((step) => h('li', { value: step.id }, `${step.tool}: ${step.prompt}`))));
+  return svg;
+}
+
+/**
+ * Where `sandbox replay --save` or `sandbox validate --save` found the episode diverging from its recording: each
+ * divergence with what was recorded and what the replay (or re-validation) gave; a click scrolls to the event.
+ */
+function divergenceSection(divergences: Row[], reveal: (seq: number) => void): HTMLElement | null {
+  if (divergences.length === 0) return null;
+  const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+  return h('section', { id: 'divergences' }, h('h2', {}, `Divergences (${divergences.length})`), h('ul', {}, ...divergences.map((divergence) =>
+    h('li', { 'data-seq': divergence.seq, 'data-source': divergence.source },
+      h('span', { class: 'badge blocked' }, `${divergence.source} · ${divergence.kind}`), ' ',
+      h('a', { href: '#', class: 'divergence-link', onclick: (event: Event) => {
+        event.preventDefault();
+        reveal(divergence.seq);
+      } }, `event ${divergence.seq}`),
+      h('div', {}, divergence.detail),
+      divergence.constraints ? h('div', { class: 'muted' }, `under ${divergence.constraints}`) : null,
+      h('details', {}, h('summary', {}, 'recorded / replayed'),
+        h('div', { class: 'muted' }, 'recorded'), h('pre', { class: 'recorded' }, show(parse(divergence.recorded))),
+        h('div', { class: 'muted' }, divergence.source === 'validate' ? 'under the constraints' : 'replayed'), h('pre', { class: 'replayed' }, show(parse(divergence.replayed)))),
+    ))));
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON columns (messages, verdicts) of an event, shaped by src/schemas/event.ts
@@ -205,9 +299,10 @@ function parse(value: unknown): any {
 }
 
 /** One event of the transcript: what the agent said, what the validator said about it, what the tools answered. */
-function renderEvent(event: Row): HTMLElement {
+function renderEvent(event: Row, divergences: Row[] = []): HTMLElement {
   const head = h('div', { class: 'head' }, `#${event.seq} ${event.type}${event.round ? ` · round ${event.round}` : ''}`);
-  const node = h('div', { class: `event ${event.type}` }, head);
+  const node = h('div', { class: `event ${event.type}${divergences.length > 0 ? ' diverged' : ''}` }, head);
+  for (const divergence of divergences) node.append(h('div', { class: 'divergence' }, h('span', { class: 'badge blocked' }, `${divergence.source} diverged`), ` ${divergence.detail}`));
   switch (event.type) {
     case 'episode-start': {
       const messages = (parse(event.messages) ?? []) as Array<{ role: string; content: string }>;

@@ -17,9 +17,20 @@ const COLUMNS: Array<[string, string, (row: Row) => string, boolean?]> = [
   ['unreadable', 'unreadable', (row) => num(row.unreadable), true],
 ];
 
+/**
+ * The runs the server put in the page it served (`<script id="boot-runs">`), used once: the first paint needs no
+ * request; later renders (live updates, navigation) ask the API.
+ */
+function bootRuns(): { runs: Row[] } | null {
+  const boot = document.getElementById('boot-runs');
+  if (!boot) return null;
+  boot.remove();
+  return JSON.parse(boot.textContent ?? 'null') as { runs: Row[] } | null;
+}
+
 /** Runs: every indexed run with its figures; filter, sort, pick two to compare. */
 export async function runsPage(root: HTMLElement): Promise<void> {
-  const { runs } = await get<{ runs: Row[] }>('/api/runs');
+  const { runs } = bootRuns() ?? (await get<{ runs: Row[] }>('/api/runs'));
   let sort = 'started_at';
   let descending = true;
   let filter = '';
