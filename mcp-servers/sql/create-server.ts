@@ -80,9 +80,11 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
     .sort((a, b) => b.length - a.length);
   /** Host paths in anything sent to the client become `<hidden>`. */
   const redact = (text: string) => hostPaths.reduce((current, hostPath) => current.replaceAll(hostPath, '<hidden>'), text);
+  /** The body serialized once: as text, and as structuredContent (the same object unless a host path had to be redacted). */
   const json = <T extends Record<string, unknown>>(body: T): CallToolResult => {
-    const text = redact(JSON.stringify(body));
-    return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as T };
+    const serialized = JSON.stringify(body);
+    const text = redact(serialized);
+    return { content: [{ type: 'text', text }], structuredContent: text === serialized ? body : (JSON.parse(text) as T) };
   };
 
   let queue: Promise<unknown> = Promise.resolve();
@@ -286,6 +288,15 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
 }
 
 /**
+ * Bytes of `JSON.stringify(result)` for a result `json` made, without serializing the body again: its
+ * structuredContent serializes to the text itself, and the text once more as a JSON string.
+ */
+function sentBytes(result: CallToolResult): number {
+  const text = (result.content[0] as { text: string }).text;
+  return Buffer.byteLength('{"content":[{"type":"text","text":}],"structuredContent":}') + Buffer.byteLength(JSON.stringify(text)) + Buffer.byteLength(text);
+}
+
+/**
  * The tool result of a query body, within `maxBytes` as it is sent (text and structuredContent): rows are
  * dropped from the end until it fits, and the note says so; a body that cannot fit even without rows is an error.
  */
@@ -293,7 +304,7 @@ function fitResult(body: QueryBody, maxBytes: number, json: (body: Record<string
   let current = body;
   for (;;) {
     const result = json(current as unknown as Record<string, unknown>);
-    const size = Buffer.byteLength(JSON.stringify(result));
+    const size = sentBytes(result);
     if (size <= maxBytes) return result;
     if (current.rows.length === 0) return failure(`The result takes ${size} bytes even without rows, over the ${maxBytes}-byte cap. Select fewer columns or use shorter aliases.`);
     const keep = Math.max(0, Math.floor(current.rows.length * (maxBytes / size) * 0.95) - 1);

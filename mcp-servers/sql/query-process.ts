@@ -1,11 +1,11 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SandboxError } from '../../src/sandbox-error.ts';
 import { makeTempDirectory, removeTempDirectory } from './temp-directory.ts';
+import { workerSource } from './worker-source.ts';
 import type { QueryLimits, QueryOutcome } from './run-query.ts';
-import type { WorkerReply, WorkerRequest } from './query-worker.ts';
+import type { WorkerOpen, WorkerReply, WorkerRequest } from './query-worker.ts';
 
 export interface QueryProcessOptions {
   dbPath: string;
@@ -35,8 +35,6 @@ export interface QueryProcess {
 const DUCKDB_SHARE = 0.75;
 /** How often the resident size of a running query's process is read. */
 const MEMORY_POLL_MS = 20;
-const WORKER = fileURLToPath(new URL('./query-worker.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
 
 const UNITS: Record<string, number> = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40 };
 
@@ -89,6 +87,7 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
   const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let closed = false;
 
+  const source = await workerSource();
   const spawnWorker = () =>
     new Promise<{ child: ChildProcess; tempDirectory: string }>((resolve, reject) => {
       const tempDirectory = makeTempDirectory();
@@ -99,7 +98,9 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
         tempDirectory,
         maxTempSize: options.maxTempSize ?? '1GB',
       };
-      const child = fork(WORKER, [JSON.stringify(config)], { execArgv: ['--import', TSX], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+      // Plain Node on the bundled worker (no TypeScript loader); messages by structured clone, not JSON.
+      const child = spawn(process.execPath, ['--input-type=module', '-e', source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
+      child.send({ kind: 'open', config } satisfies WorkerOpen);
       const entry = { child, tempDirectory };
       live.add(entry);
       let ready = false;
@@ -122,6 +123,8 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
         live.delete(entry);
         removeTempDirectory(tempDirectory);
         if (worker === entry) worker = undefined;
+        // A process killed for its query is replaced at once, so the next call finds one ready.
+        if (ready) warmUp();
         if (!ready) reject(new SandboxError('server-error', `the SQL query process exited before it was ready (${signal ?? `code ${code}`})`));
         for (const [id, waiting] of pending) {
           pending.delete(id);
@@ -133,10 +136,24 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
   const current = async () => {
     if (closed) throw new Error('the SQL server is closed');
     if (worker) return worker;
-    starting ??= spawnWorker().finally(() => (starting = undefined));
-    worker = await starting;
-    return worker;
+    starting ??= spawnWorker().then(
+      (entry) => {
+        starting = undefined;
+        if (closed) entry.child.kill('SIGKILL');
+        else worker = entry;
+        return entry;
+      },
+      (error: unknown) => {
+        starting = undefined;
+        throw error;
+      },
+    );
+    return starting;
   };
+  /** Starts the replacement of a process that ended, ahead of the next call (its failure is seen by that call). */
+  function warmUp(): void {
+    if (!closed && !worker) current().catch(() => undefined);
+  }
 
   /** Ends a query process now; the next call starts a fresh one (never a message to the dying one). */
   const retire = (child: ChildProcess) => {
