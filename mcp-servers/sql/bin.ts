@@ -40,9 +40,15 @@ async function main(): Promise<void> {
     await serveStdio(first);
     return;
   }
-  await first.close();
   const address = parseHttpAddress(values.http);
-  const serving = await serveHttp(() => createServer(options), { ...address, token: values.token });
+  // The server opened to check the path serves the first session (its query process is already warm).
+  let ready: typeof first | undefined = first;
+  const nextServer = () => {
+    const server = ready ?? createServer(options);
+    ready = undefined;
+    return server;
+  };
+  const serving = await serveHttp(nextServer, { ...address, token: values.token });
   process.stderr.write(`sql server: ${serving.url}${values.token ? ' (bearer token required)' : ''}\n`);
   const stop = () => void serving.close().then(() => process.exit(0));
   process.once('SIGINT', stop);

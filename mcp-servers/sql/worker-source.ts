@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 
 const WORKER = fileURLToPath(new URL('./query-worker.ts', import.meta.url));
 
@@ -10,7 +10,8 @@ let source: Promise<string> | undefined;
  * process (esbuild, tens of milliseconds) and kept in memory. The query process runs it with plain
  * `node --input-type=module -e`: no TypeScript loader in it, so it starts faster and is smaller (tsx's loader
  * thread and esbuild service are neither started nor resident). Packages stay imports, by absolute URL, so the
- * module runs from no directory in particular.
+ * module runs from no directory in particular. The esbuild service is stopped after the build (a later esbuild
+ * call in the process starts it again).
  */
 export function workerSource(): Promise<string> {
   source ??= build({
@@ -29,7 +30,11 @@ export function workerSource(): Promise<string> {
         },
       },
     ],
-  }).then((result) => result.outputFiles[0]!.text);
+  }).then(async (result) => {
+    // esbuild's service is a child process of its own (≈13 MB resident): not kept for a build done once.
+    await stop();
+    return result.outputFiles[0]!.text;
+  });
   source.catch(() => (source = undefined));
   return source;
 }
