@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   // The server opened to check the path serves the first session (its query process is already warm).
   let ready: typeof first | undefined = first;
   const nextServer = () => {
-    const server = ready ?? createServer(options);
+    const server = ready ?? createServer({ ...options, openInBackground: true });
     ready = undefined;
     return server;
   };

@@ -5,6 +5,7 @@ import { CompleteRequestSchema, type CallToolResult } from '@modelcontextprotoco
 import { z } from 'zod';
 import { logToClient, reportProgress, type CallExtra } from '../shared/call-reporting.ts';
 import { startQueryProcess } from './query-process.ts';
+import { TEMP_ROOT } from './temp-directory.ts';
 import type { QueryBody, QueryLimits } from './run-query.ts';
 
 export interface SqlServerOptions {
@@ -22,6 +23,11 @@ export interface SqlServerOptions {
   maxTempSize?: string;
   /** Byte cap of one tool result (default and maximum 1 MiB). */
   maxResultBytes?: number;
+  /**
+   * Return before the query process has opened the database (the first tool call waits for it): for the
+   * sessions of an HTTP server whose file was already opened once, so a session that only lists tools never waits.
+   */
+  openInBackground?: boolean;
 }
 
 export const MAX_ROWS = 100;
@@ -70,12 +76,18 @@ const failure = (message: string): CallToolResult => ({ content: [{ type: 'text'
  * of table and column names, logging to the client, and progress every second on a call that runs longer.
  */
 export async function createServer(options: SqlServerOptions): Promise<McpServer> {
-  const worker = await startQueryProcess({ dbPath: options.dbPath, memoryLimit: options.memoryLimit, threads: options.threads, maxTempSize: options.maxTempSize });
+  const worker = await startQueryProcess({
+    dbPath: options.dbPath,
+    memoryLimit: options.memoryLimit,
+    threads: options.threads,
+    maxTempSize: options.maxTempSize,
+    openInBackground: options.openInBackground,
+  });
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxResultBytes = Math.min(options.maxResultBytes ?? MAX_RESULT_BYTES, MAX_RESULT_BYTES);
   // The body is sent twice (as text and as structuredContent), each time inside the JSON-RPC envelope.
   const limits: Omit<QueryLimits, 'limit'> = { timeoutMs, maxBytes: Math.floor((maxResultBytes - 2_048) / 2.2), maxCellChars: 2_000 };
-  const hostPaths = [...new Set([path.resolve(options.dbPath), path.dirname(path.resolve(options.dbPath)), os.homedir(), process.cwd(), path.dirname(worker.tempDirectory ?? '/')])]
+  const hostPaths = [...new Set([path.resolve(options.dbPath), path.dirname(path.resolve(options.dbPath)), os.homedir(), process.cwd(), TEMP_ROOT])]
     .filter((hostPath) => hostPath.length >= 5)
     .sort((a, b) => b.length - a.length);
   /** Host paths in anything sent to the client become `<hidden>`. */

@@ -14,6 +14,11 @@ export interface QueryProcessOptions {
   threads?: number;
   /** Cap on DuckDB's spill files (default '1GB'). */
   maxTempSize?: string;
+  /**
+   * Return at once and open the database in the background (the first call waits for it), instead of
+   * returning once it is open. Only for a file already opened successfully: a failure is seen by the first call.
+   */
+  openInBackground?: boolean;
 }
 
 export interface QueryProcess {
@@ -169,7 +174,8 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     return { value, child };
   };
 
-  await current();
+  if (options.openInBackground) current().catch(() => undefined);
+  else await current();
 
   const handle: QueryProcess = {
     get memoryBoundBytes() {

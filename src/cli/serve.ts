@@ -92,7 +92,7 @@ async function plainServerFactory(flags: ServeFlags): Promise<() => Promise<McpS
     const dbPath = flags.db ?? (await ensureDatabase('contact-center'));
     // Opened once up front, so a bad --db fails at start rather than at the first client.
     await (await createServer({ dbPath })).close();
-    return async () => createServer({ dbPath });
+    return async () => createServer({ dbPath, openInBackground: true });
   }
   const transcripts = await import('../../mcp-servers/transcripts/index.ts');
   const { ensureDatabase } = await import('../../databases/index.ts');
