@@ -37,7 +37,7 @@ export interface QueryProcess {
 }
 
 /** Share of the memory budget given to DuckDB's buffer manager; the rest is for what DuckDB allocates outside it. */
-const DUCKDB_SHARE = 0.75;
+const DUCKDB_SHARE = 0.65;
 /** How often the resident size of a running query's process is read. */
 const MEMORY_POLL_MS = 20;
 
@@ -89,7 +89,8 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
   let starting: Promise<{ child: ChildProcess; tempDirectory: string }> | undefined;
   let overheadBytes = 0;
   let nextId = 0;
-  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  /** Requests sent and not yet answered, with the process they went to. */
+  const pending = new Map<number, { child: ChildProcess; resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let closed = false;
 
   const source = await workerSource();
@@ -128,13 +129,15 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
         live.delete(entry);
         removeTempDirectory(tempDirectory);
         if (worker === entry) worker = undefined;
-        // A process killed for its query is replaced at once, so the next call finds one ready.
-        if (ready) warmUp();
         if (!ready) reject(new SandboxError('server-error', `the SQL query process exited before it was ready (${signal ?? `code ${code}`})`));
         for (const [id, waiting] of pending) {
+          if (waiting.child !== child) continue;
           pending.delete(id);
           waiting.reject(Object.assign(new Error(`query process ended (${signal ?? `code ${code}`})`), { ended: true }));
         }
+        // A process that ended after opening (killed for its query) is replaced at once, so the next call finds
+        // one ready; after the replies above have gone out.
+        if (ready) setImmediate(warmUp);
       });
     });
 
@@ -166,12 +169,12 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     child.kill('SIGKILL');
   };
 
-  const send = async (request: WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never): Promise<{ value: Promise<unknown>; child: ChildProcess }> => {
+  const send = async (request: WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never): Promise<{ id: number; value: Promise<unknown>; child: ChildProcess }> => {
     const { child } = await current();
     const id = ++nextId;
-    const value = new Promise<unknown>((resolve, reject) => pending.set(id, { resolve, reject }));
+    const value = new Promise<unknown>((resolve, reject) => pending.set(id, { child, resolve, reject }));
     child.send({ ...request, id });
-    return { value, child };
+    return { id, value, child };
   };
 
   if (options.openInBackground) current().catch(() => undefined);
@@ -195,11 +198,15 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
       return (await value) as Array<Record<string, unknown>>;
     },
     async query(sql, limits) {
-      const { value, child } = await send({ kind: 'query', sql, limits });
+      const { id, value, child } = await send({ kind: 'query', sql, limits });
       let killedFor: 'time' | 'memory' | undefined;
       const kill = (reason: 'time' | 'memory') => {
         killedFor ??= reason;
         retire(child);
+        // Answered now, not when the killed process has been reaped.
+        const waiting = pending.get(id);
+        pending.delete(id);
+        waiting?.reject(Object.assign(new Error(`query process killed (${reason})`), { ended: true }));
       };
       const deadline = setTimeout(() => kill('time'), limits.timeoutMs + Math.max(150, limits.timeoutMs * 0.1 + 150));
       const bound = handle.memoryBoundBytes;
