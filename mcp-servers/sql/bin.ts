@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { parseHttpAddress, serveHttp, serveStdio } from '../transport/index.ts';
 import { createServer } from './create-server.ts';
 
-const usage = 'usage: sql-server --db PATH [--http HOST:PORT] [--token T] [--timeout-ms N] [--memory-limit 512MB] [--max-temp-size 1GB] [--threads N]';
+const usage = 'usage: sql-server --db PATH [--http HOST:PORT] [--token T] [--timeout-ms N] [--memory-limit 384MB] [--max-temp-size 1GB] [--threads N]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({

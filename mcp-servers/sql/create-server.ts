@@ -15,7 +15,7 @@ export interface SqlServerOptions {
   name?: string;
   /** Per-query time limit (default 10 s). */
   timeoutMs?: number;
-  /** Memory budget of the queries (default '512MB'); the query process is killed past it plus its measured idle size. */
+  /** Memory budget of the queries (default '384MB'); the query process is killed past it plus its measured idle size. */
   memoryLimit?: string;
   /** DuckDB threads (default: DuckDB's choice). */
   threads?: number;
