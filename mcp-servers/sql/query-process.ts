@@ -98,6 +98,8 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
   /** Requests sent and not yet answered, with the process they went to. */
   const pending = new Map<number, { child: ChildProcess; resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let closed = false;
+  /** This handle's processes not yet exited (a killed one is answered for before it has gone), with their exit. */
+  const running = new Map<ChildProcess, Promise<void>>();
 
   const source = await workerSource();
   const spawnWorker = () =>
@@ -115,6 +117,8 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
       child.send({ kind: 'open', config } satisfies WorkerOpen);
       const entry = { child, tempDirectory };
       live.add(entry);
+      const exited = new Promise<void>((resolveExit) => child.once('exit', () => resolveExit()));
+      running.set(child, exited);
       let ready = false;
       child.on('message', (message: WorkerReply) => {
         if (message.kind === 'ready') {
@@ -133,6 +137,7 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
       });
       child.once('exit', (code, signal) => {
         live.delete(entry);
+        running.delete(child);
         removeTempDirectory(tempDirectory);
         if (worker === entry) worker = undefined;
         if (!ready) reject(new SandboxError('server-error', `the SQL query process exited before it was ready (${signal ?? `code ${code}`})`));
@@ -240,12 +245,13 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     },
     async close() {
       closed = true;
-      const entry = worker ?? (starting ? await starting.catch(() => undefined) : undefined);
-      if (!entry) return;
-      if (entry.child.exitCode !== null || entry.child.signalCode !== null) return;
-      const exited = new Promise<void>((resolve) => entry.child.once('exit', () => resolve()));
-      entry.child.kill('SIGKILL');
-      await exited;
+      if (starting) await starting.catch(() => undefined);
+      // Every process of this handle, the one killed a moment ago included: its spill directory goes on its exit.
+      const exits = [...running.entries()].map(([child, exited]) => {
+        child.kill('SIGKILL');
+        return exited;
+      });
+      await Promise.all(exits);
     },
   };
   return handle;
