@@ -5,6 +5,7 @@ import { CompleteRequestSchema, type CallToolResult } from '@modelcontextprotoco
 import { z } from 'zod';
 import { logToClient, reportProgress, type CallExtra } from '../shared/call-reporting.ts';
 import { startQueryProcess } from './query-process.ts';
+import { TEMP_ROOT } from './temp-directory.ts';
 import type { QueryBody, QueryLimits } from './run-query.ts';
 
 export interface SqlServerOptions {
@@ -14,7 +15,7 @@ export interface SqlServerOptions {
   name?: string;
   /** Per-query time limit (default 10 s). */
   timeoutMs?: number;
-  /** Memory budget of the queries (default '512MB'); the query process is killed past it plus its measured idle size. */
+  /** Memory budget of the queries (default '384MB'); the query process is killed past it plus its measured idle size. */
   memoryLimit?: string;
   /** DuckDB threads (default: DuckDB's choice). */
   threads?: number;
@@ -22,6 +23,11 @@ export interface SqlServerOptions {
   maxTempSize?: string;
   /** Byte cap of one tool result (default and maximum 1 MiB). */
   maxResultBytes?: number;
+  /**
+   * Return before the query process has opened the database (the first tool call waits for it): for the
+   * sessions of an HTTP server whose file was already opened once, so a session that only lists tools never waits.
+   */
+  openInBackground?: boolean;
 }
 
 export const MAX_ROWS = 100;
@@ -70,19 +76,27 @@ const failure = (message: string): CallToolResult => ({ content: [{ type: 'text'
  * of table and column names, logging to the client, and progress every second on a call that runs longer.
  */
 export async function createServer(options: SqlServerOptions): Promise<McpServer> {
-  const worker = await startQueryProcess({ dbPath: options.dbPath, memoryLimit: options.memoryLimit, threads: options.threads, maxTempSize: options.maxTempSize });
+  const worker = await startQueryProcess({
+    dbPath: options.dbPath,
+    memoryLimit: options.memoryLimit,
+    threads: options.threads,
+    maxTempSize: options.maxTempSize,
+    openInBackground: options.openInBackground,
+  });
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxResultBytes = Math.min(options.maxResultBytes ?? MAX_RESULT_BYTES, MAX_RESULT_BYTES);
   // The body is sent twice (as text and as structuredContent), each time inside the JSON-RPC envelope.
   const limits: Omit<QueryLimits, 'limit'> = { timeoutMs, maxBytes: Math.floor((maxResultBytes - 2_048) / 2.2), maxCellChars: 2_000 };
-  const hostPaths = [...new Set([path.resolve(options.dbPath), path.dirname(path.resolve(options.dbPath)), os.homedir(), process.cwd(), path.dirname(worker.tempDirectory ?? '/')])]
+  const hostPaths = [...new Set([path.resolve(options.dbPath), path.dirname(path.resolve(options.dbPath)), os.homedir(), process.cwd(), TEMP_ROOT])]
     .filter((hostPath) => hostPath.length >= 5)
     .sort((a, b) => b.length - a.length);
   /** Host paths in anything sent to the client become `<hidden>`. */
   const redact = (text: string) => hostPaths.reduce((current, hostPath) => current.replaceAll(hostPath, '<hidden>'), text);
+  /** The body serialized once: as text, and as structuredContent (the same object unless a host path had to be redacted). */
   const json = <T extends Record<string, unknown>>(body: T): CallToolResult => {
-    const text = redact(JSON.stringify(body));
-    return { content: [{ type: 'text', text }], structuredContent: JSON.parse(text) as T };
+    const serialized = JSON.stringify(body);
+    const text = redact(serialized);
+    return { content: [{ type: 'text', text }], structuredContent: text === serialized ? body : (JSON.parse(text) as T) };
   };
 
   let queue: Promise<unknown> = Promise.resolve();
@@ -286,6 +300,15 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
 }
 
 /**
+ * Bytes of `JSON.stringify(result)` for a result `json` made, without serializing the body again: its
+ * structuredContent serializes to the text itself, and the text once more as a JSON string.
+ */
+function sentBytes(result: CallToolResult): number {
+  const text = (result.content[0] as { text: string }).text;
+  return Buffer.byteLength('{"content":[{"type":"text","text":}],"structuredContent":}') + Buffer.byteLength(JSON.stringify(text)) + Buffer.byteLength(text);
+}
+
+/**
  * The tool result of a query body, within `maxBytes` as it is sent (text and structuredContent): rows are
  * dropped from the end until it fits, and the note says so; a body that cannot fit even without rows is an error.
  */
@@ -293,7 +316,7 @@ function fitResult(body: QueryBody, maxBytes: number, json: (body: Record<string
   let current = body;
   for (;;) {
     const result = json(current as unknown as Record<string, unknown>);
-    const size = Buffer.byteLength(JSON.stringify(result));
+    const size = sentBytes(result);
     if (size <= maxBytes) return result;
     if (current.rows.length === 0) return failure(`The result takes ${size} bytes even without rows, over the ${maxBytes}-byte cap. Select fewer columns or use shorter aliases.`);
     const keep = Math.max(0, Math.floor(current.rows.length * (maxBytes / size) * 0.95) - 1);

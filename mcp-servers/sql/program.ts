@@ -8,7 +8,7 @@ export const sqlProgram: ServerProgram = {
   options: {
     db: { type: 'string', value: 'PATH', path: true, description: 'the DuckDB database (default: the contact-center database, built on first use)' },
     'timeout-ms': { type: 'string', value: 'N', description: 'per-query time limit in milliseconds' },
-    'memory-limit': { type: 'string', value: 'SIZE', description: 'DuckDB memory limit, e.g. 512MB' },
+    'memory-limit': { type: 'string', value: 'SIZE', description: 'the query process\'s memory budget (default 384MB; DuckDB keeps 75 %)' },
     'max-temp-size': { type: 'string', value: 'SIZE', description: 'spill limit, e.g. 1GB' },
     threads: { type: 'string', value: 'N', description: 'DuckDB threads' },
   },
@@ -22,8 +22,19 @@ export const sqlProgram: ServerProgram = {
       maxTempSize: values['max-temp-size'] as string | undefined,
       threads: integerFlag(values, 'threads'),
     };
-    // Opened once up front so a bad path fails at start, not at the first client.
-    await (await createServer(options)).close();
-    return { make: () => createServer(options), close: async () => undefined };
+    // Opened once up front so a bad path fails at start, not at the first client; that server (its query process
+    // already warm) serves the first session. Later sessions (HTTP) open DuckDB in the background, so a client's
+    // initialize and tools/list never wait for it.
+    let first: Awaited<ReturnType<typeof createServer>> | undefined = await createServer(options);
+    return {
+      make: async () => {
+        const ready = first;
+        first = undefined;
+        return ready ?? createServer({ ...options, openInBackground: true });
+      },
+      close: async () => {
+        await first?.close();
+      },
+    };
   },
 };

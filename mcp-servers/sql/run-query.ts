@@ -63,10 +63,16 @@ export async function runQuery(connection: DuckDBConnection, sql: string, limits
     connection.interrupt();
   }, limits.timeoutMs);
   try {
-    const extracted = await connection.extractStatements(sql);
-    if (extracted.count === 0) return { ok: false, message: 'The query is empty. Send one SELECT statement.' };
-    if (extracted.count > 1) return { ok: false, message: `Send one statement at a time (got ${extracted.count}).` };
-    const prepared = await extracted.prepare(0);
+    let prepared;
+    try {
+      // One round trip to DuckDB's threads on the common path; only a failed prepare is parsed again, to say why.
+      prepared = await connection.prepare(sql);
+    } catch (error) {
+      const extracted = await connection.extractStatements(sql);
+      if (extracted.count === 0) return { ok: false, message: 'The query is empty. Send one SELECT statement.' };
+      if (extracted.count > 1) return { ok: false, message: `Send one statement at a time (got ${extracted.count}).` };
+      throw error;
+    }
     const type = prepared.statementType;
     if (!ALLOWED.has(type)) {
       const why = REFUSED_HINT[type] ?? 'the database is read-only';

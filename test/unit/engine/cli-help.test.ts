@@ -279,7 +279,8 @@ describe('CLI help', () => {
                                   first use)
         --timeout-ms <n>          with --server sql: per-query time limit in
                                   milliseconds
-        --memory-limit <size>     with --server sql: DuckDB memory limit, e.g. 512MB
+        --memory-limit <size>     with --server sql: the query process's memory budget
+                                  (default 384MB; DuckDB keeps 75 %)
         --max-temp-size <size>    with --server sql: spill limit, e.g. 1GB
         --threads <n>             with --server sql: DuckDB threads
         --index <dir>             with --server transcripts: the transcript index
@@ -316,7 +317,8 @@ describe('CLI help', () => {
                                 use)
         --timeout-ms <n>        with --server sql: per-query time limit in
                                 milliseconds
-        --memory-limit <size>   with --server sql: DuckDB memory limit, e.g. 512MB
+        --memory-limit <size>   with --server sql: the query process's memory budget
+                                (default 384MB; DuckDB keeps 75 %)
         --max-temp-size <size>  with --server sql: spill limit, e.g. 1GB
         --threads <n>           with --server sql: DuckDB threads
         --index <dir>           with --server transcripts: the transcript index
