@@ -1,4 +1,4 @@
-export { createServer, type MockToolsServerOptions } from './create-server.ts';
+export { createReusableServer, createServer, type MockToolsServerOptions } from './create-server.ts';
 export { createTaskToolRuntime } from './task-tool-runtime.ts';
 export { createPythonToolRuntime, type PythonToolRuntimeOptions } from './python-tool-runtime.ts';
 export { createToolRuntime, disposeIdleToolIsolates, idleToolIsolates, type ToolRuntime, type ToolOutcome, type ToolRuntimeOptions } from './tool-runtime.ts';
