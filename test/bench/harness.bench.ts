@@ -4,6 +4,8 @@
 //                            that do nothing), 6 model steps per episode, one episode at a time, interleaved rounds in
 //                            this run; `_cpu_ratio` the same in process CPU time (steadier on a loaded machine)
 //   vs_bare_turn_graph_ratio the same ÷ a bare graph of our graph's exact topology (turn → tools): the stricter figure
+//                            (our episodes are one task's repeats, each on the last one's environment, reset, as in a suite)
+//   tool_call_mcp_ms         one tool call through MCP (in-process mock-tools server); `_direct_ms` the same call on the runtime
 //   step_overhead_ms_p50/p99 time per step spent outside the model (from a model response to the next model call)
 //   episodes_per_s (_16)     a 100-episode suite (runSuite, trajectories written, graded at the end) at concurrency 4 (16)
 //   bare_episodes_per_s      100 bare-graph episodes at concurrency 4, before and after ours, averaged
@@ -14,7 +16,10 @@ import path from 'node:path';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import pLimit from 'p-limit';
 import { defaultValidatorFactory } from '../../src/engine/episode-defaults.ts';
+import { EnvironmentPool } from '../../src/engine/environment-pool.ts';
 import { loadTask } from '../../src/engine/load-task.ts';
+import { startEnvironment } from '../../src/mcp/start-environment.ts';
+import { createToolRuntime } from '../../mcp-servers/mock-tools/tool-runtime.ts';
 import { runEpisode, type ModelFactory } from '../../src/engine/run-episode.ts';
 import { runSuite } from '../../src/engine/run-suite.ts';
 import { createReferenceModel } from '../../src/models/reference-model.ts';
@@ -122,12 +127,15 @@ export async function run(): Promise<Record<string, number>> {
     const bareTurn = bareTurnGraph();
     const gaps: number[] = [];
     let index = 0;
+    // Episodes of one task one after the other, as a suite plays its repeats: the environment of the last is reused, reset.
+    const environments = new EnvironmentPool();
     const ours = async (record: boolean) => {
       const result = await runEpisode({
         task,
         model: record ? timed(createReferenceModel(task), gaps) : createReferenceModel(task),
         trajectoryPath: path.join(out, 'single', `${task.id}.${index++}.jsonl`),
         createValidator: defaultValidatorFactory,
+        environments,
       });
       if (result.status !== 'completed') throw new Error(`bench episode ended ${result.status}: ${result.reason}`);
     };
@@ -155,9 +163,28 @@ export async function run(): Promise<Record<string, number>> {
         for (let i = 0; i < perRound; i++) await ours(true);
       }));
     }
+    await environments.close();
     const steps = rounds * perRound * STEPS;
     const perStep = (time: { wall: number; cpu: number }) => ({ wall: time.wall / steps, cpu: time.cpu / steps });
     const [bareStep, bareTurnStep, oursStep] = [perStep(totals.bare), perStep(totals.bareTurn), perStep(totals.ours)];
+
+    // One tool call through MCP (in-process server, the environment's router) beside the same call made on the tool runtime directly.
+    const environment = await startEnvironment(task);
+    const runtime = createToolRuntime({ tools: 'tools' in task ? task.tools! : [], world: task.environment.servers[0]!.options.world });
+    const calls = 500;
+    const args = { title: 'The Starry Harbor' };
+    for (let i = 0; i < 50; i++) {
+      await environment.call('artwork_locator', JSON.stringify(args));
+      await runtime.call('artwork_locator', args);
+    }
+    const viaMcp = await measure(async () => {
+      for (let i = 0; i < calls; i++) await environment.call('artwork_locator', JSON.stringify(args));
+    });
+    const direct = await measure(async () => {
+      for (let i = 0; i < calls; i++) await runtime.call('artwork_locator', args);
+    });
+    await environment.close();
+    runtime.dispose();
 
     const createModel: ModelFactory = async (context) => createReferenceModel(context.task);
     const suite = async (name: string, concurrency: number, repeats = 100) => {
@@ -187,6 +214,8 @@ export async function run(): Promise<Record<string, number>> {
       bare_turn_graph_ms_per_step: bareTurnStep.wall,
       vs_bare_turn_graph_ratio: oursStep.wall / bareTurnStep.wall,
       vs_bare_turn_graph_cpu_ratio: oursStep.cpu / bareTurnStep.cpu,
+      tool_call_mcp_ms: viaMcp.wall / calls,
+      tool_call_direct_ms: direct.wall / calls,
       step_overhead_ms_p50: percentile(gaps, 50),
       step_overhead_ms_p99: percentile(gaps, 99),
       episodes_per_s: episodesPerS,
