@@ -1,6 +1,9 @@
 import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
 import type { Task } from '../schemas/task.ts';
 
+/** Idle environments kept at most (the least recently given back is closed first): a suite plays a task's repeats in a row. */
+const MAX_IDLE = 16;
+
 /**
  * The environments of a suite, reused by the next episode whose task has the same environment (servers and their
  * options, tools, allowed tools, tool timeout): the repeats of a task, and tasks over the same world and tools.
@@ -9,7 +12,8 @@ import type { Task } from '../schemas/task.ts';
  * episode ended in a way that may leave work running in it (an error, an abort). Never shared by two live episodes.
  */
 export class EnvironmentPool {
-  private readonly idle = new Map<string, ToolEnvironment[]>();
+  /** Idle environments, least recently given back first. */
+  private idle: Array<{ key: string; environment: ToolEnvironment }> = [];
   private readonly keys = new WeakMap<Task, string>();
   private closed = false;
 
@@ -17,8 +21,10 @@ export class EnvironmentPool {
 
   /** An idle environment for the task, or a newly started one. */
   async acquire(task: Task): Promise<ToolEnvironment> {
-    const reused = this.idle.get(this.keyOf(task))?.pop();
-    return reused ?? startEnvironment(task, this.options);
+    const key = this.keyOf(task);
+    const index = this.idle.findLastIndex((entry) => entry.key === key);
+    if (index >= 0) return this.idle.splice(index, 1)[0]!.environment;
+    return startEnvironment(task, this.options);
   }
 
   /** Gives back the environment an episode of `task` used: reset and kept when `reusable` and it can be, else closed. */
@@ -29,18 +35,16 @@ export class EnvironmentPool {
     } catch {
       return environment.close();
     }
-    const key = this.keyOf(task);
-    const list = this.idle.get(key) ?? [];
-    list.push(environment);
-    this.idle.set(key, list);
+    this.idle.push({ key: this.keyOf(task), environment });
+    if (this.idle.length > MAX_IDLE) await this.idle.shift()!.environment.close();
   }
 
   /** Closes every idle environment; environments given back later are closed. */
   async close(): Promise<void> {
     this.closed = true;
-    const all = [...this.idle.values()].flat();
-    this.idle.clear();
-    await Promise.all(all.map((environment) => environment.close().catch(() => undefined)));
+    const all = this.idle;
+    this.idle = [];
+    await Promise.all(all.map((entry) => entry.environment.close().catch(() => undefined)));
   }
 
   /** What decides an environment: two tasks with the same key get the same servers, tools and limits. */

@@ -14,26 +14,23 @@ import { cctuTask, scriptedModel, testServerFactory } from '../../unit/engine/fi
 // A suite reuses a finished episode's environment for the next episode of the same task, reset in between. The rule
 // (src/engine/environment-pool.ts): the next episode plays as on newly started servers. A tool that keeps state in
 // every place JavaScript allows (closure, global object, intrinsics) would show any state carried over.
-const task = cctuTask({
-  id: 'stateful',
-  environment: { servers: [{ name: 'mock-tools', options: { world: { name: 'w' } } }] },
-  tools: [
-    {
-      name: 'count',
-      description: 'counts its calls',
-      parameters: { type: 'object', properties: {} },
-      implementation: `
-        let calls = 0;
-        function run(args, world) {
-          calls += 1;
-          globalThis.seen = (globalThis.seen ?? 0) + 1;
-          const polluted = ({}).polluted ?? null;
-          Object.prototype.polluted = 'yes';
-          return { calls, seen: globalThis.seen, polluted, world: world.name };
-        }`,
-    },
-  ],
-});
+const tools = [
+  {
+    name: 'count',
+    description: 'counts its calls',
+    parameters: { type: 'object', properties: {} },
+    implementation: `
+      let calls = 0;
+      function run(args, world) {
+        calls += 1;
+        globalThis.seen = (globalThis.seen ?? 0) + 1;
+        const polluted = ({}).polluted ?? null;
+        Object.prototype.polluted = 'yes';
+        return { calls, seen: globalThis.seen, polluted, world: world.name };
+      }`,
+  },
+];
+const task = cctuTask({ id: 'stateful', environment: { servers: [{ name: 'mock-tools', options: { world: { name: 'w' } } }] }, tools });
 const play: ModelFactory = async () => scriptedModel([{ calls: [['count', {}]] }, { calls: [['count', {}]] }, { calls: [['count', {}]] }, { say: 'counted' }]);
 
 /** A trajectory without what differs between any two runs (times, durations, the start record's repeat and path). */
@@ -109,5 +106,29 @@ describe('environment reuse in a suite', () => {
     const done: ModelFactory = async () => scriptedModel([{ calls: [['counter', {}]] }, { say: 'done' }]);
     await runSuite({ tasks: [{ task, path: 'stateful.json' }], repeats: 2, concurrency: 1, modelSpec: 'test-scripted', createModel: done, outDir: plainDir, environment: { servers: { 'mock-tools': testServerFactory(ledger) } } });
     expect(ledger).toEqual({ started: 2, closed: 2 });
+  });
+
+  it('keeps at most 16 idle environments: the least recently given back is closed first', async () => {
+    let started = 0;
+    let closed = 0;
+    const counting: ServerFactory = async (ref, context) => {
+      started += 1;
+      const server = await startMockToolsServer(ref, context);
+      const previous = server.server.onclose;
+      server.server.onclose = () => {
+        closed += 1;
+        previous?.();
+      };
+      return server;
+    };
+    // 18 tasks over 18 worlds: no two share an environment.
+    const tasks = Array.from({ length: 18 }, (_, index) => ({ task: cctuTask({ id: `world-${index}`, environment: { servers: [{ name: 'mock-tools', options: { world: { name: `w${index}` } } }] }, tools }), path: `world-${index}.json` }));
+    const closedWhenEnded: number[] = [];
+    const outDir = await mkdtemp(path.join(os.tmpdir(), 'environment-reuse-cap-'));
+    await runSuite({ tasks, concurrency: 1, modelSpec: 'test-scripted', createModel: async () => scriptedModel([{ say: 'done' }]), outDir, environment: { servers: { 'mock-tools': counting } }, onEpisodeEnd: () => closedWhenEnded.push(closed) });
+    expect(started).toBe(18);
+    // The 17th and 18th given back each close the oldest idle one; the suite's end closes the other 16.
+    expect(closedWhenEnded).toEqual([...Array(16).fill(0), 1, 2]);
+    expect(closed).toBe(18);
   });
 });
