@@ -30,6 +30,15 @@ const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint
  * also returned as `structuredContent`.
  */
 export function createServer(options: MockToolsServerOptions): McpServer {
+  return createReusableServer(options);
+}
+
+/**
+ * The mock-tools server with `reset()`, for an environment reused by the next episode of the same task: the tools'
+ * state (closures, globals, intrinsics) lives in the runtime's context, which reset drops, so the next call runs as
+ * on a new server. The listing, the argument checks and the world do not change between episodes.
+ */
+export function createReusableServer(options: MockToolsServerOptions): McpServer & { reset(): void } {
   const mcp = new McpServer({ name: 'mock-tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: false }, logging: {} } });
   const runtime = createTaskToolRuntime(options);
   const timeoutMs = options.timeoutMs ?? 10_000;
@@ -57,7 +66,7 @@ export function createServer(options: MockToolsServerOptions): McpServer {
     runtime.dispose();
     previousOnClose?.();
   };
-  return mcp;
+  return Object.assign(mcp, { reset: () => runtime.reset() });
 }
 
 /** The result as a JSON object when it is one (a cut result no longer parses, and is left as text). */

@@ -72,6 +72,11 @@ export function createPythonToolRuntime(options: PythonToolRuntimeOptions): Tool
       if (outcome.kind === 'memory') return { text: `Error: ${name} ran out of memory; try narrower arguments.`, isError: true };
       return { text: `Error: ${capBytes(outcome.error, maxBytes)}`, isError: true };
     },
+    reset() {
+      // A Python sandbox keeps module state between calls: the next call opens a new one.
+      void opening?.then((ready) => ready.sandbox.dispose(), () => undefined);
+      opening = undefined;
+    },
     dispose() {
       disposed = true;
       void opening?.then((ready) => ready.sandbox.dispose(), () => undefined);

@@ -22,6 +22,10 @@ export function createTaskToolRuntime(options: ToolRuntimeOptions): ToolRuntime 
       if (runtime === undefined) return { text: `Unknown tool "${name}". Available tools: ${[...runtimeOf.keys()].join(', ')}.`, isError: true };
       return runtime.call(name, args);
     },
+    reset() {
+      python.reset();
+      javascript.reset();
+    },
     dispose() {
       python.dispose();
       javascript.dispose();

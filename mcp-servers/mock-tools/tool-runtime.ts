@@ -22,6 +22,8 @@ export interface ToolRuntimeOptions {
 
 export interface ToolRuntime {
   call(name: string, args: unknown): Promise<ToolOutcome>;
+  /** Drops everything the calls so far left behind: the next call runs in a fresh context, as if the runtime were new. */
+  reset(): void;
   dispose(): void;
 }
 
@@ -50,39 +52,93 @@ function registration(tool: MockTool): string {
 }
 
 /**
- * Runs a task's mock tools in one isolate (memory-limited), with the world copied in once.
- * Each call gets `timeoutMs`; an exception or timeout becomes an error outcome the agent can read.
- * If the isolate is disposed (a memory-limit breach does that), the next call builds a fresh one.
+ * Isolates of disposed runtimes, by memory limit, for the next runtime: an isolate costs several milliseconds to
+ * make and to dispose, a context well under one. A runtime takes one for itself (never shared while it lives) and
+ * runs its tools in a context of its own; the context holds everything a tool can reach or keep (globals,
+ * intrinsics, the tools' closures, the world's copy), so the next runtime's fresh context starts as from a new
+ * isolate. Every reference into a finished context is released, so the context itself is collected and its
+ * memory stops counting toward the isolate's limit (a test cycles contexts of a large world under a small limit).
+ */
+const idleIsolates = new Map<number, ivm.Isolate[]>();
+const MAX_IDLE_ISOLATES = 16;
+
+function takeIsolate(memoryLimitMb: number): ivm.Isolate {
+  const idle = idleIsolates.get(memoryLimitMb) ?? [];
+  for (let isolate = idle.pop(); isolate !== undefined; isolate = idle.pop()) if (!isolate.isDisposed) return isolate;
+  return new ivm.Isolate({ memoryLimit: memoryLimitMb });
+}
+
+function giveBackIsolate(memoryLimitMb: number, isolate: ivm.Isolate): void {
+  if (isolate.isDisposed) return;
+  const idle = idleIsolates.get(memoryLimitMb) ?? [];
+  if (idle.length >= MAX_IDLE_ISOLATES) return isolate.dispose();
+  idle.push(isolate);
+  idleIsolates.set(memoryLimitMb, idle);
+}
+
+/** How many isolates of this memory limit wait for a runtime (tests). */
+export function idleToolIsolates(memoryLimitMb: number): number {
+  return idleIsolates.get(memoryLimitMb)?.length ?? 0;
+}
+
+/** Disposes the idle isolates (tests, and a process that is done playing). */
+export function disposeIdleToolIsolates(): void {
+  for (const idle of idleIsolates.values()) for (const isolate of idle) if (!isolate.isDisposed) isolate.dispose();
+  idleIsolates.clear();
+}
+
+/**
+ * Runs a task's mock tools in a context of their own in a memory-limited isolate (taken from the idle ones when
+ * there is one), with the world copied in once per context. Each call gets `timeoutMs`; an exception or timeout
+ * becomes an error outcome the agent can read. If the isolate is disposed (a memory-limit breach does that), the
+ * next call builds a fresh one.
  */
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const timeout = options.timeoutMs ?? 10_000;
   const maxBytes = options.maxResultBytes ?? 64 * 1024;
   const known = new Set(options.tools.map((tool) => tool.name));
   const checks = new Map(options.tools.map((tool) => [tool.name, compileArgumentCheck(tool.parameters)]));
+  const memoryLimitMb = options.memoryLimitMb ?? 64;
   const worldCopy = new ivm.ExternalCopy(options.world ?? null);
   let isolate: ivm.Isolate | undefined;
+  let context: ivm.Context | undefined;
   let dispatch: ivm.Reference<(name: string, argsJson: string) => string> | undefined;
 
+  /** Releases the context and every reference into it (the context is then collected, not only unreachable). */
+  function dropContext(): void {
+    if (isolate && !isolate.isDisposed) {
+      dispatch?.release();
+      context?.release();
+    }
+    dispatch = undefined;
+    context = undefined;
+  }
+
   function build(): ivm.Reference<(name: string, argsJson: string) => string> {
-    isolate = new ivm.Isolate({ memoryLimit: options.memoryLimitMb ?? 64 });
-    const context = isolate.createContextSync();
-    context.global.setSync('world', worldCopy.copyInto({ release: false }));
+    if (!isolate || isolate.isDisposed) isolate = takeIsolate(memoryLimitMb);
+    const fresh = isolate.createContextSync();
+    context = fresh;
+    // A script's completion value must not be a function: isolated-vm then keeps the context alive after its
+    // release (each released context of a reused isolate kept counting toward its memory limit); run every
+    // script for its effects only.
+    const evaluate = (code: string) => fresh.evalSync(`${code}\nvoid 0;`, { timeout });
+    fresh.global.setSync('world', worldCopy.copyInto({ release: false }));
     // One script for the prelude and every tool (each crossing into the isolate costs); if a tool's source
     // does not compile, register the tools one by one so only that tool explains its fault.
     try {
-      context.evalSync(`${PRELUDE}\n__freeze(globalThis.world);\n${options.tools.map(registration).join('')}`, { timeout });
+      evaluate(`${PRELUDE}\n__freeze(globalThis.world);\n${options.tools.map(registration).join('')}`);
     } catch {
-      context.evalSync(`${PRELUDE}\n__freeze(globalThis.world);`, { timeout });
+      evaluate(`${PRELUDE}\n__freeze(globalThis.world);`);
       for (const tool of options.tools) {
         try {
-          context.evalSync(registration(tool), { timeout });
+          evaluate(registration(tool));
         } catch (error) {
           const message = JSON.stringify(`tool ${tool.name} failed to load: ${(error as Error).message}`);
-          context.evalSync(`__tools[${JSON.stringify(tool.name)}] = function () { throw new Error(${message}); };`);
+          evaluate(`__tools[${JSON.stringify(tool.name)}] = function () { throw new Error(${message}); };`);
         }
       }
     }
-    return context.global.getSync('__dispatch', { reference: true }) as ivm.Reference<(name: string, argsJson: string) => string>;
+    return fresh.global.getSync('__dispatch', { reference: true }) as ivm.Reference<(name: string, argsJson: string) => string>;
   }
 
   return {
@@ -96,7 +152,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       if (problems.length > 0) {
         return { text: `Invalid arguments for ${name}: ${problems.join('; ')}. The call was not run; call it again with arguments its input schema allows.`, isError: true };
       }
-      if (!dispatch || !isolate || isolate.isDisposed) dispatch = build();
+      if (!dispatch || !isolate || isolate.isDisposed) {
+        dropContext();
+        dispatch = build();
+      }
       try {
         const text = (await dispatch.apply(undefined, [name, JSON.stringify(args)], { timeout, result: { copy: true } })) as string;
         return { text: capBytes(text, maxBytes), isError: false };
@@ -107,9 +166,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         return { text: `Error: ${message}`, isError: true };
       }
     },
+    reset: dropContext,
     dispose() {
-      dispatch?.release();
-      if (isolate && !isolate.isDisposed) isolate.dispose();
+      dropContext();
+      if (isolate) giveBackIsolate(memoryLimitMb, isolate);
+      isolate = undefined;
       worldCopy.release();
     },
   };

@@ -8,6 +8,7 @@ import type { ChatMessage, ToolCall } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
+import type { EnvironmentPool } from './environment-pool.ts';
 import { EpisodeState, type EpisodeCounts, type EpisodeEnding, type EpisodeStateUpdate, type EpisodeStateValue } from './episode-state.ts';
 import { buildStep } from '../validator/build-step.ts';
 import { applyVerdicts, checkStep, describeValidatorErrors } from './gate.ts';
@@ -40,6 +41,8 @@ export interface RunEpisodeOptions {
   environment?: StartEnvironmentOptions;
   /** The task's servers, already started (the gateway lists their tools before the episode starts); the episode closes them. */
   toolEnvironment?: ToolEnvironment;
+  /** A suite's environments: the episode takes one from it and gives it back (reset for the next episode, or closed). */
+  environments?: EnvironmentPool;
   /** Used for plan episodes run with `settings.execute`. */
   planExecutor?: PlanExecutor;
   /** Called for every event as it is recorded (the live transcript). */
@@ -290,8 +293,11 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   const counts: EpisodeCounts = { rounds: 0, toolCalls: 0, blockedCalls: 0, rejectedAnswers: 0, nudges: 0, summaryRequested: false };
   let ending: EpisodeEnding;
   let lastCounts = counts;
+  // Whether the environment may serve another episode: nothing can still be running in it.
+  let endedCleanly = false;
+  const pool = options.toolEnvironment ? undefined : options.environments;
   try {
-    environment ??= await startEnvironment(task, options.environment);
+    environment ??= pool ? await pool.acquire(task) : await startEnvironment(task, options.environment);
     const tools = environment.tools;
     if (typeof options.model === 'function') {
       model = await options.model({ task, tools });
@@ -322,6 +328,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     );
     lastCounts = final.counts;
     ending = final.ending ?? { status: 'error', reason: 'the episode graph stopped without an ending', finalAnswer: null };
+    endedCleanly = ending.status !== 'error' && !controller.signal.aborted;
   } catch (error) {
     const reason = error instanceof SandboxError ? `${error.code}: ${error.message}` : `internal: ${(error as Error).message}`;
     ending = { status: 'error', reason, finalAnswer: null };
@@ -332,7 +339,8 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   } finally {
     clock.stop();
     options.signal?.removeEventListener('abort', onCallerAbort);
-    await environment?.close().catch(() => undefined);
+    if (environment && pool) await pool.release(task, environment, endedCleanly).catch(() => undefined);
+    else await environment?.close().catch(() => undefined);
     if (validator && validator !== options.validator) validator.dispose();
     if (ownsModel) await model?.close?.().catch(() => undefined);
   }

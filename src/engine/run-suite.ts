@@ -12,6 +12,7 @@ import type { PlanExecutor } from './protocols/plan.ts';
 import { readTrajectory } from '../schemas/read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
 import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile, type RunIdentity } from './run-identity.ts';
+import { EnvironmentPool } from './environment-pool.ts';
 import { runEpisode, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 import { packageVersions } from './versions.ts';
 
@@ -243,28 +244,34 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
 function playInProcess(options: RunSuiteOptions, concurrency: number): EpisodePlayer {
   return async (pending, context) => {
     const limit = pLimit(concurrency);
-    await Promise.all(
-      pending.map((episode) =>
-        limit(async () => {
-          if (context.signal?.aborted) return;
-          const { loaded, repeat } = episode;
-          const result = await runEpisode({
-            task: loaded.task,
-            taskPath: loaded.path,
-            model: options.createModel,
-            modelSpec: options.modelSpec,
-            settings: { ...context.settings, repeat },
-            trajectoryPath: trajectoryFile(context.outDir, loaded.task.id, repeat),
-            createValidator: options.createValidator,
-            constraintStatus: options.constraintStatus,
-            environment: options.environment,
-            planExecutor: options.planExecutor,
-          });
-          context.onEpisodeWritten(episode, result.status);
-          options.onEpisodeEnd?.({ taskId: loaded.task.id, repeat, result });
-        }),
-      ),
-    );
+    // The environment of a finished episode serves the next one of the same task (reset as newly started).
+    const environments = new EnvironmentPool(options.environment);
+    try {
+      await Promise.all(
+        pending.map((episode) =>
+          limit(async () => {
+            if (context.signal?.aborted) return;
+            const { loaded, repeat } = episode;
+            const result = await runEpisode({
+              task: loaded.task,
+              taskPath: loaded.path,
+              model: options.createModel,
+              modelSpec: options.modelSpec,
+              settings: { ...context.settings, repeat },
+              trajectoryPath: trajectoryFile(context.outDir, loaded.task.id, repeat),
+              createValidator: options.createValidator,
+              constraintStatus: options.constraintStatus,
+              environments,
+              planExecutor: options.planExecutor,
+            });
+            context.onEpisodeWritten(episode, result.status);
+            options.onEpisodeEnd?.({ taskId: loaded.task.id, repeat, result });
+          }),
+        ),
+      );
+    } finally {
+      await environments.close();
+    }
     return [];
   };
 }

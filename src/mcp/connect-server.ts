@@ -10,7 +10,7 @@ import { toolResultText } from './tool-result-text.ts';
 
 /** How to reach one MCP server: in-process (the default for suites and tests), a child process over stdio, or Streamable HTTP. */
 export type ServerEndpoint =
-  | { kind: 'in-memory'; server: McpServer }
+  | { kind: 'in-memory'; server: McpServer; reset?: () => void }
   | { kind: 'stdio'; command: string; args?: string[]; env?: Record<string, string>; cwd?: string }
   | { kind: 'http'; url: string };
 
@@ -35,6 +35,8 @@ export interface McpConnection {
   readonly name: string;
   readonly tools: readonly ToolSpec[];
   callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolOutcome>;
+  /** Readies an in-process server for the next episode (see ReusableServer); absent when it cannot be. */
+  reset?: () => void;
   close(): Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function connectServer(name: string, endpoint: ServerEndpoint): Pro
       name,
       tools,
       callTool: (toolName, args, options) => callTool(client, toolName, args, options),
+      ...(endpoint.kind === 'in-memory' && endpoint.reset ? { reset: endpoint.reset } : {}),
       async close() {
         if (closed) return;
         closed = true;

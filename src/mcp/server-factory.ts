@@ -11,6 +11,18 @@ export interface ServerContext {
 }
 
 /**
+ * A server that can serve the next episode of the same task: `reset()` drops whatever the last episode left in it,
+ * so that the next episode plays as on a newly started server (a test compares the trajectories). A factory
+ * returns a plain McpServer when its server cannot promise that; its environments are then never reused.
+ */
+export type ReusableServer = McpServer & { reset(): void };
+
+/** Whether a started server is reusable (it has `reset`). */
+export function isReusable(server: McpServer): server is ReusableServer {
+  return typeof (server as Partial<ReusableServer>).reset === 'function';
+}
+
+/**
  * Starts the MCP server a task's environment names, configured for that task (e.g. the SQL server on the
  * task's database, built on demand; the mock-tools server on the task's tools). One file per server in
  * src/mcp/environments/, registered in src/mcp/environments/index.ts.

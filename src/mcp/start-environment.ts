@@ -4,7 +4,7 @@ import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { connectServer, type McpConnection, type ServerEndpoint, type ToolOutcome } from './connect-server.ts';
 import { ENVIRONMENT_SERVERS } from './environments/index.ts';
-import type { ServerFactory } from './server-factory.ts';
+import { isReusable, type ServerFactory } from './server-factory.ts';
 
 /** Default cap on what the agent reads from one tool result (the stdio reader drops messages over 10 MiB). */
 export const DEFAULT_MAX_RESULT_BYTES = 64 * 1024;
@@ -14,6 +14,11 @@ export interface ToolEnvironment {
   readonly tools: readonly ToolSpec[];
   /** Calls a tool with the raw argument text the model produced; bad JSON or an unknown tool is an error result. */
   call(name: string, argumentsText: string, options?: { signal?: AbortSignal }): Promise<ToolOutcome>;
+  /**
+   * Readies every server for another episode of the same task, as if newly started (connections and tool list
+   * kept); absent when a server cannot be reset (a stdio or HTTP server, an in-process one that is not reusable).
+   */
+  reset?: () => void;
   /** Closes every connection (and in-process server); safe to call twice. */
   close(): Promise<void>;
 }
@@ -58,14 +63,14 @@ async function connectRef(task: Task, ref: ServerRef, options: StartEnvironmentO
       throw new SandboxError('server-error', `the ${ref.name} server is not available: ${(error as Error).message}`, { cause: error });
     }
   }
-  let server;
+  let started;
   try {
-    server = await factory(ref, { task });
+    started = await factory(ref, { task });
   } catch (error) {
     if (error instanceof SandboxError) throw error;
     throw new SandboxError('server-error', `the ${ref.name} server failed to start: ${(error as Error).message}`, { cause: error });
   }
-  const endpoint: ServerEndpoint = { kind: 'in-memory', server };
+  const endpoint: ServerEndpoint = isReusable(started) ? { kind: 'in-memory', server: started, reset: () => started.reset() } : { kind: 'in-memory', server: started };
   return connectServer(ref.name, endpoint);
 }
 
@@ -88,8 +93,11 @@ export function createToolRouter(
     }
   }
   let closing: Promise<void> | undefined;
+  const resets = connections.map((connection) => connection.reset);
+  const reset = resets.every((one) => one !== undefined) ? () => resets.forEach((one) => one!()) : undefined;
   return {
     tools,
+    ...(reset ? { reset } : {}),
     async call(name, argumentsText, callOptions = {}) {
       const connection = routes.get(name);
       if (!connection) {

@@ -1,16 +1,25 @@
-// `npm run bench -- harness`: the engine's own cost beside LangGraph's (issue 2).
+// `npm run bench -- harness`: the engine's own cost beside LangGraph's (docs/benchmarks.md).
 //   vs_bare_langgraph_ratio  our time per step (reference model, in-process mock-tools server, real validator, recorder)
-//                            ÷ a bare LangGraph graph of the same shape (model → gate → tools, nodes that do nothing),
-//                            6 model steps per episode, both measured in this run, one episode at a time
+//                            ÷ a bare LangGraph graph of an episode step's three parts (model → gate → tools, nodes
+//                            that do nothing), 6 model steps per episode, one episode at a time, interleaved rounds in
+//                            this run; `_cpu_ratio` the same in process CPU time (steadier on a loaded machine)
+//   vs_bare_turn_graph_ratio the same ÷ a bare graph of our graph's exact topology (turn → tools): the stricter figure
+//                            (our episodes are one task's repeats, each on the last one's environment, reset, as in a suite)
+//   tool_call_mcp_ms         one tool call through MCP (in-process mock-tools server); `_direct_ms` the same call on the runtime
 //   step_overhead_ms_p50/p99 time per step spent outside the model (from a model response to the next model call)
-//   episodes_per_s           a 100-episode suite (runSuite, trajectories written, graded at the end) at concurrency 4
+//   episodes_per_s (_16)     a 100-episode suite (runSuite, trajectories written, graded at the end) at concurrency 4 (16)
+//   bare_episodes_per_s      100 bare-graph episodes at concurrency 4, before and after ours, averaged
 //   rss_mb_64                peak RSS with 64 episodes in flight
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
+import pLimit from 'p-limit';
 import { defaultValidatorFactory } from '../../src/engine/episode-defaults.ts';
+import { EnvironmentPool } from '../../src/engine/environment-pool.ts';
 import { loadTask } from '../../src/engine/load-task.ts';
+import { startEnvironment } from '../../src/mcp/start-environment.ts';
+import { createToolRuntime } from '../../mcp-servers/mock-tools/tool-runtime.ts';
 import { runEpisode, type ModelFactory } from '../../src/engine/run-episode.ts';
 import { runSuite } from '../../src/engine/run-suite.ts';
 import { createReferenceModel } from '../../src/models/reference-model.ts';
@@ -38,23 +47,38 @@ async function benchTask(): Promise<Task> {
   return TaskSchema.parse(json);
 }
 
-/** The bare graph: the same three nodes and routing, doing nothing but passing messages. */
+const State = Annotation.Root({
+  messages: Annotation<unknown[]>({ reducer: (left, right) => left.concat(right), default: () => [] }),
+  steps: Annotation<number>,
+});
+type BareState = typeof State.State;
+const bareModel = async (state: BareState) => ({
+  messages: [{ role: 'assistant', content: null, tool_calls: state.steps < STEPS - 1 ? [{ id: `c${state.steps}`, function: { name: 't', arguments: '{}' } }] : undefined }],
+  steps: state.steps + 1,
+});
+const bareTools = async (state: BareState) => ({ messages: [{ role: 'tool', tool_call_id: `c${state.steps}`, content: 'ok' }] });
+
+/** The bare graph the ratio is defined on: an episode step's three parts as three nodes (model → gate → tools), doing nothing but passing messages. */
 function bareGraph() {
-  const State = Annotation.Root({
-    messages: Annotation<unknown[]>({ reducer: (left, right) => left.concat(right), default: () => [] }),
-    steps: Annotation<number>,
-  });
   return new StateGraph(State)
-    .addNode('model', async (state) => ({
-      messages: [{ role: 'assistant', content: null, tool_calls: state.steps < STEPS - 1 ? [{ id: `c${state.steps}`, function: { name: 't', arguments: '{}' } }] : undefined }],
-      steps: state.steps + 1,
-    }))
+    .addNode('model', bareModel)
     .addNode('gate', async () => ({}))
-    .addNode('tools', async (state) => ({ messages: [{ role: 'tool', tool_call_id: `c${state.steps}`, content: 'ok' }] }))
+    .addNode('tools', bareTools)
     .addEdge(START, 'model')
     .addEdge('model', 'gate')
     .addConditionalEdges('gate', (state) => (state.steps >= STEPS ? END : 'tools'), ['tools', END])
     .addEdge('tools', 'model')
+    .compile();
+}
+
+/** The bare graph with our graph's exact topology (turn → tools, model and gate in one node): the stricter comparison. */
+function bareTurnGraph() {
+  return new StateGraph(State)
+    .addNode('turn', bareModel)
+    .addNode('tools', bareTools)
+    .addEdge(START, 'turn')
+    .addConditionalEdges('turn', (state) => (state.steps >= STEPS ? END : 'tools'), ['tools', END])
+    .addEdge('tools', 'turn')
     .compile();
 }
 
@@ -77,36 +101,104 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
+/** Wall and CPU milliseconds of `fn`. */
+async function measure(fn: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  await fn();
+  const used = process.cpuUsage(cpu);
+  return { wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
+}
+
+/** Episodes per second of `count` bare-graph episodes, `concurrency` at a time (as runSuite schedules ours). */
+async function bareEpisodesPerS(graph: ReturnType<typeof bareGraph>, count: number, concurrency: number): Promise<number> {
+  const limit = pLimit(concurrency);
+  const { wall } = await measure(async () => {
+    await Promise.all(Array.from({ length: count }, () => limit(() => graph.invoke({ messages: [], steps: 0 }))));
+  });
+  return count / (wall / 1000);
+}
+
 export async function run(): Promise<Record<string, number>> {
   const task = await benchTask();
   const out = await mkdtemp(path.join(os.tmpdir(), 'harness-bench-'));
   try {
-    const episodes = 40;
-    const graph = bareGraph();
-    for (let i = 0; i < 10; i++) await graph.invoke({ messages: [], steps: 0 });
-    let started = performance.now();
-    for (let i = 0; i < episodes; i++) await graph.invoke({ messages: [], steps: 0 });
-    const bareMsPerStep = (performance.now() - started) / (episodes * STEPS);
-
+    const bare = bareGraph();
+    const bareTurn = bareTurnGraph();
     const gaps: number[] = [];
-    const ours = async (index: number, record: boolean) => {
+    let index = 0;
+    // Episodes of one task one after the other, as a suite plays its repeats: the environment of the last is reused, reset.
+    const environments = new EnvironmentPool();
+    const ours = async (record: boolean) => {
       const result = await runEpisode({
         task,
         model: record ? timed(createReferenceModel(task), gaps) : createReferenceModel(task),
-        trajectoryPath: path.join(out, 'single', `${task.id}.${index}.jsonl`),
+        trajectoryPath: path.join(out, 'single', `${task.id}.${index++}.jsonl`),
         createValidator: defaultValidatorFactory,
+        environments,
       });
       if (result.status !== 'completed') throw new Error(`bench episode ended ${result.status}: ${result.reason}`);
     };
-    for (let i = 0; i < 5; i++) await ours(i, false);
-    started = performance.now();
-    for (let i = 0; i < episodes; i++) await ours(i, true);
-    const oursMsPerStep = (performance.now() - started) / (episodes * STEPS);
+    for (let i = 0; i < 10; i++) {
+      await bare.invoke({ messages: [], steps: 0 });
+      await bareTurn.invoke({ messages: [], steps: 0 });
+      await ours(false);
+    }
+    // Interleaved rounds, so that a change of load on a shared machine falls on all three alike.
+    const rounds = 8;
+    const perRound = 5;
+    const totals = { bare: { wall: 0, cpu: 0 }, bareTurn: { wall: 0, cpu: 0 }, ours: { wall: 0, cpu: 0 } };
+    const add = (into: { wall: number; cpu: number }, time: { wall: number; cpu: number }) => {
+      into.wall += time.wall;
+      into.cpu += time.cpu;
+    };
+    for (let round = 0; round < rounds; round++) {
+      add(totals.bare, await measure(async () => {
+        for (let i = 0; i < perRound; i++) await bare.invoke({ messages: [], steps: 0 });
+      }));
+      add(totals.bareTurn, await measure(async () => {
+        for (let i = 0; i < perRound; i++) await bareTurn.invoke({ messages: [], steps: 0 });
+      }));
+      add(totals.ours, await measure(async () => {
+        for (let i = 0; i < perRound; i++) await ours(true);
+      }));
+    }
+    await environments.close();
+    const steps = rounds * perRound * STEPS;
+    const perStep = (time: { wall: number; cpu: number }) => ({ wall: time.wall / steps, cpu: time.cpu / steps });
+    const [bareStep, bareTurnStep, oursStep] = [perStep(totals.bare), perStep(totals.bareTurn), perStep(totals.ours)];
+
+    // One tool call through MCP (in-process server, the environment's router) beside the same call made on the tool runtime directly.
+    const environment = await startEnvironment(task);
+    const runtime = createToolRuntime({ tools: 'tools' in task ? task.tools! : [], world: task.environment.servers[0]!.options.world });
+    const calls = 500;
+    const args = { title: 'The Starry Harbor' };
+    for (let i = 0; i < 50; i++) {
+      await environment.call('artwork_locator', JSON.stringify(args));
+      await runtime.call('artwork_locator', args);
+    }
+    const viaMcp = await measure(async () => {
+      for (let i = 0; i < calls; i++) await environment.call('artwork_locator', JSON.stringify(args));
+    });
+    const direct = await measure(async () => {
+      for (let i = 0; i < calls; i++) await runtime.call('artwork_locator', args);
+    });
+    await environment.close();
+    runtime.dispose();
 
     const createModel: ModelFactory = async (context) => createReferenceModel(context.task);
-    const suiteStarted = performance.now();
-    const suite = await runSuite({ tasks: [{ task, path: 'harness-bench.json' }], repeats: 100, concurrency: 4, modelSpec: 'reference', createModel, outDir: path.join(out, 'suite'), createValidator: defaultValidatorFactory });
-    const episodesPerS = suite.ran / ((performance.now() - suiteStarted) / 1000);
+    const suite = async (name: string, concurrency: number, repeats = 100) => {
+      const { wall } = await measure(async () => {
+        const result = await runSuite({ tasks: [{ task, path: 'harness-bench.json' }], repeats, concurrency, modelSpec: 'reference', createModel, outDir: path.join(out, name), createValidator: defaultValidatorFactory });
+        if (result.episodes.some((episode) => episode.status !== 'completed')) throw new Error(`bench suite ${name}: an episode did not complete`);
+      });
+      return repeats / (wall / 1000);
+    };
+    // The bare graph's episodes/s before and after ours, averaged (the same run, the same load).
+    const bareBefore = await bareEpisodesPerS(bare, 100, 4);
+    const episodesPerS = await suite('suite-4', 4);
+    const episodesPerS16 = await suite('suite-16', 16);
+    const bareEpisodes = (bareBefore + (await bareEpisodesPerS(bare, 100, 4))) / 2;
 
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
@@ -115,12 +207,22 @@ export async function run(): Promise<Record<string, number>> {
     peak = Math.max(peak, process.memoryUsage().rss);
 
     return {
-      bare_langgraph_ms_per_step: bareMsPerStep,
-      ms_per_step: oursMsPerStep,
-      vs_bare_langgraph_ratio: oursMsPerStep / bareMsPerStep,
+      bare_langgraph_ms_per_step: bareStep.wall,
+      ms_per_step: oursStep.wall,
+      vs_bare_langgraph_ratio: oursStep.wall / bareStep.wall,
+      vs_bare_langgraph_cpu_ratio: oursStep.cpu / bareStep.cpu,
+      bare_turn_graph_ms_per_step: bareTurnStep.wall,
+      vs_bare_turn_graph_ratio: oursStep.wall / bareTurnStep.wall,
+      vs_bare_turn_graph_cpu_ratio: oursStep.cpu / bareTurnStep.cpu,
+      tool_call_mcp_ms: viaMcp.wall / calls,
+      tool_call_direct_ms: direct.wall / calls,
       step_overhead_ms_p50: percentile(gaps, 50),
       step_overhead_ms_p99: percentile(gaps, 99),
       episodes_per_s: episodesPerS,
+      bare_episodes_per_s: bareEpisodes,
+      episodes_vs_bare_ratio: episodesPerS / bareEpisodes,
+      episodes_per_s_16: episodesPerS16,
+      conc16_vs_conc4_ratio: episodesPerS16 / episodesPerS,
       rss_mb_64: peak / (1024 * 1024),
       load_average_1m: os.loadavg()[0]!,
     };
