@@ -73,9 +73,11 @@ export function createPythonToolRuntime(options: PythonToolRuntimeOptions): Tool
       return { text: `Error: ${capBytes(outcome.error, maxBytes)}`, isError: true };
     },
     reset() {
-      // A Python sandbox keeps module state between calls: the next call opens a new one.
+      // A Python sandbox keeps module state between calls: the next episode gets a new one, opened now (as at
+      // the start) so its first call's timeout is not charged with the restore.
       void opening?.then((ready) => ready.sandbox.dispose(), () => undefined);
-      opening = undefined;
+      opening = open();
+      opening.catch(() => undefined);
     },
     dispose() {
       disposed = true;
