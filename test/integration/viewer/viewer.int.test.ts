@@ -134,6 +134,22 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     await page.screenshot({ path: path.join(SHOTS, 'episode-checklist.png') });
   });
 
+  it('episode: End scrolls the transcript to its last event, on screen at the bottom', async () => {
+    const file = path.join(runs, 'ddr', 'ddr-clinical-p-0001.0.jsonl');
+    const last = (await readFile(file, 'utf8')).trim().split('\n').length - 1;
+    await page.goto(`${viewer.url}#/episode/${encode(file)}`);
+    await page.waitForSelector('.event.model-response');
+    expect(await page.locator(`.event[data-seq="${last}"]`).count()).toBe(0); // far down: not rendered yet
+    await page.keyboard.press('End');
+    const row = page.locator(`.event.episode-end[data-seq="${last}"]`);
+    await row.waitFor();
+    await expect.poll(async () => {
+      const scroller = await page.locator('#transcript').boundingBox();
+      const box = await row.boundingBox();
+      return scroller !== null && box !== null && box.y >= scroller.y - 1 && box.y + box.height <= scroller.y + scroller.height + 1;
+    }).toBe(true);
+  });
+
   it('compare: block vs observe per task with the deltas', async () => {
     await page.goto(viewer.url);
     await page.waitForSelector('table#runs tbody tr');

@@ -21,7 +21,7 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
   const divergedAt = new Map<number, Row[]>();
   for (const divergence of divergences) divergedAt.set(divergence.seq, [...(divergedAt.get(divergence.seq) ?? []), divergence]);
   let highlighted = -1;
-  /** End was pressed: follow the end of the transcript until its last event is on screen (for at most this many draws). */
+  /** End was pressed: follow the end of the transcript until its last event is on screen (until this time, 0: not following). */
   let toEnd = 0;
   let settled = 0;
 
@@ -101,22 +101,25 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
       }
     }
     for (const node of added) virtualizer.measureElement(node);
-    // End: rows measured taller than estimated push the end down; follow it until the last event is on screen
-    if (toEnd) {
-      inner.style.height = `${virtualizer.getTotalSize()}px`;
-      scroller.scrollTop = scroller.scrollHeight;
+    // End: rows measured taller than estimated push the end down; ask the virtualizer for its end again each frame
+    // (it reconciles its own scroll as rows are measured) until the last event is on screen for a few frames
+    if (toEnd > 0) {
       const last = shown.get(count - 1);
       const onScreen = last?.loaded && last.node.getBoundingClientRect().bottom <= scroller.getBoundingClientRect().bottom + 1;
-      // settled: the last event on screen at the very bottom for a few frames in a row (measurements move rows)
-      settled = onScreen && scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1 ? settled + 1 : 0;
-      toEnd = settled >= 3 ? 0 : toEnd - 1;
-      if (toEnd > 0) requestAnimationFrame(() => draw());
+      settled = onScreen ? settled + 1 : 0;
+      if (settled >= 3 || performance.now() > toEnd) toEnd = 0;
+      else requestAnimationFrame(() => {
+        if (toEnd === 0) return;
+        virtualizer.scrollToEnd();
+        draw();
+      });
     }
   }
   const scrollToEnd = () => {
-    // not the virtualizer's scrollToIndex: its estimate of where the end is moves as rows are measured
-    toEnd = 300;
+    // followed for at most 10 s (a page of events still loading)
+    toEnd = performance.now() + 10_000;
     settled = 0;
+    virtualizer.scrollToEnd();
     draw();
   };
   scroller.addEventListener('wheel', () => (toEnd = 0), { passive: true });
