@@ -137,6 +137,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
   it('episode: End scrolls the transcript to its last event, on screen at the bottom', async () => {
     const file = path.join(runs, 'ddr', 'ddr-clinical-p-0001.0.jsonl');
     const last = (await readFile(file, 'utf8')).trim().split('\n').length - 1;
+    await page.goto('about:blank'); // a fresh page: the checklist test left this episode scrolled down
     await page.goto(`${viewer.url}#/episode/${encode(file)}`);
     await page.waitForSelector('.event.model-response');
     expect(await page.locator(`.event[data-seq="${last}"]`).count()).toBe(0); // far down: not rendered yet
