@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SandboxError } from '../sandbox-error.ts';
@@ -61,7 +62,9 @@ async function walk(dir: string, depth: number, files: RunFile[]): Promise<void>
   }
   // summary.json alone (no trajectories, no run.json) is not a run folder
   if (!here.some((file) => file.kind === 'trajectory' || file.kind === 'run')) return;
-  const stats = await Promise.all(here.map((file) => stat(path.join(dir, file.name)).catch(() => undefined)));
+  // Synchronous stats: ~10,000 of them (a re-index of a big results folder) take tens of ms this way and several
+  // hundred through promises, which cost more than the system call itself.
+  const stats = here.map((file) => statSync(path.join(dir, file.name), { throwIfNoEntry: false }));
   here.forEach((file, index) => {
     const info = stats[index];
     if (info) files.push({ path: path.join(dir, file.name), runDir: dir, kind: file.kind, size: info.size, mtime: info.mtimeMs });
