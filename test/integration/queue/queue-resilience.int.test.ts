@@ -165,7 +165,10 @@ describe('distributed runs survive crashes', { timeout: 300_000 }, () => {
   });
 
   it('--shared-dir must hold --out (usage error, exit 2)', async () => {
-    const result = sandbox('run', '--suite', SUITE, '--model', 'reference', '--queue', urlOf(4), '--shared-dir', os.tmpdir(), '--out', 'runs/elsewhere');
+    // two sibling folders of their own: whatever the checkout's location, --out is not inside --shared-dir
+    const shared = await mkdtemp(path.join(os.tmpdir(), 'resilience-shared-'));
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), 'resilience-elsewhere-'));
+    const result = sandbox('run', '--suite', SUITE, '--model', 'reference', '--queue', urlOf(4), '--shared-dir', shared, '--out', path.join(elsewhere, 'run'));
     expect(result.status).toBe(EXIT_CODES.usage);
     expect(result.stderr).toContain('must be inside it');
   });
