@@ -1,5 +1,4 @@
 import { DDR_SUMMARY_REQUEST } from '../schemas/ddr-messages.ts';
-import type { Model } from '../models/model.ts';
 import type { ItemVerdict } from '../schemas/checklist.ts';
 import type { DdrTask } from '../schemas/ddr-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
@@ -7,29 +6,12 @@ import { checklistAccuracy, firstCountingK, gradeChecklist, judgeChecklist } fro
 import { readCatalog, servedDatabase, type DatabaseCatalog } from './database-catalog.ts';
 import { explorationMetrics } from './exploration.ts';
 import { agentMessages, extractInsights, NOT_EXTRACTED } from './insights.ts';
+import { judgeUsageMetrics, metered, type JudgeUsage } from './metered-judge.ts';
 import type { StyleGrader } from './style-grader.ts';
 
 function tally(verdicts: readonly ItemVerdict[]) {
   const count = (value: ItemVerdict['verdict']) => verdicts.filter((verdict) => verdict.verdict === value).length;
   return { correct: count('CORRECT_INFO'), incorrect: count('INCORRECT_INFO'), insufficient: count('INSUFFICIENT_INFO'), unjudged: count('UNJUDGED') };
-}
-
-/** Tokens and cost of every call a judge makes, summed (cost unknown as soon as one call's price is). */
-function metered(judge: Model): { model: Model; usage: { inputTokens: number; outputTokens: number; costUsd: number | null; calls: number } } {
-  const usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 as number | null, calls: 0 };
-  const model: Model = {
-    ...judge,
-    spec: judge.spec,
-    async respond(request) {
-      const response = await judge.respond(request);
-      usage.calls += 1;
-      usage.inputTokens += response.usage.inputTokens ?? 0;
-      usage.outputTokens += response.usage.outputTokens ?? 0;
-      usage.costUsd = usage.costUsd === null || response.usage.costUsd === undefined ? null : usage.costUsd + response.usage.costUsd;
-      return response;
-    },
-  };
-  return { model, usage };
 }
 
 /** The served database's catalog, or why there is none (no SQL server: not measured). */
@@ -53,7 +35,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
     const verdicts = gradeChecklist(checklist, messages, { entityId: task.grading.entity.id, documentation: catalog?.documentation });
     let judged: ItemVerdict[] | null = null;
     let insights: string[] | null = null;
-    let judgeUsage: ReturnType<typeof metered>['usage'] | null = null;
+    let judgeUsage: JudgeUsage | null = null;
     if (options.judge) {
       const judge = metered(options.judge);
       insights = await extractInsights(events, judge.model);
@@ -82,9 +64,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         judge_accuracy: judged && judgedCounts && judged.length > judgedCounts.unjudged ? judgedCounts.correct / (judged.length - judgedCounts.unjudged) : null,
         judge_unjudged: judgedCounts ? judgedCounts.unjudged : null,
         judge_unextracted: insights ? insights.filter((insight) => insight === NOT_EXTRACTED).length : null,
-        judge_input_tokens: judgeUsage ? judgeUsage.inputTokens : null,
-        judge_output_tokens: judgeUsage ? judgeUsage.outputTokens : null,
-        judge_cost_usd: judgeUsage ? judgeUsage.costUsd : null,
+        ...judgeUsageMetrics(judgeUsage),
         // Without a served database exploration is not measured: those metrics are absent (reports say "not measured").
         ...(exploration
           ? { table_coverage: exploration.tableCoverage, column_coverage: exploration.columnCoverage, entropy: exploration.entropy, queries: exploration.queries }

@@ -6,6 +6,7 @@ import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { PlanTask } from '../schemas/plan-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { subqueryMatches } from './cctu.ts';
+import { judgeUsageMetrics, metered } from './metered-judge.ts';
 import type { GradeOptions, StyleGrader } from './style-grader.ts';
 
 /** The final answer of an episode: `episode-end`'s, else the last assistant message's text (a cut-off trajectory). */
@@ -35,9 +36,11 @@ export const planGrader: StyleGrader<PlanTask> = {
     const vocabulary = filterVocabularyOf(task);
     const reference = task.reference.plan;
     const oneShot = evaluateOneShot(answer ?? '', reference, { filterVocabulary: vocabulary });
+    // The judge's tokens and cost go into the score, for the cost ledger (null without a judge).
+    const judge = options.judge ? metered(options.judge) : null;
     const metricWise = await evaluateMetricWise(answer ?? '', task.query, reference, {
       filterVocabulary: vocabulary,
-      ...(options.judge ? { judge: options.judge } : {}),
+      ...(judge ? { judge: judge.model } : {}),
     });
 
     const executed = start?.type === 'episode-start' && start.settings.execute;
@@ -61,6 +64,7 @@ export const planGrader: StyleGrader<PlanTask> = {
       total: metricWise.total,
       structural_total: metricWise.structuralTotal,
       facts_reached: factsReached,
+      ...judgeUsageMetrics(judge ? judge.usage : null),
     };
     for (const metric of Object.keys(PLAN_METRIC_WEIGHTS) as PlanMetric[]) metrics[metric] = metricWise.metrics[metric];
 

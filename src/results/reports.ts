@@ -106,8 +106,8 @@ export function violations(store: ResultsStore, runDirs?: readonly string[]): Pr
 }
 
 /**
- * The cost ledger per run, model and task: the agent's input and output tokens and USD, and the judge's (the DDR
- * grader's judge reports its tokens and cost in the score: metrics judge_input_tokens, judge_output_tokens,
+ * The cost ledger per run, model and task: the agent's input and output tokens and USD, and the judge's (the DDR and
+ * plan graders' judges report their tokens and cost in the score: metrics judge_input_tokens, judge_output_tokens,
  * judge_cost_usd). A price is known only when every call reported a cost; otherwise the USD is NULL and the price
  * says `unknown` (never 0). Episodes graded without a judge count as `not judged`; `total_usd` is agent + judge, known
  * only when both are.

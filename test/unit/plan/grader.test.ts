@@ -4,6 +4,7 @@ import { planGrader } from '../../../src/graders/plan.ts';
 import { EventSchema, type TrajectoryEvent } from '../../../src/schemas/event.ts';
 import type { PlanTask } from '../../../src/schemas/plan-task.ts';
 import type { Plan } from '../../../src/schemas/plan.ts';
+import type { Model } from '../../../src/models/model.ts';
 
 // A subjective compound question along one chain: (1) finds an entity, (2) lists its calls and (3) its peers' calls,
 // (4) and (5) read them, (6) and (7) count their key moments, (8) measures the entity further, (9) explains.
@@ -62,6 +63,26 @@ describe('plan grader', () => {
     const [first] = executedTask.grading.expectedFacts;
     const score = await planGrader.grade(executedTask, trajectory(JSON.stringify(task.reference.plan), [`[{"x": "${first}"}]`], true), {});
     expect(score.metrics.facts_reached).toBeCloseTo(1 / executedTask.grading.expectedFacts.length);
+  });
+
+  // The cost ledger (issue 17) reads the judge's tokens and USD from the score: the plan grader asks the judge once
+  // per plan (judgePlan), so the metrics are that call's usage; an unknown price stays unknown (null), never 0.
+  it('records the judge\'s tokens and cost in the score, null without a judge', async () => {
+    const reply = '{"tool_prompt_alignment": 90, "step_executability": 80, "query_adherence": 100}';
+    const judge = (costUsd?: number): Model => ({
+      spec: 'openai:judge-test',
+      generative: true,
+      async respond() {
+        return { message: { role: 'assistant' as const, content: reply }, usage: { inputTokens: 1200, outputTokens: 40, ...(costUsd === undefined ? {} : { costUsd }) }, latencyMs: 0 };
+      },
+    });
+    const answer = trajectory(JSON.stringify(task.reference.plan));
+    const priced = await planGrader.grade(task, answer, { judge: judge(0.0031) });
+    expect(priced.metrics).toMatchObject({ judge_input_tokens: 1200, judge_output_tokens: 40, judge_cost_usd: 0.0031, tool_prompt_alignment: 90 });
+    const unpriced = await planGrader.grade(task, answer, { judge: judge() });
+    expect(unpriced.metrics).toMatchObject({ judge_input_tokens: 1200, judge_output_tokens: 40, judge_cost_usd: null });
+    const unjudged = await planGrader.grade(task, answer, {});
+    expect(unjudged.metrics).toMatchObject({ judge_input_tokens: null, judge_output_tokens: null, judge_cost_usd: null });
   });
 
   it('summarises scores by stratum, rating and metric', async () => {
