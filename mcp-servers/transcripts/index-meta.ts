@@ -37,15 +37,18 @@ export const IndexMetaSchema = z.object({
 });
 export type IndexMeta = z.infer<typeof IndexMetaSchema>;
 
-/** Reads an index's metadata; `null` when there is none or it is from another format version. */
+/**
+ * Reads an index's metadata; `null` when there is none, it is from another format version or it is not readable
+ * JSON (a build cut off mid-write): each means the index is to be built again, never misread.
+ */
 export async function readIndexMeta(indexPath: string): Promise<IndexMeta | null> {
-  let text: string;
+  let json: unknown;
   try {
-    text = await readFile(path.join(indexPath, META_FILE), 'utf8');
+    json = JSON.parse(await readFile(path.join(indexPath, META_FILE), 'utf8'));
   } catch {
     return null;
   }
-  const parsed = IndexMetaSchema.safeParse(JSON.parse(text));
+  const parsed = IndexMetaSchema.safeParse(json);
   return parsed.success ? parsed.data : null;
 }
 

@@ -1,4 +1,4 @@
-import { rm, utimes } from 'node:fs/promises';
+import { rm, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -48,7 +48,13 @@ describe('buildTranscriptIndex', () => {
     expect((await readIndexMeta(ownPath))!.builtAt).toBe(before);
     await utimes(dbPath, new Date(), new Date(Date.now() + 5000));
     await ensureTranscriptIndex({ dbPath, indexPath: ownPath });
-    expect((await readIndexMeta(ownPath))!.builtAt).not.toBe(before);
+    const rebuilt = (await readIndexMeta(ownPath))!.builtAt;
+    expect(rebuilt).not.toBe(before);
+    // A metadata file cut off mid-write is no index: rebuilt, not a raw SyntaxError.
+    await writeFile(path.join(ownPath, 'transcript-index.json'), '{"formatVersion": 4, "built');
+    expect(await readIndexMeta(ownPath)).toBeNull();
+    await ensureTranscriptIndex({ dbPath, indexPath: ownPath });
+    expect((await readIndexMeta(ownPath))?.calls).toBe(TINY_CALLS.length);
   });
 });
 
