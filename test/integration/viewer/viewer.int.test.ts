@@ -3,7 +3,7 @@ import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
 import { openStore, type ResultsStore } from '../../../src/results/store.ts';
@@ -71,6 +71,15 @@ afterAll(async () => {
 
 const encode = encodeURIComponent;
 
+/** Waits until the row is wholly inside the transcript's visible area. */
+async function expectOnScreen(row: Locator): Promise<void> {
+  await expect.poll(async () => {
+    const scroller = await page.locator('#transcript').boundingBox();
+    const box = await row.boundingBox();
+    return scroller !== null && box !== null && box.y >= scroller.y - 1 && box.y + box.height <= scroller.y + scroller.height + 1;
+  }).toBe(true);
+}
+
 describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
   it('runs → run: every run listed; the violation plot has one bar per constraint category', async () => {
     await page.goto(viewer.url);
@@ -125,11 +134,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     const row = page.locator(`.event.highlight[data-seq="${target}"]`);
     await row.waitFor();
     // the highlighted row is inside the transcript's visible area
-    await expect.poll(async () => {
-      const scroller = await page.locator('#transcript').boundingBox();
-      const box = await row.boundingBox();
-      return scroller !== null && box !== null && box.y >= scroller.y - 1 && box.y + box.height <= scroller.y + scroller.height + 1;
-    }).toBe(true);
+    await expectOnScreen(row);
     expect(await row.textContent()).toContain('model-response');
     await page.screenshot({ path: path.join(SHOTS, 'episode-checklist.png') });
   });
@@ -144,11 +149,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     await page.keyboard.press('End');
     const row = page.locator(`.event.episode-end[data-seq="${last}"]`);
     await row.waitFor();
-    await expect.poll(async () => {
-      const scroller = await page.locator('#transcript').boundingBox();
-      const box = await row.boundingBox();
-      return scroller !== null && box !== null && box.y >= scroller.y - 1 && box.y + box.height <= scroller.y + scroller.height + 1;
-    }).toBe(true);
+    await expectOnScreen(row);
   });
 
   it('compare: block vs observe per task with the deltas', async () => {
