@@ -40,6 +40,22 @@ function comparable(events: readonly TrajectoryEvent[]): unknown[] {
     .map((event) => JSON.parse(JSON.stringify(event, (key, value: unknown) => (['time', 'durationMs', 'latencyMs'].includes(key) ? undefined : value))) as unknown);
 }
 
+/** The real mock-tools server factory, counting the servers it started and the ones closed. */
+function countingMockTools(): { counts: { started: number; closed: number }; counting: ServerFactory } {
+  const counts = { started: 0, closed: 0 };
+  const counting: ServerFactory = async (ref, context) => {
+    counts.started += 1;
+    const server = await startMockToolsServer(ref, context);
+    const previous = server.server.onclose;
+    server.server.onclose = () => {
+      counts.closed += 1;
+      previous?.();
+    };
+    return server;
+  };
+  return { counts, counting };
+}
+
 describe('environment reuse in a suite', () => {
   it('every repeat played on the reused, reset environment has the trajectory of an episode on a newly started one', async () => {
     const fresh = await runEpisode({ task, model: play, createValidator: defaultValidatorFactory });
@@ -52,11 +68,7 @@ describe('environment reuse in a suite', () => {
       { calls: 3, seen: 3, polluted: 'yes', world: 'w' },
     ]);
 
-    let started = 0;
-    const counting: ServerFactory = async (ref, context) => {
-      started += 1;
-      return startMockToolsServer(ref, context);
-    };
+    const { counts, counting } = countingMockTools();
     const outDir = await mkdtemp(path.join(os.tmpdir(), 'environment-reuse-'));
     const suite = await runSuite({
       tasks: [{ task, path: 'stateful.json' }],
@@ -70,7 +82,7 @@ describe('environment reuse in a suite', () => {
     });
     expect(suite.episodes.map((episode) => episode.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
     // One environment served the four repeats…
-    expect(started).toBe(1);
+    expect(counts.started).toBe(1);
     // …and each repeat's trajectory is the fresh episode's.
     for (let repeat = 0; repeat < 4; repeat++) {
       const { events } = await readTrajectory(trajectoryFile(outDir, task.id, repeat));
@@ -79,26 +91,15 @@ describe('environment reuse in a suite', () => {
   });
 
   it('an environment whose episode ended in error is closed, not reused; servers without reset are never reused', async () => {
-    let started = 0;
-    let closed = 0;
-    const counting: ServerFactory = async (ref, context) => {
-      started += 1;
-      const server = await startMockToolsServer(ref, context);
-      const previous = server.server.onclose;
-      server.server.onclose = () => {
-        closed += 1;
-        previous?.();
-      };
-      return server;
-    };
+    const { counts, counting } = countingMockTools();
     let episode = 0;
     const failingFirst: ModelFactory = async () => (episode++ === 0 ? scriptedModel([{ calls: [['count', {}]] }, { throws: 'model down' }]) : scriptedModel([{ say: 'done' }]));
     const outDir = await mkdtemp(path.join(os.tmpdir(), 'environment-reuse-error-'));
     const suite = await runSuite({ tasks: [{ task, path: 'stateful.json' }], repeats: 3, concurrency: 1, modelSpec: 'test-scripted', createModel: failingFirst, outDir, environment: { servers: { 'mock-tools': counting } } });
     expect(suite.episodes.map((entry) => entry.status)).toEqual(['error', 'completed', 'completed']);
     // The errored episode's environment was closed; the second started anew and served the third.
-    expect(started).toBe(2);
-    expect(closed).toBe(2);
+    expect(counts.started).toBe(2);
+    expect(counts.closed).toBe(2);
 
     // A server with no reset (a plain McpServer) gets a new environment per episode.
     const ledger = { started: 0, closed: 0 };
@@ -109,26 +110,15 @@ describe('environment reuse in a suite', () => {
   });
 
   it('keeps at most 16 idle environments: the least recently given back is closed first', async () => {
-    let started = 0;
-    let closed = 0;
-    const counting: ServerFactory = async (ref, context) => {
-      started += 1;
-      const server = await startMockToolsServer(ref, context);
-      const previous = server.server.onclose;
-      server.server.onclose = () => {
-        closed += 1;
-        previous?.();
-      };
-      return server;
-    };
+    const { counts, counting } = countingMockTools();
     // 18 tasks over 18 worlds: no two share an environment.
     const tasks = Array.from({ length: 18 }, (_, index) => ({ task: cctuTask({ id: `world-${index}`, environment: { servers: [{ name: 'mock-tools', options: { world: { name: `w${index}` } } }] }, tools }), path: `world-${index}.json` }));
     const closedWhenEnded: number[] = [];
     const outDir = await mkdtemp(path.join(os.tmpdir(), 'environment-reuse-cap-'));
-    await runSuite({ tasks, concurrency: 1, modelSpec: 'test-scripted', createModel: async () => scriptedModel([{ say: 'done' }]), outDir, environment: { servers: { 'mock-tools': counting } }, onEpisodeEnd: () => closedWhenEnded.push(closed) });
-    expect(started).toBe(18);
+    await runSuite({ tasks, concurrency: 1, modelSpec: 'test-scripted', createModel: async () => scriptedModel([{ say: 'done' }]), outDir, environment: { servers: { 'mock-tools': counting } }, onEpisodeEnd: () => closedWhenEnded.push(counts.closed) });
+    expect(counts.started).toBe(18);
     // The 17th and 18th given back each close the oldest idle one; the suite's end closes the other 16.
     expect(closedWhenEnded).toEqual([...Array(16).fill(0), 1, 2]);
-    expect(closed).toBe(18);
+    expect(counts.closed).toBe(18);
   });
 });
