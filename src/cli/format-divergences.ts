@@ -1,4 +1,4 @@
-import type { Divergence } from '../engine/divergence.ts';
+import type { Divergence } from '../schemas/divergence.ts';
 import { pc } from './colors.ts';
 
 function short(value: unknown): string {

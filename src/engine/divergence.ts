@@ -4,8 +4,6 @@ import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { Verdict } from '../schemas/step.ts';
 import { sameVerdicts, type Divergence } from '../schemas/divergence.ts';
 
-export type { Divergence } from '../schemas/divergence.ts';
-
 /** The servers list other tools than the recording's `episode-start` names (order counts: it is what the model saw). */
 export function toolsDivergence(start: EventOf<'episode-start'>, tools: ReadonlyArray<Pick<ToolSpec, 'name'>>): Divergence | null {
   const recorded = start.tools.map((tool) => tool.name).join(',');

@@ -12,7 +12,7 @@ export { runSuite, errorReasons, pendingEpisodes, trajectoryFile, isFinishedTraj
 export { RunFileSchema, RunIdentitySchema, RUN_FILE, RUN_FORMAT, identityOf, identityDifferences, checkIdentity, readRunFile, writeRunFile, taskSha256, type RunFile, type RunIdentity } from './run-identity.ts';
 export { selectTasks, taskPatterns, type TaskSelection } from './select-tasks.ts';
 export { replayTrajectory, taskOfTrajectory, type ReplayReport, type ReplayOptions } from './replay.ts';
-export type { Divergence } from './divergence.ts';
+export type { Divergence } from '../schemas/divergence.ts';
 export { defaultValidatorFactory, modelFactoryFor, lazyPlanExecutor } from './episode-defaults.ts';
 export { packageVersions } from './versions.ts';
 export { EpisodeState, type EpisodeCounts, type EpisodeEnding } from './episode-state.ts';

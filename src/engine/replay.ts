@@ -7,7 +7,8 @@ import type { StepValidator } from '../validator/step-validator.ts';
 import { parseTask, resolveRecordedTaskPath } from './load-task.ts';
 import { TaskSchema } from '../schemas/task.ts';
 import type { ValidatorFactory } from './run-episode.ts';
-import { toolOutputDivergence, toolsDivergence, verdictsDivergence, type Divergence } from './divergence.ts';
+import type { Divergence } from '../schemas/divergence.ts';
+import { toolOutputDivergence, toolsDivergence, verdictsDivergence } from './divergence.ts';
 import { checkWithSchema } from '../schemas/json-with-schema.ts';
 
 export interface ReplayReport {
