@@ -3,6 +3,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PythonSandbox } from '../../python-sandbox/index.ts';
 import { SandboxError } from '../../sandbox-error.ts';
+import { checkWithSchema, parseJson, parseJsonWithSchema } from '../../schemas/json-with-schema.ts';
 import { CctuTaskSchema, type CctuTask } from '../../schemas/cctu-task.ts';
 import type { Constraint } from '../../schemas/constraint.ts';
 import { CctuSampleSchema, CodesSchema, OpenAiToolSchema, UnsolvedSetSchema, splitSampleId, type CctuSample, type CheckFile } from './cctu-sample.ts';
@@ -26,15 +27,7 @@ function invalid(message: string): never {
 }
 
 function parseJsonField<T>(sample: CctuSample, field: 'tools' | 'codes' | 'unsolved_set', schema: z.ZodType<T>): T {
-  let value: unknown;
-  try {
-    value = JSON.parse(sample[field]);
-  } catch (error) {
-    invalid(`sample ${sample.id}: "${field}" is not JSON text: ${(error as Error).message}`);
-  }
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) invalid(`sample ${sample.id}: "${field}": ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`);
-  return parsed.data;
+  return parseJsonWithSchema(sample[field], schema, `sample ${sample.id}: "${field}"`, { code: 'invalid-task' });
 }
 
 /** A title from the query: its first line, cut at a word before 100 characters. */
@@ -159,18 +152,10 @@ export async function importCctu(dataPath: string, checkCodeDir: string): Promis
   }
   const samples = text.split('\n').flatMap((line, index) => {
     if (line.trim() === '') return [];
-    let json: unknown;
-    try {
-      json = JSON.parse(line);
-    } catch (error) {
-      invalid(`${dataPath} line ${index + 1}: not JSON: ${(error as Error).message}`);
-    }
-    const parsed = CctuSampleSchema.safeParse(json);
-    if (!parsed.success) {
-      const id = (json as { id?: unknown } | null)?.id;
-      invalid(`${dataPath} line ${index + 1}${typeof id === 'string' ? ` (sample ${id})` : ''}: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`);
-    }
-    return [parsed.data];
+    const where = `${dataPath} line ${index + 1}`;
+    const json = parseJson(line, where, { code: 'invalid-task' });
+    const id = (json as { id?: unknown } | null)?.id;
+    return [checkWithSchema(json, CctuSampleSchema, typeof id === 'string' ? `${where} (sample ${id})` : where, { code: 'invalid-task' })];
   });
   if (samples.length === 0) invalid(`${dataPath}: no samples`);
   const sandbox = await PythonSandbox.open({ timeoutMs: 10_000 });

@@ -112,6 +112,22 @@ describe('sandbox import cctu', () => {
       /^sandbox: sample 3_single_hop \(\S*check_constraint_0\.json\): constraint 0 \["Interact","Call Times"\]: unknown configuration key "per_round"\n$/,
     ],
     [
+      // The sample's `tools` field is JSON text (the issue's format); text that does not parse names the sample and field.
+      'a tools field that is not JSON text',
+      (line) => {
+        if (line.id === '2_multi_hop') line.tools = '[{"type": "function"';
+      },
+      /^sandbox: sample 2_multi_hop: "tools": not valid JSON: /,
+    ],
+    [
+      // A line without a required field names the file, the line and the sample it claims to be.
+      'a sample without its messages',
+      (line) => {
+        if (line.id === '3_single_hop') delete (line as { messages?: unknown }).messages;
+      },
+      /^sandbox: \S*input_data\.jsonl line 3 \(sample 3_single_hop\): messages: /,
+    ],
+    [
       'a missing configuration file',
       (line, checks) => {
         if (line.id === '3_single_hop') checks['check_constraint_0.json'] = undefined;
