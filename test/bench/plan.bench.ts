@@ -9,6 +9,10 @@
 //   parallel_speedup_compound   the same over the compound plans only (the simple ones have nothing to overlap)
 //   critical_path_share  Σ critical path / Σ step time of the sequential runs: 1 / the speedup unlimited concurrency could reach
 //   facts_reached        share of expected facts found in the executed plans' tool outputs
+//   parallel_speedup_compound_model_300ms   latency-bound, beside (not instead of) the offline figure: every 5th compound
+//                        plan with a model in the loop — each T2S step's SQL first written by a loopback OpenAI-compatible
+//                        model answering in 300 ms (it returns the reference SQL, which then runs: the text-to-SQL call
+//                        of a step without reference SQL), LLM steps answered by it; with its own bound and facts reached
 import { generatePlanSuite } from '../../episodes/plan-generator/index.ts';
 import { subqueryMatches } from '../../src/graders/cctu.ts';
 import { startEnvironment } from '../../src/mcp/start-environment.ts';
