@@ -71,7 +71,7 @@ const failure = (message: string): CallToolResult => ({ content: [{ type: 'text'
 /**
  * The SQL MCP server over one DuckDB database, opened read-only and locked (no host files, extensions,
  * attachments or settings) in its own query process (`query-process.ts`), which is killed and replaced when
- * a query overruns its time or memory. Each server owns one process and runs its tool calls one at a time.
+ * a query overruns its time or memory. Each server owns one process, which runs up to 4 of its tool calls side by side.
  * Besides the tools: the tables as resources (`sql://tables/{table}`), an `explore_table` prompt, completion
  * of table and column names, logging to the client, and progress every second on a call that runs longer.
  */
@@ -99,12 +99,6 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
     return { content: [{ type: 'text', text }], structuredContent: text === serialized ? body : (JSON.parse(text) as T) };
   };
 
-  let queue: Promise<unknown> = Promise.resolve();
-  const serial = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(work, work);
-    queue = next.catch(() => undefined);
-    return next;
-  };
   const rows = (sql: string, values: Record<string, string> = {}) => worker.rows(sql, values);
   const tables = async () =>
     (await rows(`SELECT table_name AS name, 'table' AS kind, estimated_size::DOUBLE AS rows, comment AS description FROM duckdb_tables() WHERE NOT temporary AND NOT internal
@@ -123,20 +117,25 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
     const description = ((await tables()).find((entry) => entry.name === table)?.description ?? null) as string | null;
     return { table, description, columns };
   };
-  /** Wraps a tool handler: one call at a time, progress past a second, and anything it throws becomes an isError result. */
+  /**
+   * Wraps a tool handler: progress past a second, and anything it throws becomes an isError result. Calls are not
+   * queued here: the query process runs up to 4 side by side (`query-worker.ts`), so a client's parallel calls and a
+   * plan's independent steps overlap instead of waiting behind each other.
+   */
   const tool =
     <A>(name: string, handler: (args: A, extra: CallExtra) => Promise<CallToolResult>) =>
-    (args: A, extra: CallExtra) =>
-      serial(async () => {
-        const stop = reportProgress(extra, name, name === 'execute_query' ? timeoutMs : undefined);
-        try {
-          const result = await handler(args, extra);
-          if (result.isError) logToClient(server.server, extra, 'warning', 'sql', `${name}: ${(result.content[0] as { text: string }).text}`);
-          return result;
-        } finally {
-          stop();
-        }
-      }).catch((error: unknown) => failure(redact(`The tool failed: ${error instanceof Error ? error.message : String(error)}`)));
+    async (args: A, extra: CallExtra) => {
+      const stop = reportProgress(extra, name, name === 'execute_query' ? timeoutMs : undefined);
+      try {
+        const result = await handler(args, extra);
+        if (result.isError) logToClient(server.server, extra, 'warning', 'sql', `${name}: ${(result.content[0] as { text: string }).text}`);
+        return result;
+      } catch (error) {
+        return failure(redact(`The tool failed: ${error instanceof Error ? error.message : String(error)}`));
+      } finally {
+        stop();
+      }
+    };
 
   const server = new McpServer({ name: options.name ?? 'sql', version: '0.2.0' }, { capabilities: { tools: {}, logging: {}, completions: {}, resources: {}, prompts: {} } });
 
@@ -245,13 +244,13 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
     'table',
     new ResourceTemplate('sql://tables/{table}', {
       list: async () => ({
-        resources: (await serial(tables)).map((entry) => ({ uri: `sql://tables/${encodeURIComponent(entry.name)}`, name: entry.name, description: entry.description ?? undefined, mimeType: 'application/json' })),
+        resources: (await tables()).map((entry) => ({ uri: `sql://tables/${encodeURIComponent(entry.name)}`, name: entry.name, description: entry.description ?? undefined, mimeType: 'application/json' })),
       }),
     }),
     { title: 'Table', description: 'A table or view of the database: its description and columns (name, type, nullable, description).', mimeType: 'application/json' },
     async (uri, variables) => {
       const table = decodeURIComponent(String(variables.table));
-      const described = await serial(() => describeTable(table));
+      const described = await describeTable(table);
       if (!described) throw new Error(`No table named "${table}".`);
       return { contents: [{ uri: uri.href, mimeType: 'application/json', text: redact(JSON.stringify(described)) }] };
     },
@@ -285,8 +284,8 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
     const { argument, context } = request.params;
     const prefix = argument.value.toLowerCase();
     let names: string[] = [];
-    if (argument.name === 'table') names = (await serial(tables)).map((entry) => entry.name);
-    else if ((argument.name === 'field' || argument.name === 'column') && context?.arguments?.table) names = (await serial(() => columnsOf(context.arguments!.table!))).map((entry) => entry.name);
+    if (argument.name === 'table') names = (await tables()).map((entry) => entry.name);
+    else if ((argument.name === 'field' || argument.name === 'column') && context?.arguments?.table) names = (await columnsOf(context.arguments!.table!)).map((entry) => entry.name);
     const values = names.filter((name) => name.toLowerCase().startsWith(prefix));
     return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
   });

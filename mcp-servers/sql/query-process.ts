@@ -144,7 +144,8 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
         for (const [id, waiting] of pending) {
           if (waiting.child !== child) continue;
           pending.delete(id);
-          waiting.reject(Object.assign(new Error(`query process ended (${signal ?? `code ${code}`})`), { ended: true }));
+          // A query that shared the process with one killed for its time or memory did nothing wrong: it says so.
+          waiting.reject(Object.assign(new Error(`query process ended (${signal ?? `code ${code}`})`), { ended: true, endedFor: retiredFor.get(child) }));
         }
         // A process that ended after opening (killed for its query) is replaced at once, so the next call finds
         // one ready; after the replies above have gone out.
@@ -174,11 +175,16 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     if (!closed && !worker) current().catch(() => undefined);
   }
 
+  /** Why a process was ended for one of its queries: the other queries it was running are told so. */
+  const retiredFor = new WeakMap<ChildProcess, 'time' | 'memory'>();
   /** Ends a query process now; the next call starts a fresh one (never a message to the dying one). */
-  const retire = (child: ChildProcess) => {
+  const retire = (child: ChildProcess, reason?: 'time' | 'memory') => {
+    if (reason && !retiredFor.has(child)) retiredFor.set(child, reason);
     if (worker?.child === child) worker = undefined;
     child.kill('SIGKILL');
   };
+  /** Queries sent to this process and not yet answered (the up to 4 it runs side by side, and any waiting). */
+  const inFlight = (child: ChildProcess) => [...pending.values()].filter((waiting) => waiting.child === child).length;
 
   const send = async (request: WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never): Promise<{ id: number; value: Promise<unknown>; child: ChildProcess }> => {
     const { child } = await current();
@@ -211,9 +217,12 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     async query(sql, limits) {
       const { id, value, child } = await send({ kind: 'query', sql, limits });
       let killedFor: 'time' | 'memory' | undefined;
+      /** Other queries in the process when it was killed for memory: the allowance is the process's, not one query's. */
+      let sharing = 0;
       const kill = (reason: 'time' | 'memory') => {
         killedFor ??= reason;
-        retire(child);
+        sharing = inFlight(child) - 1;
+        retire(child, reason);
         // Answered now, not when the killed process has been reaped.
         const waiting = pending.get(id);
         pending.delete(id);
@@ -227,16 +236,22 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
       try {
         const outcome = (await value) as QueryOutcome;
         // DuckDB keeps what it allocated: a process left over its bound is replaced before the next query.
-        if ((residentBytes(child.pid!) ?? 0) > bound) retire(child);
+        if ((residentBytes(child.pid!) ?? 0) > bound) retire(child, 'memory');
         return outcome;
       } catch (error) {
         if (killedFor === 'time') {
           return { ok: false, message: `The query was stopped after the ${limits.timeoutMs} ms time limit (it could not be interrupted, so its process was ended). Make it cheaper: filter early, avoid huge strings and cross joins, aggregate.` };
         }
         if (killedFor === 'memory') {
-          return { ok: false, message: `The query was stopped: it went over its memory allowance (${options.memoryLimit ?? DEFAULT_MEMORY_LIMIT}). Aggregate or filter before joining, and avoid building huge strings or lists.` };
+          const who = sharing > 0 ? `it and the ${sharing} other quer${sharing === 1 ? 'y' : 'ies'} running beside it went` : 'it went';
+          return { ok: false, message: `The query was stopped: ${who} over the memory allowance (${options.memoryLimit ?? DEFAULT_MEMORY_LIMIT}). Aggregate or filter before joining, and avoid building huge strings or lists.` };
         }
-        if ((error as { ended?: boolean }).ended) return { ok: false, message: `The query stopped the database process (${(error as Error).message}); it has been restarted. Try a cheaper query.` };
+        const ended = error as { ended?: boolean; endedFor?: 'time' | 'memory' };
+        if (ended.endedFor) {
+          const limit = ended.endedFor === 'time' ? 'its time limit' : 'the memory allowance';
+          return { ok: false, message: `The query was stopped because another query running beside it went over ${limit} and the database process they shared had to be ended; it has been restarted. Run this query again.` };
+        }
+        if (ended.ended) return { ok: false, message: `The query stopped the database process (${(error as Error).message}); it has been restarted. Try a cheaper query.` };
         throw error;
       } finally {
         clearTimeout(deadline);

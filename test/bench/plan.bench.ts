@@ -9,15 +9,28 @@
 //   parallel_speedup_compound   the same over the compound plans only (the simple ones have nothing to overlap)
 //   critical_path_share  Σ critical path / Σ step time of the sequential runs: 1 / the speedup unlimited concurrency could reach
 //   facts_reached        share of expected facts found in the executed plans' tool outputs
+//   parallel_speedup_compound_model_300ms   latency-bound, beside (not instead of) the offline figure: every 5th compound
+//                        plan with a model in the loop — each T2S step's SQL first written by a loopback OpenAI-compatible
+//                        model answering in 300 ms (it returns the reference SQL, which then runs: the text-to-SQL call
+//                        of a step without reference SQL), LLM steps answered by it; with its own bound and facts reached
 import { generatePlanSuite } from '../../episodes/plan-generator/index.ts';
 import { subqueryMatches } from '../../src/graders/cctu.ts';
 import { startEnvironment } from '../../src/mcp/start-environment.ts';
-import { evaluateOneShot, runPlan, validatePlanStructure } from '../../src/planning/index.ts';
+import { createModel } from '../../src/models/create-model.ts';
+import type { Model } from '../../src/models/model.ts';
+import { evaluateOneShot, runPlan, SQL_TOOL, validatePlanStructure, type RunPlanOptions } from '../../src/planning/index.ts';
+import type { PlanTask } from '../../src/schemas/plan-task.ts';
+import { chatCompletion, startOpenAIServer, type LoopbackServer, type RecordedRequest } from '../support/index.ts';
 import { clearSimilarityCache } from '../../src/planning/prompt-similarity.ts';
+
+import type { Plan } from '../../src/schemas/plan.ts';
 
 /** The database size the speedup is measured on (issue 19: on 100k calls, where steps take long enough to overlap). */
 const BENCH_CALLS = 100_000;
-import type { Plan } from '../../src/schemas/plan.ts';
+/** The latency-bound variant: a model call's latency (a hosted model answers a short request in hundreds of ms). */
+const MODEL_LATENCY_MS = 300;
+/** The latency-bound variant runs every 5th compound plan (20 of 100). */
+const MODEL_PLAN_STRIDE = 5;
 
 function variants(plan: Plan): string[] {
   const copy = (): Plan => JSON.parse(JSON.stringify(plan)) as Plan;
@@ -68,53 +81,103 @@ export async function run(): Promise<Record<string, number>> {
   const large = { ...suite[0]!, environment: { ...suite[0]!.environment, servers: suite[0]!.environment.servers.map((server) => ({ ...server, options: { calls: BENCH_CALLS } })) } };
   const environment = await startEnvironment(large);
   const call = (name: string, args: Record<string, unknown>) => environment.call(name, JSON.stringify(args));
-  let sequential = 0;
-  let concurrent = 0;
-  let sequentialCompound = 0;
-  let concurrentCompound = 0;
-  let criticalPath = 0;
-  let criticalPathCompound = 0;
-  let stepTimeCompound = 0;
-  let stepTime = 0;
-  let facts = 0;
-  let factsReached = 0;
+  const compound = suite.filter((task) => task.grading.shape === 'compound');
+  let offline: Speedups;
+  let withModel: Speedups;
+  const wire = await startLatencyModel(MODEL_LATENCY_MS);
   try {
-    for (const task of suite) {
-      const options = { callTool: call, reference: { plan: task.reference.plan, details: task.reference.details } };
-      // Alternate the order so neither mode always runs on warm caches.
-      const runs = task.id.endsWith('1') || task.id.endsWith('3') || task.id.endsWith('5') || task.id.endsWith('7') || task.id.endsWith('9')
-        ? [await runPlan(task.reference.plan, { ...options, mode: 'sequential' }), await runPlan(task.reference.plan, options)]
-        : [await runPlan(task.reference.plan, options), await runPlan(task.reference.plan, { ...options, mode: 'sequential' })].reverse();
-      const [one, many] = runs as [Awaited<ReturnType<typeof runPlan>>, Awaited<ReturnType<typeof runPlan>>];
-      sequential += one.wallMs;
-      concurrent += many.wallMs;
-      if (task.grading.shape === 'compound') {
-        sequentialCompound += one.wallMs;
-        concurrentCompound += many.wallMs;
-        criticalPathCompound += one.criticalPathMs;
-        stepTimeCompound += one.sequentialMs;
-      }
-      // The bound from the one-at-a-time run: its step durations carry no queueing behind concurrent steps.
-      criticalPath += one.criticalPathMs;
-      stepTime += one.sequentialMs;
-      const outputs = many.steps.filter((step) => !step.isError && step.tool !== 'LLM').map((step) => step.output).join('\n');
-      for (const fact of task.grading.expectedFacts) {
-        facts += 1;
-        if (subqueryMatches(fact, outputs)) factsReached += 1;
-      }
-    }
+    offline = await measureSpeedups(suite, call);
+    const model = await createModel(wire.spec, { task: large, tools: environment.tools });
+    // Every MODEL_PLAN_STRIDE-th compound plan: at this latency the whole set would take minutes for the same ratio.
+    withModel = await measureSpeedups(compound.filter((_, i) => i % MODEL_PLAN_STRIDE === 0), textToSqlLatency(call, model), model);
   } finally {
     await environment.close();
+    await wire.close();
   }
   return {
     evals_per_s: Math.round(evalsPerSecond),
     evals_per_s_cold: Math.round(coldEvalsPerSecond),
-    parallel_speedup: sequential / concurrent,
-    parallel_speedup_compound: sequentialCompound / concurrentCompound,
-    critical_path_share: criticalPath / stepTime,
-    // The speedup unlimited concurrency could reach on the compound plans: Σ step time / Σ critical path.
-    parallel_speedup_bound_compound: stepTimeCompound / criticalPathCompound,
-    facts_reached: factsReached / facts,
+    parallel_speedup: offline.all.speedup,
+    parallel_speedup_compound: offline.compound.speedup,
+    critical_path_share: 1 / offline.all.bound,
+    parallel_speedup_bound_compound: offline.compound.bound,
+    facts_reached: offline.factsReached,
     plans_executed: suite.length,
+    parallel_speedup_compound_model_300ms: withModel.compound.speedup,
+    parallel_speedup_bound_compound_model_300ms: withModel.compound.bound,
+    facts_reached_model_300ms: withModel.factsReached,
+    plans_executed_model_300ms: withModel.plans,
+  };
+}
+
+interface Speedup {
+  /** Σ sequential wall time ÷ Σ concurrent wall time. */
+  speedup: number;
+  /** Σ step time ÷ Σ critical path of the sequential runs: the speedup unlimited concurrency could reach. */
+  bound: number;
+}
+interface Speedups {
+  all: Speedup;
+  compound: Speedup;
+  factsReached: number;
+  plans: number;
+}
+
+/** Runs every task's reference plan one step at a time and concurrently (alternating which goes first) and sums. */
+async function measureSpeedups(tasks: readonly PlanTask[], callTool: RunPlanOptions['callTool'], model?: Model): Promise<Speedups> {
+  const sums = { all: { sequential: 0, concurrent: 0, steps: 0, critical: 0 }, compound: { sequential: 0, concurrent: 0, steps: 0, critical: 0 } };
+  let facts = 0;
+  let factsReached = 0;
+  for (const [i, task] of tasks.entries()) {
+    const options: RunPlanOptions = { callTool, reference: { plan: task.reference.plan, details: task.reference.details }, ...(model ? { model } : {}) };
+    // Alternate the order so neither mode always runs on warm caches.
+    const one = i % 2 === 0 ? await runPlan(task.reference.plan, { ...options, mode: 'sequential' }) : undefined;
+    const many = await runPlan(task.reference.plan, options);
+    const sequential = one ?? (await runPlan(task.reference.plan, { ...options, mode: 'sequential' }));
+    for (const sum of task.grading.shape === 'compound' ? [sums.all, sums.compound] : [sums.all]) {
+      sum.sequential += sequential.wallMs;
+      sum.concurrent += many.wallMs;
+      // The bound from the one-at-a-time run: its step durations carry no queueing behind concurrent steps.
+      sum.steps += sequential.sequentialMs;
+      sum.critical += sequential.criticalPathMs;
+    }
+    const outputs = many.steps.filter((step) => !step.isError && step.tool !== 'LLM').map((step) => step.output).join('\n');
+    for (const fact of task.grading.expectedFacts) {
+      facts += 1;
+      if (subqueryMatches(fact, outputs)) factsReached += 1;
+    }
+  }
+  const ratio = (sum: typeof sums.all): Speedup => ({ speedup: sum.sequential / sum.concurrent, bound: sum.steps / sum.critical });
+  return { all: ratio(sums.all), compound: ratio(sums.compound), factsReached: factsReached / facts, plans: tasks.length };
+}
+
+/**
+ * A latency-bound model: an OpenAI Chat Completions server on 127.0.0.1 answering every request after `latencyMs`,
+ * with the request's last user message in a ```sql block (the text-to-SQL reply the tool wrapper below asks for;
+ * for an LLM step, the synthesis request comes back as its answer).
+ */
+async function startLatencyModel(latencyMs: number): Promise<LoopbackServer & { spec: string }> {
+  const server = await startOpenAIServer();
+  const reply = (request: RecordedRequest) => {
+    server.enqueue(reply);
+    const messages = (request.body as { messages?: { role: string; content?: unknown }[] } | undefined)?.messages ?? [];
+    const last = String(messages.findLast((message) => message.role === 'user')?.content ?? '');
+    return { ...chatCompletion({ content: `\`\`\`sql\n${last}\n\`\`\`` }), delayMs: latencyMs };
+  };
+  server.enqueue(reply);
+  return Object.assign(server, { spec: `openai-compatible:${server.url}/v1#latency-wire` });
+}
+
+/**
+ * The SQL tool as a model-executed plan reaches it: each query is first written by the model (one completion, here
+ * answered after MODEL_LATENCY_MS with the reference step's SQL, which is then run from the reply).
+ */
+function textToSqlLatency(callTool: RunPlanOptions['callTool'], model: Model): RunPlanOptions['callTool'] {
+  return async (name, args) => {
+    if (name !== SQL_TOOL) return callTool(name, args);
+    const response = await model.respond({ messages: [{ role: 'user', content: String(args.sql) }], tools: [] });
+    const sql = /```sql\n([\s\S]*)\n```/.exec(response.message.content ?? '')?.[1];
+    if (sql !== args.sql) throw new Error('the latency model did not return the SQL it was sent');
+    return callTool(name, { ...args, sql });
   };
 }

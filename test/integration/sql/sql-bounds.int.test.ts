@@ -37,6 +37,25 @@ it('stops a query DuckDB cannot interrupt within the limit + 10 % + 0.5 s, repor
   expect((await connected.call('execute_query', { sql: 'SELECT count(*) FROM calls' })).text).toContain('[[300]]');
 });
 
+it('runs calls sent together side by side, and a query ended because another overran its time is told so, not blamed', { timeout: 120_000 }, async () => {
+  const answered: string[] = [];
+  const track = (name: string, pending: ReturnType<typeof connected.call>) => pending.then((result) => (answered.push(name), result));
+  // The rule (sql README): the query process runs up to 4 of a client's calls at once, each on its own connection.
+  const overrunning = track('overrunning', connected.call('execute_query', { sql: UNINTERRUPTIBLE }));
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // Sent 1 s after the first: still within its own limit when the first is stopped at the limit + 10 % + 0.15 s.
+  const beside = track('beside', connected.call('execute_query', { sql: UNINTERRUPTIBLE }));
+  const quick = await track('quick', connected.call('execute_query', { sql: 'SELECT count(*) FROM calls' }));
+  // Queued one at a time, the quick call would wait behind the overrunning one until it was stopped.
+  expect(quick.text).toContain('[[300]]');
+  expect(answered).toEqual(['quick']);
+  const [first, second] = await Promise.all([overrunning, beside]);
+  expect(first).toMatchObject({ isError: true, text: expect.stringContaining(`${TIMEOUT_MS} ms time limit`) });
+  // Killing the process ends every query in it: the second did nothing wrong, and its message says so.
+  expect(second).toMatchObject({ isError: true, text: expect.stringContaining('another query running beside it went over its time limit') });
+  expect((await connected.call('execute_query', { sql: 'SELECT 1 AS one' })).text).toContain('[[1]]');
+});
+
 it('keeps the query process under its memory limit plus its measured idle size, even for an allocation DuckDB does not account', { timeout: 120_000 }, async () => {
   const queries = await startQueryProcess({ dbPath, memoryLimit: '256MB', threads: 1 });
   try {
