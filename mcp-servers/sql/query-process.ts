@@ -41,7 +41,7 @@ export interface QueryProcess {
  * (≈110 MB), server + query process stay under 600 MB however hostile the query (the bench's hostile set
  * reaches the kill bound: 512MB put the pair at 700 MB).
  */
-const DEFAULT_MEMORY_LIMIT = '384MB';
+const DEFAULT_MEMORY_LIMIT = '320MB';
 /** Share of the memory budget given to DuckDB's buffer manager; the rest is for what DuckDB allocates outside it. */
 const DUCKDB_SHARE = 0.75;
 /** How often the resident size of a running query's process is read. */
