@@ -1,6 +1,7 @@
 import { Validator } from '@cfworker/json-schema';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, CompleteRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { clientLogging } from '../shared/call-reporting.ts';
 import { ArgumentChecker } from '../shared/check-arguments.ts';
 import type { GatewayCatalog, GatewayOutcome, GatewayTaskSession, GatewayTool } from './gateway-session.ts';
 import { listTasksPage, LIST_TASKS_TOOL } from './list-tasks.ts';
@@ -100,7 +101,8 @@ export function createServer(options: GatewayServerOptions): McpServer {
     },
   );
   const clientInfo = () => ({ name: mcp.server.getClientVersion()?.name });
-  const log = (level: 'info' | 'warning', data: string) => void mcp.server.sendLoggingMessage({ level, logger: 'gateway', data }).catch(() => undefined);
+  const logToClient = clientLogging(mcp.server);
+  const log = (level: 'info' | 'warning', data: string) => logToClient(level, 'gateway', data);
   let session: GatewayTaskSession | undefined;
   let opening: Promise<GatewayTaskSession | undefined> | undefined;
   let checker: ArgumentChecker | undefined;

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
-import { logToClient, reportProgress } from '../shared/call-reporting.ts';
+import { clientLogging, reportProgress } from '../shared/call-reporting.ts';
 import { createTaskToolRuntime } from './task-tool-runtime.ts';
 
 export interface MockToolsServerOptions {
@@ -40,6 +40,7 @@ export function createServer(options: MockToolsServerOptions): McpServer {
  */
 export function createReusableServer(options: MockToolsServerOptions): McpServer & { reset(): void } {
   const mcp = new McpServer({ name: 'mock-tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: false }, logging: {} } });
+  const log = clientLogging(mcp.server);
   const runtime = createTaskToolRuntime(options);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const listed = options.tools.map((tool) => ({
@@ -54,7 +55,7 @@ export function createReusableServer(options: MockToolsServerOptions): McpServer
     const stop = reportProgress(extra, name, timeoutMs);
     try {
       const outcome = await runtime.call(name, request.params.arguments ?? {});
-      if (outcome.isError) logToClient(mcp.server, extra, 'warning', 'mock-tools', `${name}: ${outcome.text}`);
+      if (outcome.isError) log('warning', 'mock-tools', `${name}: ${outcome.text}`);
       const structured = outcome.isError ? undefined : asObject(outcome.text);
       return { content: [{ type: 'text', text: outcome.text }], ...(structured ? { structuredContent: structured } : {}), isError: outcome.isError };
     } finally {

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { LoggingLevel, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingLevelSchema, SetLevelRequestSchema, type LoggingLevel, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 
 export type CallExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -34,10 +34,26 @@ export function reportProgress(extra: CallExtra, what: string, limitMs?: number)
   return () => clearInterval(timer);
 }
 
+/** What a client hears before it chooses a level with `logging/setLevel`: warnings and worse (a per-call `info` is opt-in). */
+export const DEFAULT_LOG_LEVEL: LoggingLevel = 'warning';
+
 /**
- * Sends a log message to the client of this call (MCP `notifications/message`), at or above the level the
- * client chose with `logging/setLevel`; the server must declare the `logging` capability. Never throws.
+ * Logging to the client of one server instance (one client: a session over HTTP, the process over stdio), which
+ * must declare the `logging` capability: `logging/setLevel` sets the lowest level sent, and until the client
+ * sets one, only `warning` and worse are sent. Each message costs the client a notification to read (over HTTP,
+ * an event on its GET stream): a client that never asked for `info` is not sent one per call. Returns the
+ * function that logs (it never throws).
  */
-export function logToClient(server: Server, extra: CallExtra, level: LoggingLevel, logger: string, data: unknown): void {
-  void server.sendLoggingMessage({ level, logger, data }, extra.sessionId).catch(() => undefined);
+export function clientLogging(server: Server): (level: LoggingLevel, logger: string, data: unknown) => void {
+  let lowest = DEFAULT_LOG_LEVEL;
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    lowest = request.params.level;
+    return {};
+  });
+  return (level, logger, data) => {
+    if (SEVERITY.indexOf(level) < SEVERITY.indexOf(lowest)) return;
+    void server.sendLoggingMessage({ level, logger, data }).catch(() => undefined);
+  };
 }
+
+const SEVERITY: readonly LoggingLevel[] = LoggingLevelSchema.options;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CompleteRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { logToClient, reportProgress, type CallExtra } from '../shared/call-reporting.ts';
+import { clientLogging, reportProgress, type CallExtra } from '../shared/call-reporting.ts';
 import { startQueryProcess } from './query-process.ts';
 import { TEMP_ROOT } from './temp-directory.ts';
 import type { QueryBody, QueryLimits } from './run-query.ts';
@@ -15,7 +15,7 @@ export interface SqlServerOptions {
   name?: string;
   /** Per-query time limit (default 10 s). */
   timeoutMs?: number;
-  /** Memory budget of the queries (default '384MB'); the query process is killed past it plus its measured idle size. */
+  /** Memory budget of the queries (default '320MB'); the query process is killed past it plus its measured idle size. */
   memoryLimit?: string;
   /** DuckDB threads (default: DuckDB's choice). */
   threads?: number;
@@ -128,7 +128,7 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
       const stop = reportProgress(extra, name, name === 'execute_query' ? timeoutMs : undefined);
       try {
         const result = await handler(args, extra);
-        if (result.isError) logToClient(server.server, extra, 'warning', 'sql', `${name}: ${(result.content[0] as { text: string }).text}`);
+        if (result.isError) log('warning', 'sql', `${name}: ${(result.content[0] as { text: string }).text}`);
         return result;
       } catch (error) {
         return failure(redact(`The tool failed: ${error instanceof Error ? error.message : String(error)}`));
@@ -138,6 +138,7 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
     };
 
   const server = new McpServer({ name: options.name ?? 'sql', version: '0.2.0' }, { capabilities: { tools: {}, logging: {}, completions: {}, resources: {}, prompts: {} } });
+  const log = clientLogging(server.server);
 
   server.registerTool(
     'get_database_info',
@@ -225,7 +226,7 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
       outputSchema: QueryOutput,
       annotations: { title: 'Run a SQL query', ...READ_ONLY },
     },
-    tool('execute_query', async ({ sql, limit }: { sql: string; limit?: number }, extra) => {
+    tool('execute_query', async ({ sql, limit }: { sql: string; limit?: number }) => {
       const revealing = PATH_REVEALING.exec(sql.replace(/'(?:[^']|'')*'/gu, "''"));
       if (revealing) return failure(`Refused: ${revealing[1]} is not available here (it shows host settings and paths). Query the tables instead.`);
       const started = performance.now();
@@ -233,7 +234,7 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
       if (!outcome.ok) return failure(redact(outcome.message));
       const result = fitResult(outcome.body, maxResultBytes, json);
       if (!result.isError) {
-        logToClient(server.server, extra, 'info', 'sql', `execute_query: ${outcome.body.returned_rows} of ${outcome.body.row_count ?? `at least ${outcome.body.row_count_at_least}`} rows in ${Math.round(performance.now() - started)} ms`);
+        log('info', 'sql', `execute_query: ${outcome.body.returned_rows} of ${outcome.body.row_count ?? `at least ${outcome.body.row_count_at_least}`} rows in ${Math.round(performance.now() - started)} ms`);
       }
       return result;
     }),

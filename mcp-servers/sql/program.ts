@@ -8,7 +8,7 @@ export const sqlProgram: ServerProgram = {
   options: {
     db: { type: 'string', value: 'PATH', path: true, description: 'the DuckDB database (default: the contact-center database, built on first use)' },
     'timeout-ms': { type: 'string', value: 'N', description: 'per-query time limit in milliseconds' },
-    'memory-limit': { type: 'string', value: 'SIZE', description: 'the query process\'s memory budget (default 384MB; DuckDB keeps 75 %)' },
+    'memory-limit': { type: 'string', value: 'SIZE', description: 'the query process\'s memory budget (default 320MB; DuckDB keeps 75 %)' },
     'max-temp-size': { type: 'string', value: 'SIZE', description: 'spill limit, e.g. 1GB' },
     threads: { type: 'string', value: 'N', description: 'DuckDB threads' },
   },

@@ -38,10 +38,10 @@ export interface QueryProcess {
 
 /**
  * The default memory budget of the queries. With the query process's idle size (≈95 MB) and the server's own
- * (≈110 MB), server + query process stay under 600 MB however hostile the query (the bench's hostile set
- * reaches the kill bound: 512MB put the pair at 700 MB).
+ * (≈110–120 MB), server + query process stay under 600 MB however hostile the query: the bench's hostile set
+ * reaches the kill bound, and put the pair at 509–524 MB with 320MB (601 MB with 384MB, 700 MB with 512MB).
  */
-const DEFAULT_MEMORY_LIMIT = '384MB';
+const DEFAULT_MEMORY_LIMIT = '320MB';
 /** Share of the memory budget given to DuckDB's buffer manager; the rest is for what DuckDB allocates outside it. */
 const DUCKDB_SHARE = 0.75;
 /** How often the resident size of a running query's process is read. */

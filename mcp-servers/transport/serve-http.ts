@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { chooseResponseMode, type PostHandler } from './response-mode.ts';
 
 export interface ServeHttpOptions {
   /** Interface to bind (default 127.0.0.1). */
@@ -43,6 +44,8 @@ export interface HttpServing {
 
 interface Session {
   transport: StreamableHTTPServerTransport;
+  /** Answers a POST as JSON or as an SSE stream, as the request allows (`response-mode.ts`). */
+  post: PostHandler;
   server: McpServer;
   route: string;
   /** Requests of this session still open (POST and DELETE; not the GET stream), and when the last one ended. */
@@ -57,7 +60,7 @@ interface Session {
  * client's runaway query is never interrupted on another's behalf. Guards: DNS-rebinding protection (the
  * Host header must name an allowed host, and an Origin header, when sent, must too), optional bearer
  * token, a body size cap (413 beyond it). Sessions with no open request for `idleTimeoutMs` expire: clients
- * rarely send DELETE.
+ * rarely send DELETE. A call is answered with plain JSON unless it asked for progress (then SSE): `response-mode.ts`.
  */
 export async function serveHttp(createServer: ServerFactory, options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
@@ -131,7 +134,7 @@ export async function serveHttp(createServer: ServerFactory, options: ServeHttpO
       } catch (error) {
         return reply(response, 400, `Parse error: ${(error as Error).message}`);
       }
-      if (existing) return existing.transport.handleRequest(request, response, body);
+      if (existing) return existing.post(request, response, body);
       if (sessionId !== undefined) return reply(response, 404, 'Session not found: initialize a new session');
       if (!isInitializeRequest(body)) return reply(response, 400, 'Bad request: no session; the first request must be initialize');
       const server = await createServer(route);
@@ -139,7 +142,7 @@ export async function serveHttp(createServer: ServerFactory, options: ServeHttpO
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          const session: Session = { transport, server, route, open: 0, lastSeen: Date.now() };
+          const session: Session = { transport, post: chooseResponseMode(transport), server, route, open: 0, lastSeen: Date.now() };
           sessions.set(id, session);
           track(session, response);
         },

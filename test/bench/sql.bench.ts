@@ -1,12 +1,16 @@
 // `npm run bench -- sql`: builds the contact-center database with 1,000,000 calls (transcripts included),
 // then times 20 typical analytic queries through the SQL MCP server over stdio and over Streamable HTTP and
-// directly on DuckDB, measures the largest tool result adversarial queries can produce, and the peak resident
+// directly on DuckDB, the floor under that overhead (an echo tool on the same SDK transports, a bare loopback
+// HTTP round trip), measures the largest tool result adversarial queries can produce, and the peak resident
 // memory of the server's processes (server + query process) under hostile queries.
 // SQL_BENCH_SKIP_BUILD=1 reuses data/bench/contact-center-1m.duckdb (no build_1m_s figure then).
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename } from 'node:fs/promises';
+import { Agent, createServer as createHttpServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,6 +20,8 @@ import { lockedConfig, residentBytes } from '../../mcp-servers/sql/index.ts';
 import { REPO_ROOT } from '../../src/data-dir.ts';
 
 const REPEATS = 7;
+/** Calls timed per transport for the floor (an echo tool, and a bare HTTP round trip). */
+const ECHO_CALLS = 200;
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
@@ -57,6 +63,52 @@ const ADVERSARIAL = [
   `EXPLAIN ${PLANTED_PATTERNS[1]!.sql}`,
 ];
 
+/** Spawns an MCP server with `--http` (it prints its URL on stderr) and connects the SDK's Streamable HTTP client to it. */
+async function connectHttp(args: string[]): Promise<{ child: ChildProcessByStdio<null, null, Readable>; client: Client }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let log = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      const match = /(http:\/\/\S+\/mcp)/.exec(log);
+      if (match) resolve(match[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`server exited ${code}: ${log}`)));
+  });
+  const client = new Client({ name: 'sql-bench', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return { child, client };
+}
+
+/** A bare HTTP server on loopback that echoes a POST body, and a keep-alive client timing one round trip. */
+async function startLoopback(): Promise<{ roundTrip(): Promise<number>; close(): Promise<void> }> {
+  const server = createHttpServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => response.writeHead(200, { 'content-type': 'application/json' }).end(Buffer.concat(chunks)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const agent = new Agent({ keepAlive: true });
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { text: 'SELECT 1' } } });
+  return {
+    roundTrip: () =>
+      new Promise<number>((resolve, reject) => {
+        const started = performance.now();
+        const request = httpRequest({ host: '127.0.0.1', port, method: 'POST', agent, headers: { 'content-type': 'application/json' } }, (response) => {
+          response.resume();
+          response.once('end', () => resolve(performance.now() - started));
+        });
+        request.once('error', reject);
+        request.end(body);
+      }),
+    close: async () => {
+      agent.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 export async function run(): Promise<Record<string, number>> {
   const directory = path.join(REPO_ROOT, 'data', 'bench');
   const file = path.join(directory, 'contact-center-1m.duckdb');
@@ -79,18 +131,7 @@ export async function run(): Promise<Record<string, number>> {
   const stdioClient = new Client({ name: 'sql-bench', version: '1.0.0' });
   await stdioClient.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs, stderr: 'inherit' }));
   // Through MCP over Streamable HTTP: the same server with --http.
-  const httpServer = spawn(process.execPath, [...serverArgs, '--http', '127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise<string>((resolve, reject) => {
-    let log = '';
-    httpServer.stderr.on('data', (chunk: Buffer) => {
-      log += chunk.toString();
-      const match = /(http:\/\/\S+\/mcp)/.exec(log);
-      if (match) resolve(match[1]!);
-    });
-    httpServer.once('exit', (code) => reject(new Error(`sql server exited ${code}: ${log}`)));
-  });
-  const httpClient = new Client({ name: 'sql-bench', version: '1.0.0' });
-  await httpClient.connect(new StreamableHTTPClientTransport(new URL(url)));
+  const { child: httpServer, client: httpClient } = await connectHttp([...serverArgs, '--http', '127.0.0.1:0']);
   // The same queries on DuckDB directly (same file, same locked settings, results read into JavaScript),
   // interleaved with the MCP calls so all see the same machine load.
   const instance = await DuckDBInstance.create(file, lockedConfig());
@@ -123,6 +164,30 @@ export async function run(): Promise<Record<string, number>> {
     direct.push(median(directTimes.slice(1)));
   }
   const [select1Stdio, select1Http, select1Direct] = [viaStdio.pop()!, viaHttp.pop()!, direct.pop()!];
+  // The floor under the overhead: the same SDK server and transports with an echo tool (no DuckDB, no query
+  // process), and a bare keep-alive HTTP round trip on loopback (node:http, no MCP), interleaved.
+  const echoArgs = ['--import', import.meta.resolve('tsx'), path.join(REPO_ROOT, 'test/bench/echo-server.ts')];
+  const echoStdio = new Client({ name: 'sql-bench', version: '1.0.0' });
+  await echoStdio.connect(new StdioClientTransport({ command: process.execPath, args: echoArgs, stderr: 'inherit' }));
+  const { child: echoHttpServer, client: echoHttp } = await connectHttp([...echoArgs, '--http']);
+  const loopback = await startLoopback();
+  const echoTimes: Record<'stdio' | 'http' | 'loopback', number[]> = { stdio: [], http: [], loopback: [] };
+  const timeEcho = async (client: Client) => {
+    const started = performance.now();
+    await client.callTool({ name: 'echo', arguments: { text: 'SELECT 1' } });
+    return performance.now() - started;
+  };
+  for (let repeat = 0; repeat < ECHO_CALLS + 10; repeat++) {
+    const [stdioTime, httpTime, loopbackTime] = [await timeEcho(echoStdio), await timeEcho(echoHttp), await loopback.roundTrip()];
+    if (repeat < 10) continue;
+    echoTimes.stdio.push(stdioTime);
+    echoTimes.http.push(httpTime);
+    echoTimes.loopback.push(loopbackTime);
+  }
+  await echoStdio.close();
+  await echoHttp.close();
+  echoHttpServer.kill('SIGTERM');
+  await loopback.close();
   let maxResultBytes = 0;
   for (const sql of ADVERSARIAL) {
     const result = await stdioClient.callTool({ name: 'execute_query', arguments: { sql, limit: 100 } });
@@ -152,6 +217,9 @@ export async function run(): Promise<Record<string, number>> {
   figures.direct_query_p50_ms = Number(median(direct).toFixed(2));
   figures.mcp_overhead_ms_p50 = overhead(viaStdio);
   figures.http_overhead_ms_p50 = overhead(viaHttp);
+  figures.echo_stdio_ms_p50 = Number(median(echoTimes.stdio).toFixed(3));
+  figures.echo_http_ms_p50 = Number(median(echoTimes.http).toFixed(3));
+  figures.loopback_http_ms_p50 = Number(median(echoTimes.loopback).toFixed(3));
   figures.max_result_bytes = maxResultBytes;
   // The process that holds DuckDB (bounded by the memory limit + its idle size), and server + it together.
   figures.hostile_rss_peak_mb = Math.round(peakQueryProcessRss / 1e6);

@@ -280,7 +280,7 @@ describe('CLI help', () => {
         --timeout-ms <n>          with --server sql: per-query time limit in
                                   milliseconds
         --memory-limit <size>     with --server sql: the query process's memory budget
-                                  (default 384MB; DuckDB keeps 75 %)
+                                  (default 320MB; DuckDB keeps 75 %)
         --max-temp-size <size>    with --server sql: spill limit, e.g. 1GB
         --threads <n>             with --server sql: DuckDB threads
         --index <dir>             with --server transcripts: the transcript index
@@ -318,7 +318,7 @@ describe('CLI help', () => {
         --timeout-ms <n>        with --server sql: per-query time limit in
                                 milliseconds
         --memory-limit <size>   with --server sql: the query process's memory budget
-                                (default 384MB; DuckDB keeps 75 %)
+                                (default 320MB; DuckDB keeps 75 %)
         --max-temp-size <size>  with --server sql: spill limit, e.g. 1GB
         --threads <n>           with --server sql: DuckDB threads
         --index <dir>           with --server transcripts: the transcript index
