@@ -1,6 +1,6 @@
 import ivm from 'isolated-vm';
 import { INDEX_URL, pyodideAssets } from './pyodide-assets.ts';
-import { readCachedSnapshot, writeCachedSnapshot } from './snapshot-cache.ts';
+import { readCachedSnapshot, saveCachedSnapshotInBackground } from './snapshot-cache.ts';
 
 /** Limits of one Python sandbox (the defaults are the JS tool sandbox's: 64 MiB, 10 s per call). */
 export interface PythonSandboxOptions {
@@ -33,6 +33,8 @@ let filesCopy: ivm.ExternalCopy<Record<string, string | SharedArrayBuffer>> | un
  * every isolate reads the process's one copy (30 MB) instead of holding its own until its next garbage collection.
  */
 let snapshot: ivm.ExternalCopy<SharedArrayBuffer> | undefined;
+/** Settles once this process's snapshot is on disk (or its save failed); undefined until a full boot made one. */
+let snapshotSaved: Promise<void> | undefined;
 
 /** Counters for the benchmark: how sandboxes started and how long it took. */
 export const sandboxStarts = { full: 0, restored: 0, fullMs: 0, restoredMs: 0 };
@@ -54,7 +56,9 @@ globalThis.__PY_STATE = 'booting';
 })();`;
 
 // The snapshot is made in a SharedArrayBuffer (a patch of the build): it leaves the isolate as the same memory.
-const MAKE_SNAPSHOT = `globalThis.__py.makeMemorySnapshot().buffer`;
+// The modules the prelude imports are imported first, so a restored sandbox finds them in the snapshot (`random`
+// was imported by Pyodide's package loader, which the boot no longer imports).
+const MAKE_SNAPSHOT = `globalThis.__py.runPython('import json, random, traceback'); globalThis.__py.makeMemorySnapshot().buffer`;
 
 // In the isolate, after boot: the shims' state reset, the prelude run, and one entry point over the prelude's
 // functions; the Pyodide API and every boot helper leave the global object.
@@ -108,7 +112,8 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
     if (state !== 'ready') throw new Error(`Pyodide did not boot in the isolate (${state})`);
     if (!fromSnapshot) {
       snapshot = context.evalSync(MAKE_SNAPSHOT, { externalCopy: true, timeout: 60_000 }) as ivm.ExternalCopy<SharedArrayBuffer>;
-      writeCachedSnapshot(new Uint8Array(snapshot.copy()));
+      // Saved while the sandbox is handed back and used, not before (~5 % of a cold start; see snapshot-cache.ts).
+      snapshotSaved = saveCachedSnapshotInBackground(new Uint8Array(snapshot.copy()));
     }
     global.setSync('__PY_PRELUDE', assets.preludeSource);
     context.evalSync(FINISH, { timeout: 60_000 });
@@ -158,6 +163,15 @@ export class PythonSandbox {
   static async open(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
     await new Promise((resolve) => setImmediate(resolve));
     return PythonSandbox.openSync(options);
+  }
+
+  /**
+   * Settles once the snapshot this process made is saved (at once if it made none). A caller about to start
+   * another process that should find the snapshot on disk awaits it; this process never needs to (it restores from
+   * memory), and at exit an unfinished save is completed synchronously.
+   */
+  static snapshotSaved(): Promise<void> {
+    return snapshotSaved ?? Promise.resolve();
   }
 
   /** The isolate's heap figures (JS heap and external memory: the WASM heap, buffers), for the benchmark. */
