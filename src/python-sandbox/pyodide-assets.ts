@@ -40,7 +40,8 @@ const RESTORE_MEMORY =
  * - random source: Emscripten's d8-shell branch would shell out through `os.system`; use the isolate's seeded crypto.
  * - snapshot: made straight into a SharedArrayBuffer, which leaves the isolate without a copy (30 MB copied once,
  *   not four times: a fifth of a cold start went to copies); restored by copying only the pages that differ
- *   (`RESTORE_MEMORY`).
+ *   (`RESTORE_MEMORY`). Made the same way: the new buffer is zeros, so only the WASM memory's non-zero pages are
+ *   copied into it, and the zero half of the snapshot the process keeps never becomes resident.
  * - memory growth: refuse to grow the WASM heap past `globalThis.__PY_HEAP_MAX` bytes, so Python gets MemoryError.
  * - package loader: the boot no longer imports `pyodide._package_loader` (it serves `loadPackage`, which a sandbox
  *   never calls: its Python has no JavaScript to call it from). Importing it compiled and ran zipfile, tempfile, shutil,
@@ -53,6 +54,7 @@ const MODULE_PATCHES: Array<[string, string]> = [
   ['API.restoreSnapshot=function(t){', `${RESTORE_MEMORY}API.restoreSnapshot=function(t){`],
   ['return Module.HEAP8.set(t),l};', 'return __sandboxRestoreMemory(Module.HEAP8,t),l};'],
   ['let o=new Uint8Array(n+Module.HEAP8.length)', 'let o=new Uint8Array(new SharedArrayBuffer(n+Module.HEAP8.length))'],
+  ['o.subarray(n).set(Module.HEAP8),o};', '__sandboxRestoreMemory(o.subarray(n),Module.HEAP8),o};'],
   ['var initRandomFill=()=>{', 'var initRandomFill=()=>{return view=>crypto.getRandomValues(view);'],
   ['var growMemory=size=>{', 'var growMemory=size=>{if(size>globalThis.__PY_HEAP_MAX)return;'],
   [
