@@ -36,8 +36,18 @@ let snapshot: ivm.ExternalCopy<SharedArrayBuffer> | undefined;
 /** Settles once this process's snapshot is on disk (or its save failed); undefined until a full boot made one. */
 let snapshotSaved: Promise<void> | undefined;
 
-/** Counters for the benchmark: how sandboxes started and how long it took. */
-export const sandboxStarts = { full: 0, restored: 0, fullMs: 0, restoredMs: 0 };
+/**
+ * Counters for the benchmark: how sandboxes started and how long it took; `lastFullStagesMs`, the stages of this
+ * process's last full boot (host clock): reading the Pyodide files, the isolate made and Pyodide's modules compiled,
+ * the WASM compiled and CPython booted (`loadPyodide`), the snapshot made, the prelude run.
+ */
+export const sandboxStarts = {
+  full: 0,
+  restored: 0,
+  fullMs: 0,
+  restoredMs: 0,
+  lastFullStagesMs: undefined as Record<'assets' | 'isolate' | 'pyodide' | 'snapshot' | 'prelude', number> | undefined,
+};
 
 // In the isolate: boot Pyodide (from the snapshot when there is one), with an empty `js` module, no output, a fixed
 // hash seed and nothing of the host reachable. Everything settles in microtasks (the shims are synchronous), so the
@@ -80,6 +90,7 @@ const FINISH = `
 })()`;
 
 function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Context } {
+  const stages: number[] = [performance.now()];
   const assets = pyodideAssets();
   snapshot ??= (() => {
     const cached = readCachedSnapshot();
@@ -87,6 +98,7 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
   })();
   const fromSnapshot = snapshot !== undefined;
   const started = performance.now();
+  stages.push(started);
   const isolate = new ivm.Isolate({ memoryLimit: JS_HEAP_MB });
   try {
     const context = isolate.createContextSync();
@@ -107,16 +119,20 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
       module.evaluateSync();
       global.setSync(name, module.namespace.derefInto());
     }
+    stages.push(performance.now());
     context.evalSync(BOOT, { timeout: 120_000 });
     const state = context.evalSync('globalThis.__PY_STATE') as string;
     if (state !== 'ready') throw new Error(`Pyodide did not boot in the isolate (${state})`);
+    stages.push(performance.now());
     if (!fromSnapshot) {
       snapshot = context.evalSync(MAKE_SNAPSHOT, { externalCopy: true, timeout: 60_000 }) as ivm.ExternalCopy<SharedArrayBuffer>;
       // Saved while the sandbox is handed back and used, not before (~5 % of a cold start; see snapshot-cache.ts).
       snapshotSaved = saveCachedSnapshotInBackground(new Uint8Array(snapshot.copy()));
     }
+    stages.push(performance.now());
     global.setSync('__PY_PRELUDE', assets.preludeSource);
     context.evalSync(FINISH, { timeout: 60_000 });
+    stages.push(performance.now());
     const elapsed = performance.now() - started;
     if (fromSnapshot) {
       sandboxStarts.restored += 1;
@@ -124,6 +140,8 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
     } else {
       sandboxStarts.full += 1;
       sandboxStarts.fullMs += elapsed;
+      const [assetsMs, isolateMs, pyodideMs, snapshotMs, preludeMs] = stages.slice(1).map((at, index) => at - stages[index]!);
+      sandboxStarts.lastFullStagesMs = { assets: assetsMs!, isolate: isolateMs!, pyodide: pyodideMs!, snapshot: snapshotMs!, prelude: preludeMs! };
     }
     return { isolate, context };
   } catch (error) {
