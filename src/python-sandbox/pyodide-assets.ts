@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,15 +40,27 @@ const RESTORE_MEMORY =
  * - random source: Emscripten's d8-shell branch would shell out through `os.system`; use the isolate's seeded crypto.
  * - snapshot: made straight into a SharedArrayBuffer, which leaves the isolate without a copy (30 MB copied once,
  *   not four times: a fifth of a cold start went to copies); restored by copying only the pages that differ
- *   (`RESTORE_MEMORY`).
+ *   (`RESTORE_MEMORY`). Made the same way: the new buffer is zeros, so only the WASM memory's non-zero pages are
+ *   copied into it, and the zero half of the snapshot the process keeps never becomes resident.
  * - memory growth: refuse to grow the WASM heap past `globalThis.__PY_HEAP_MAX` bytes, so Python gets MemoryError.
+ * - package loader: the boot no longer imports `pyodide._package_loader` (it serves `loadPackage`, which a sandbox
+ *   never calls: its Python has no JavaScript to call it from). Importing it compiled and ran zipfile, tempfile, shutil,
+ *   bz2, lzma and compression.zstd, ~5 % of a cold start. What the boot read from it is the same two paths, given here
+ *   (`os.environ['LD_LIBRARY_PATH']` is unchanged), and the package index's last step has nothing to record. The
+ *   loader's one import of JavaScript, `pyodide_js.loadedPackages`, is kept (in Pyodide's internal namespace): the
+ *   snapshot check expects that proxy in the interpreter's table of JS references, at the same place.
  */
 const MODULE_PATCHES: Array<[string, string]> = [
   ['API.restoreSnapshot=function(t){', `${RESTORE_MEMORY}API.restoreSnapshot=function(t){`],
   ['return Module.HEAP8.set(t),l};', 'return __sandboxRestoreMemory(Module.HEAP8,t),l};'],
   ['let o=new Uint8Array(n+Module.HEAP8.length)', 'let o=new Uint8Array(new SharedArrayBuffer(n+Module.HEAP8.length))'],
+  ['o.subarray(n).set(Module.HEAP8),o};', '__sandboxRestoreMemory(o.subarray(n),Module.HEAP8),o};'],
   ['var initRandomFill=()=>{', 'var initRandomFill=()=>{return view=>crypto.getRandomValues(view);'],
   ['var growMemory=size=>{', 'var growMemory=size=>{if(size>globalThis.__PY_HEAP_MAX)return;'],
+  [
+    'API.package_loader=o("pyodide._package_loader"),',
+    'API.runPythonInternal("from pyodide_js import loadedPackages"),API.package_loader={SITE_PACKAGES:{__str__:()=>API.sitePackages},DSO_DIR:{__str__:()=>"/usr/lib"},init_loaded_packages(){}},',
+  ],
 ];
 
 function patchOnce(source: string, from: string, to: string, file: string): string {
@@ -59,10 +71,29 @@ function patchOnce(source: string, from: string, to: string, file: string): stri
   return source.replace(from, to);
 }
 
-/** A copy of `bytes` in a SharedArrayBuffer: isolated-vm hands an isolate the same memory instead of a copy. */
-function sharedBytesOf(bytes: Uint8Array): SharedArrayBuffer {
-  const shared = new SharedArrayBuffer(bytes.byteLength);
-  new Uint8Array(shared).set(bytes);
+/**
+ * A file read straight into a SharedArrayBuffer (isolated-vm hands an isolate the same memory instead of a copy),
+ * with no intermediate Buffer to copy from; undefined when the file ends before its stated size.
+ */
+export function readIntoSharedBuffer(file: string): SharedArrayBuffer | undefined {
+  const fd = openSync(file, 'r');
+  try {
+    const shared = new SharedArrayBuffer(fstatSync(fd).size);
+    const view = new Uint8Array(shared);
+    for (let at = 0; at < view.length; ) {
+      const read = readSync(fd, view, at, view.length - at, at);
+      if (read === 0) return undefined;
+      at += read;
+    }
+    return shared;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readShared(file: string): SharedArrayBuffer {
+  const shared = readIntoSharedBuffer(file);
+  if (shared === undefined) throw new Error(`${file} changed while it was read`);
   return shared;
 }
 
@@ -87,8 +118,8 @@ export function pyodideAssets(): PyodideAssets {
     preludeSource: readFileSync(path.join(here, 'sandbox-prelude.py'), 'utf8'),
     files: {
       [`${INDEX_URL}pyodide-lock.json`]: read('pyodide-lock.json').toString('utf8'),
-      [`${INDEX_URL}pyodide.asm.wasm`]: sharedBytesOf(read('pyodide.asm.wasm')),
-      [`${INDEX_URL}python_stdlib.zip`]: sharedBytesOf(read('python_stdlib.zip')),
+      [`${INDEX_URL}pyodide.asm.wasm`]: readShared(path.join(packageDir, 'pyodide.asm.wasm')),
+      [`${INDEX_URL}python_stdlib.zip`]: readShared(path.join(packageDir, 'python_stdlib.zip')),
     },
   };
   return cached;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, unlinkSync, writeFile, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../data-dir.ts';
-import { pyodideAssets } from './pyodide-assets.ts';
+import { pyodideAssets, readIntoSharedBuffer } from './pyodide-assets.ts';
 
 /**
  * The Pyodide memory snapshot (the interpreter right after boot, ~30 MB) is a build artifact like the databases:
@@ -24,19 +24,7 @@ function snapshotPath(): string {
 /** The cached snapshot read straight into a SharedArrayBuffer (the form sandboxes share it in), if there is one. */
 export function readCachedSnapshot(): SharedArrayBuffer | undefined {
   try {
-    const fd = openSync(snapshotPath(), 'r');
-    try {
-      const shared = new SharedArrayBuffer(fstatSync(fd).size);
-      const view = new Uint8Array(shared);
-      for (let at = 0; at < view.length; ) {
-        const read = readSync(fd, view, at, view.length - at, at);
-        if (read === 0) return undefined;
-        at += read;
-      }
-      return shared;
-    } finally {
-      closeSync(fd);
-    }
+    return readIntoSharedBuffer(snapshotPath());
   } catch {
     return undefined;
   }
@@ -53,4 +41,51 @@ export function writeCachedSnapshot(bytes: Uint8Array): void {
   } catch {
     // a read-only data directory only costs the next process a full boot
   }
+}
+
+/**
+ * Saves the snapshot without holding up the sandbox that made it: the 30 MB are written by libuv's thread pool (on
+ * another core) while the caller goes on, and `saved` settles once the file is in place. If the save has not finished
+ * when the process exits (even by `process.exit()`), it is written synchronously then, so a process never ends
+ * without leaving its snapshot. Both paths write a temporary file of their own and rename it (atomic, identical
+ * bytes): a reader never sees half a snapshot, whichever finishes last.
+ */
+export function saveCachedSnapshotInBackground(bytes: Uint8Array): Promise<void> {
+  const target = snapshotPath();
+  const temporary = `${target}.${process.pid}.background.tmp`;
+  let saved = false;
+  const removeTemporary = () => {
+    try {
+      unlinkSync(temporary);
+    } catch {
+      // already renamed, or never created
+    }
+  };
+  const atExit = () => {
+    if (saved) return;
+    saved = true;
+    writeCachedSnapshot(bytes);
+    removeTemporary();
+  };
+  process.once('exit', atExit);
+  return new Promise((resolve) => {
+    try {
+      mkdirSync(path.dirname(target), { recursive: true });
+    } catch {
+      // the write below fails too: a read-only data directory only costs the next process a full boot
+    }
+    writeFile(temporary, bytes, (error) => {
+      if (!saved) {
+        saved = true;
+        process.off('exit', atExit);
+        try {
+          if (error !== null) throw error;
+          renameSync(temporary, target);
+        } catch {
+          removeTemporary();
+        }
+      }
+      resolve();
+    });
+  });
 }
