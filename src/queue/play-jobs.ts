@@ -21,7 +21,7 @@ export const LOCK_MS = 15_000;
 /** Stalls (a lapsed lock: a killed worker, or a starved one) a job survives before it fails. */
 const MAX_STALLS = 10;
 /** Streams of attempts nobody collected (a killed worker's partial trajectory) expire after a day. */
-const STREAM_TTL_S = 24 * 3600;
+export const STREAM_TTL_S = 24 * 3600;
 
 export interface QueueWorkerOptions {
   redis: Redis;
@@ -80,7 +80,7 @@ async function jobTask(data: EpisodeJob, cache: WorkerCache | undefined): Promis
  * The stream's expiry is set with the first batch. `done()` resolves once every event is acknowledged, and rejects
  * if any write failed (the job then fails; the coordinator never sees a partial stream as whole: it counts events).
  */
-function streamWriter(redis: Redis, stream: string): { push(line: string): void; done(): Promise<number> } {
+export function streamWriter(redis: Redis, stream: string): { push(line: string): void; done(): Promise<number> } {
   let pending: string[] = [];
   let sent = Promise.resolve();
   let events = 0;
@@ -99,7 +99,11 @@ function streamWriter(redis: Redis, stream: string): { push(line: string): void;
       events += 1;
       pending.push(line);
       // the first event of a batch schedules its sending after the batch before it; later ones ride along
-      if (pending.length === 1) sent = sent.then(send);
+      if (pending.length === 1) {
+        sent = sent.then(send);
+        // a failed write is reported by done(); until then it must not be an unhandled rejection (that ends the process)
+        sent.catch(() => undefined);
+      }
     },
     done: async () => {
       await sent;
