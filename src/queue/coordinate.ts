@@ -1,6 +1,6 @@
 import { access, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Queue, QueueEvents, type Job } from 'bullmq';
+import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { recordedTaskPath } from '../engine/load-task.ts';
 import { taskSha256 } from '../engine/run-identity.ts';
@@ -44,36 +44,47 @@ export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): Epi
     const failures: EpisodeFailure[] = [];
     const settled = new Set<string>();
     const settling = new Set<string>();
+    /** Return values `completed` events carried, kept for an event that came while a poll was reading the job. */
+    const arrived = new Map<string, EpisodeJobResult | null>();
     let wake: () => void = () => undefined;
 
-    /** Collects a finished job (its trajectory written, its stream deleted) or records its failure; once per job. */
-    const settle = async (job: Job<EpisodeJob, EpisodeJobResult> | undefined, id: string) => {
+    /**
+     * Collects a finished job (its trajectory written, its stream deleted) or records its failure; once per job.
+     * `completed` is the return value a `completed` event carried (the job is then known to be completed);
+     * without it, the job's state is read from Redis (the poll for events this coordinator missed).
+     */
+    const settle = async (id: string, completed?: EpisodeJobResult | null) => {
       const episode = byId.get(id);
-      if (!episode || settled.has(id) || settling.has(id) || !job) return;
+      if (!episode || settled.has(id) || settling.has(id)) return;
       settling.add(id);
       try {
-        const state = await job.getState();
-        if (state === 'completed') {
-          // the job read before it completed has no return value yet: read it again
-          const done = (await queue.getJob(id)) ?? job;
-          const status = await collect(redis, done.returnvalue, trajectoryFile(context.outDir, episode.loaded.task.id, episode.repeat));
-          if (options.sharedDir !== undefined) await removePartials(trajectoryFile(context.outDir, episode.loaded.task.id, episode.repeat));
-          settled.add(id);
-          if (status === null) failures.push({ taskId: episode.loaded.task.id, repeat: episode.repeat, reason: `the trajectory ${options.sharedDir === undefined ? 'stream' : 'file'} of job ${id} is missing or incomplete` });
-          else context.onEpisodeWritten(episode, status);
-        } else if (state === 'failed') {
-          settled.add(id);
-          const failed = (await queue.getJob(id)) ?? job;
-          failures.push({ taskId: episode.loaded.task.id, repeat: episode.repeat, reason: failed.failedReason });
-        } else return;
+        let result = completed;
+        if (result === undefined) {
+          const state = await queue.getJobState(id);
+          // a completed event that came meanwhile found this job settling and left it to this call
+          if (arrived.has(id)) result = arrived.get(id) ?? null;
+          else if (state === 'failed') {
+            settled.add(id);
+            const failed = await queue.getJob(id);
+            failures.push({ taskId: episode.loaded.task.id, repeat: episode.repeat, reason: failed?.failedReason ?? `job ${id} failed` });
+            return;
+          } else if (state !== 'completed') return;
+          else result = (await queue.getJob(id))?.returnvalue ?? null;
+        }
+        const file = trajectoryFile(context.outDir, episode.loaded.task.id, episode.repeat);
+        const status = await collect(redis, result, file);
+        if (options.sharedDir !== undefined) await removePartials(file);
+        settled.add(id);
+        if (status === null) failures.push({ taskId: episode.loaded.task.id, repeat: episode.repeat, reason: `the trajectory ${options.sharedDir === undefined ? 'stream' : 'file'} of job ${id} is missing or incomplete` });
+        else context.onEpisodeWritten(episode, status);
       } finally {
         settling.delete(id);
+        if (settled.size >= byId.size) wake();
       }
-      wake();
     };
 
     const shared = options.sharedDir === undefined ? undefined : { dir: path.resolve(options.sharedDir), run: path.relative(path.resolve(options.sharedDir), context.outDir) };
-    const enqueue = async (id: string, { loaded, repeat }: PendingEpisode) => {
+    const job = (id: string, { loaded, repeat }: PendingEpisode) => {
       const data: EpisodeJob = {
         taskId: loaded.task.id,
         taskPath: recordedTaskPath(loaded.path),
@@ -83,7 +94,7 @@ export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): Epi
         settings: context.settings,
         ...(shared ? { shared } : {}),
       };
-      await queue.add('episode', data, { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false });
+      return { name: 'episode', data, opts: { jobId: id, attempts: 1, removeOnComplete: false, removeOnFail: false } };
     };
 
     try {
@@ -91,29 +102,39 @@ export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): Epi
       if (options.rate) await queue.setGlobalRateLimit(options.rate.max, options.rate.durationMs);
       else await queue.removeGlobalRateLimit();
       await redis.sadd(QUEUES_KEY, name);
-      events.on('completed', ({ jobId: id }) => void queue.getJob(id).then((job) => settle(job, id)).catch(() => undefined));
-      events.on('failed', ({ jobId: id }) => void queue.getJob(id).then((job) => settle(job, id)).catch(() => undefined));
-      // Enqueue what is not already on the queue. A finished job whose stream was collected earlier (an episode
-      // that ended in error, or was recorded from another version of its task file) is removed and enqueued again.
-      for (const [id, episode] of byId) {
-        const existing = await queue.getJob(id);
-        if (existing) {
-          const state = await existing.getState();
-          const uncollected = state === 'completed' && existing.returnvalue && (await uncollectedResult(redis, existing.returnvalue, context.outDir));
-          if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children' || uncollected) continue;
-          await existing.remove();
-        }
-        await enqueue(id, episode);
-      }
+      events.on('completed', ({ jobId: id, returnvalue }) => {
+        if (!byId.has(id)) return;
+        arrived.set(id, (returnvalue as unknown as EpisodeJobResult | null) ?? null);
+        void settle(id, arrived.get(id)).catch(() => undefined);
+      });
+      events.on('failed', ({ jobId: id }) => void settle(id).catch(() => undefined));
+      // Enqueue what is not already on the queue (one bulk add). A finished job whose stream was collected earlier
+      // (an episode that ended in error, or was recorded from another version of its task file) is removed and
+      // enqueued again.
+      const toAdd = await Promise.all(
+        [...byId].map(async ([id, episode]) => {
+          const existing = await queue.getJob(id);
+          if (existing) {
+            const state = await existing.getState();
+            const uncollected = state === 'completed' && existing.returnvalue && (await uncollectedResult(redis, existing.returnvalue, context.outDir));
+            if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children' || uncollected) return [];
+            await existing.remove();
+          }
+          return [job(id, episode)];
+        }),
+      );
+      await queue.addBulk(toAdd.flat());
+      // Completions arrive as events; this poll (now, then every POLL_MS) collects what finished unseen (before this
+      // coordinator started, or while its connection was down).
       while (settled.size < byId.size && !context.signal?.aborted) {
         await Promise.all(
-          [...byId.keys()]
-            .filter((id) => !settled.has(id))
-            .map(async (id) => {
-              const job = await queue.getJob(id);
+          [...byId]
+            .filter(([id]) => !settled.has(id) && !settling.has(id))
+            .map(async ([id, episode]) => {
               // a job Redis lost (a crash with `appendfsync everysec` can drop its last second) is enqueued again
-              if (job === undefined && !settling.has(id)) await enqueue(id, byId.get(id)!);
-              else await settle(job, id);
+              if ((await queue.getJobState(id)) === 'unknown') {
+                if (!settling.has(id) && !settled.has(id)) await queue.addBulk([job(id, episode)]);
+              } else await settle(id);
             }),
         );
         if (settled.size >= byId.size) break;

@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
-import { loadTask, resolveRecordedTaskPath } from '../engine/load-task.ts';
-import { taskSha256 } from '../engine/run-identity.ts';
+import { EnvironmentPool } from '../engine/environment-pool.ts';
+import { loadTask, resolveRecordedTaskPath, type LoadedTask } from '../engine/load-task.ts';
 import { runEpisode } from '../engine/run-episode.ts';
 import { trajectoryFile } from '../engine/run-suite.ts';
 import { partialFile, type EpisodeJob, type EpisodeJobResult } from './job.ts';
@@ -20,7 +21,7 @@ export const LOCK_MS = 15_000;
 /** Stalls (a lapsed lock: a killed worker, or a starved one) a job survives before it fails. */
 const MAX_STALLS = 10;
 /** Streams of attempts nobody collected (a killed worker's partial trajectory) expire after a day. */
-const STREAM_TTL_S = 24 * 3600;
+export const STREAM_TTL_S = 24 * 3600;
 
 export interface QueueWorkerOptions {
   redis: Redis;
@@ -37,24 +38,89 @@ export interface QueueWorkers {
 }
 
 /**
+ * What a worker keeps between jobs: the task files it loaded (by path, with the content hash they were parsed from)
+ * and the tool environments of finished episodes (reset, as newly started, for the next episode of a task with the
+ * same servers and tools; see EnvironmentPool).
+ */
+export interface WorkerCache {
+  tasks: Map<string, { sha256: string; loaded: LoadedTask }>;
+  environments: EnvironmentPool;
+}
+
+export function workerCache(): WorkerCache {
+  return { tasks: new Map(), environments: new EnvironmentPool() };
+}
+
+/**
+ * The task of a job, checked against the coordinator's hash: the file is read and hashed for every job (a file edited
+ * between two jobs is seen), and parsed again only when its content changed.
+ */
+async function jobTask(data: EpisodeJob, cache: WorkerCache | undefined): Promise<LoadedTask> {
+  const file = resolveRecordedTaskPath(data.taskPath);
+  let loaded: LoadedTask;
+  let sha256: string;
+  try {
+    const bytes = await readFile(file);
+    sha256 = createHash('sha256').update(bytes).digest('hex');
+    const cached = cache?.tasks.get(file);
+    loaded = cached?.sha256 === sha256 ? cached.loaded : await loadTask(file);
+    if (cached?.sha256 !== sha256) cache?.tasks.set(file, { sha256, loaded });
+  } catch (error) {
+    throw new UnrecoverableError(`${data.taskPath}: cannot load the task on this worker: ${(error as Error).message}`);
+  }
+  if (sha256 !== data.taskSha256) {
+    throw new UnrecoverableError(`${data.taskPath}: task file hash mismatch: sha-256 ${sha256.slice(0, 12)}… on this worker, ${data.taskSha256.slice(0, 12)}… on the coordinator`);
+  }
+  return loaded;
+}
+
+/**
+ * An attempt's stream, appended to in event order with as few round trips as events arrive in: while one batch is on
+ * its way, the next events wait and go together in one pipeline (Redis then fsyncs the AOF once for the whole batch).
+ * The stream's expiry is set with the first batch. `done()` resolves once every event is acknowledged, and rejects
+ * if any write failed (the job then fails; the coordinator never sees a partial stream as whole: it counts events).
+ */
+export function streamWriter(redis: Redis, stream: string): { push(line: string): void; done(): Promise<number> } {
+  let pending: string[] = [];
+  let sent = Promise.resolve();
+  let events = 0;
+  let first = true;
+  const send = async () => {
+    const batch = pending;
+    pending = [];
+    const pipeline = redis.pipeline();
+    for (const line of batch) pipeline.xadd(stream, '*', 'event', line);
+    if (first) pipeline.expire(stream, STREAM_TTL_S);
+    first = false;
+    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
+  };
+  return {
+    push: (line) => {
+      events += 1;
+      pending.push(line);
+      // the first event of a batch schedules its sending after the batch before it; later ones ride along
+      if (pending.length === 1) {
+        sent = sent.then(send);
+        // a failed write is reported by done(); until then it must not be an unhandled rejection (that ends the process)
+        sent.catch(() => undefined);
+      }
+    },
+    done: async () => {
+      await sent;
+      return events;
+    },
+  };
+}
+
+/**
  * Plays one job: checks the task file against the coordinator's hash (a mismatch fails the job for good, naming both
  * hashes), runs the episode, and appends every event to a fresh stream of this attempt, or, for a shared run folder,
  * to a partial file of this attempt in it. A retried attempt (the previous worker was killed) writes another stream
  * or file, so a partial trajectory is never appended to; only the completed attempt becomes the trajectory.
  */
-export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: string): Promise<EpisodeJobResult> {
+export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: string, cache?: WorkerCache): Promise<EpisodeJobResult> {
   const data = job.data;
-  const file = resolveRecordedTaskPath(data.taskPath);
-  let loaded;
-  try {
-    loaded = await loadTask(file);
-  } catch (error) {
-    throw new UnrecoverableError(`${data.taskPath}: cannot load the task on this worker: ${(error as Error).message}`);
-  }
-  const sha256 = taskSha256(loaded.task, loaded.path);
-  if (sha256 !== data.taskSha256) {
-    throw new UnrecoverableError(`${data.taskPath}: task file hash mismatch: sha-256 ${sha256.slice(0, 12)}… on this worker, ${data.taskSha256.slice(0, 12)}… on the coordinator`);
-  }
+  const loaded = await jobTask(data, cache);
   const episode = {
     task: loaded.task,
     taskPath: loaded.path,
@@ -63,6 +129,7 @@ export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: st
     settings: { ...data.settings, repeat: data.repeat },
     createValidator: defaultValidatorFactory,
     planExecutor: lazyPlanExecutor,
+    environments: cache?.environments,
   };
   if (data.shared) {
     const runDir = path.join(sharedDir ?? data.shared.dir, data.shared.run);
@@ -72,21 +139,9 @@ export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: st
     return { partial, events: result.events.length };
   }
   const stream = streamKey(job.id!, randomUUID());
-  let written = Promise.resolve();
-  let events = 0;
-  await runEpisode({
-    ...episode,
-    onEvent: (event) => {
-      events += 1;
-      const line = JSON.stringify(event);
-      written = written.then(async () => {
-        await redis.xadd(stream, '*', 'event', line);
-      });
-    },
-  });
-  await written;
-  await redis.expire(stream, STREAM_TTL_S);
-  return { stream, events };
+  const writer = streamWriter(redis, stream);
+  await runEpisode({ ...episode, onEvent: (event) => writer.push(JSON.stringify(event)) });
+  return { stream, events: await writer.done() };
 }
 
 /**
@@ -95,6 +150,7 @@ export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: st
  */
 export async function startQueueWorkers(options: QueueWorkerOptions): Promise<QueueWorkers> {
   const workers = new Map<string, Worker>();
+  const cache = workerCache();
   // BullMQ leaves connections it is given open: closed here after the workers
   const connections: Redis[] = [];
   const watch = async () => {
@@ -102,7 +158,7 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
       if (workers.has(name)) continue;
       const connection = options.redis.duplicate();
       connections.push(connection);
-      const worker = new Worker<EpisodeJob, EpisodeJobResult>(name, async (job) => playJob(options.redis, job, options.sharedDir), {
+      const worker = new Worker<EpisodeJob, EpisodeJobResult>(name, async (job) => playJob(options.redis, job, options.sharedDir, cache), {
         connection,
         prefix: PREFIX,
         concurrency: options.concurrency,
@@ -126,6 +182,7 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
     close: async () => {
       clearInterval(timer);
       await Promise.all([...workers.values()].map((worker) => worker.close()));
+      await cache.environments.close();
       for (const connection of connections) connection.disconnect();
       options.redis.disconnect();
     },

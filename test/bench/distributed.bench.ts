@@ -9,6 +9,9 @@
 //   overhead_ms_p50 / _p99    per episode: (trajectory file written − job enqueued) − the episode's own time
 //                             (`episode-end.durationMs`), on 16 episodes over 4 workers × 4 (no episode waits for a slot), on the 4 workers of the
 //                             throughput run (warm: the engine loaded)
+//   overhead_ms_p50_1w / _p99_1w  the same on the 1 worker of its throughput run: 4 rounds of 4 episodes (its 4 slots,
+//                             no episode waits for one), one round at a time, so 4 episodes share the worker's core
+//                             rather than 16
 //   kill_lost / kill_duplicated / kill_differing   1 of 3 workers SIGKILLed once a third of the suite is written:
 //                             episodes without a whole trajectory, trajectories with more than one episode-start, and
 //                             trajectories not byte-identical (timing fields aside) to a local run of the same model
@@ -100,6 +103,7 @@ export async function run(): Promise<Record<string, number>> {
     // workers (warm: their first episode loaded the engine), the queue overhead per episode: 16 episodes, 16 slots.
     const rates: number[] = [];
     const overheads: number[] = [];
+    const overheads1w: number[] = [];
     for (const [db, count] of [
       [1, 1],
       [2, 4],
@@ -108,6 +112,12 @@ export async function run(): Promise<Record<string, number>> {
       try {
         const seconds = await queuedRun(urlOf(db), tasks, model.spec, path.join(scratch, `throughput-${count}`));
         rates.push(tasks.length / seconds);
+        if (count === 1) {
+          for (let round = 0; round < 4; round++) {
+            const slice = tasks.slice(round * CONCURRENCY, (round + 1) * CONCURRENCY);
+            overheads1w.push(...(await queueOverheads(urlOf(db), slice, model.spec, path.join(scratch, `overhead-1w-${round}`))));
+          }
+        }
         if (count === 4) overheads.push(...(await queueOverheads(urlOf(db), tasks.slice(0, 4 * CONCURRENCY), model.spec, path.join(scratch, 'overhead'))));
       } finally {
         await stopWorkers(workers);
@@ -155,6 +165,8 @@ export async function run(): Promise<Record<string, number>> {
       speedup_4w: rates[1]! / rates[0]!,
       overhead_ms_p50: percentile(overheads, 50),
       overhead_ms_p99: percentile(overheads, 99),
+      overhead_ms_p50_1w: percentile(overheads1w, 50),
+      overhead_ms_p99_1w: percentile(overheads1w, 99),
       kill_lost: lost,
       kill_duplicated: duplicated,
       kill_differing: differing,

@@ -1,0 +1,58 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STREAM_TTL_S, streamWriter } from '../../../src/queue/play-jobs.ts';
+import { startRedisServer, type RedisServer } from '../../support/index.ts';
+
+// A worker's events reach the coordinator through this writer: every event, in order, counted; batched into few
+// round trips; a failed write must fail the job (never a stream that looks whole but is not).
+describe('the worker stream writer (real redis-server, AOF on)', () => {
+  let server: RedisServer;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    server = await startRedisServer({ aof: true });
+    redis = new Redis(server.url);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await server?.stop();
+  });
+
+  it('writes every event in order, in one pipeline per batch, with the stream expiring', async () => {
+    const stream = `test:stream-writer:${process.pid}:order`;
+    const pipeline = redis.pipeline.bind(redis);
+    let batches = 0;
+    redis.pipeline = ((...args: Parameters<Redis['pipeline']>) => {
+      batches += 1;
+      return pipeline(...args);
+    }) as Redis['pipeline'];
+    try {
+      const writer = streamWriter(redis, stream);
+      // 100 events recorded before any write goes out are one batch (the rule: events recorded while none is on its
+      // way go together); 10 more after it was acknowledged are a second
+      for (let i = 0; i < 100; i++) writer.push(JSON.stringify({ seq: i }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 100; i < 110; i++) writer.push(JSON.stringify({ seq: i }));
+      expect(await writer.done()).toBe(110);
+      expect(batches).toBe(2);
+    } finally {
+      redis.pipeline = pipeline;
+    }
+    const entries = await redis.xrange(stream, '-', '+');
+    expect(entries.map(([, fields]) => (JSON.parse(fields[1]!) as { seq: number }).seq)).toEqual(Array.from({ length: 110 }, (_, i) => i));
+    const ttl = await redis.ttl(stream);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(STREAM_TTL_S);
+  });
+
+  it('a write Redis refuses fails done(), and is not an unhandled rejection before it', async () => {
+    const stream = `test:stream-writer:${process.pid}:refused`;
+    await redis.set(stream, 'not a stream');
+    const writer = streamWriter(redis, stream);
+    writer.push('{"seq":0}');
+    // the episode goes on after the failed write: no unhandled rejection meanwhile (it would end the worker)
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    writer.push('{"seq":1}');
+    await expect(writer.done()).rejects.toThrow(/WRONGTYPE/);
+  });
+});
