@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { LazySchemaValidator } from '../../src/mcp/for-servers/lazy-schema-validator.ts';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
 import { clientLogging, reportProgress } from '../shared/call-reporting.ts';
 import { createTaskToolRuntime } from './task-tool-runtime.ts';
@@ -39,7 +40,7 @@ export function createServer(options: MockToolsServerOptions): McpServer {
  * on a new server. The listing, the argument checks and the world do not change between episodes.
  */
 export function createReusableServer(options: MockToolsServerOptions): McpServer & { reset(): void } {
-  const mcp = new McpServer({ name: 'mock-tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: false }, logging: {} } });
+  const mcp = new McpServer({ name: 'mock-tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: false }, logging: {} }, jsonSchemaValidator: new LazySchemaValidator() });
   const log = clientLogging(mcp.server);
   const runtime = createTaskToolRuntime(options);
   const timeoutMs = options.timeoutMs ?? 10_000;

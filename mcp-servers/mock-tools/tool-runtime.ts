@@ -91,7 +91,9 @@ export function disposeIdleToolIsolates(): void {
  * Runs a task's mock tools in a context of their own in a memory-limited isolate (taken from the idle ones when
  * there is one), with the world copied in once per context. Each call gets `timeoutMs`; an exception or timeout
  * becomes an error outcome the agent can read. If the isolate is disposed (a memory-limit breach does that), the
- * next call builds a fresh one.
+ * next call builds a fresh one. A reset starts building the next fresh context at once, with isolated-vm's
+ * asynchronous calls (the work runs on the isolate's thread, ~1.5 ms of CPU a context): the next episode's first
+ * call finds it ready instead of making it on the event loop.
  */
 export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const timeout = options.timeoutMs ?? 10_000;
@@ -100,45 +102,79 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const checks = new Map(options.tools.map((tool) => [tool.name, compileArgumentCheck(tool.parameters)]));
   const memoryLimitMb = options.memoryLimitMb ?? 64;
   const worldCopy = new ivm.ExternalCopy(options.world ?? null);
+  type Dispatch = ivm.Reference<(name: string, argsJson: string) => string>;
   let isolate: ivm.Isolate | undefined;
   let context: ivm.Context | undefined;
-  let dispatch: ivm.Reference<(name: string, argsJson: string) => string> | undefined;
+  let dispatch: Dispatch | undefined;
+  /** The context being built for the next call, if any; `generation` tells a build that was dropped meanwhile. */
+  let building: Promise<Dispatch> | undefined;
+  let generation = 0;
 
   /** Releases the context and every reference into it (the context is then collected, not only unreachable). */
   function dropContext(): void {
+    generation += 1;
     if (isolate && !isolate.isDisposed) {
       dispatch?.release();
       context?.release();
     }
     dispatch = undefined;
     context = undefined;
+    building = undefined;
   }
 
-  function build(): ivm.Reference<(name: string, argsJson: string) => string> {
-    if (!isolate || isolate.isDisposed) isolate = takeIsolate(memoryLimitMb);
-    const fresh = isolate.createContextSync();
-    context = fresh;
-    // A script's completion value must not be a function: isolated-vm then keeps the context alive after its
-    // release (each released context of a reused isolate kept counting toward its memory limit); run every
-    // script for its effects only.
-    const evaluate = (code: string) => fresh.evalSync(`${code}\nvoid 0;`, { timeout });
-    fresh.global.setSync('world', worldCopy.copyInto({ release: false }));
-    // One script for the prelude and every tool (each crossing into the isolate costs); if a tool's source
-    // does not compile, register the tools one by one so only that tool explains its fault.
+  /** A fresh context with the prelude, the world and every tool; it becomes the runtime's unless dropped meanwhile. */
+  async function build(target: ivm.Isolate, forGeneration: number): Promise<Dispatch> {
+    const fresh = await target.createContext();
+    const current = () => forGeneration === generation && !target.isDisposed;
     try {
-      evaluate(`${PRELUDE}\n__freeze(globalThis.world);\n${options.tools.map(registration).join('')}`);
-    } catch {
-      evaluate(`${PRELUDE}\n__freeze(globalThis.world);`);
-      for (const tool of options.tools) {
-        try {
-          evaluate(registration(tool));
-        } catch (error) {
-          const message = JSON.stringify(`tool ${tool.name} failed to load: ${(error as Error).message}`);
-          evaluate(`__tools[${JSON.stringify(tool.name)}] = function () { throw new Error(${message}); };`);
+      // A script's completion value must not be a function: isolated-vm then keeps the context alive after its
+      // release (each released context of a reused isolate kept counting toward its memory limit); run every
+      // script for its effects only.
+      const evaluate = (code: string) => fresh.eval(`${code}\nvoid 0;`, { timeout });
+      await fresh.global.set('world', worldCopy.copyInto({ release: false }));
+      // One script for the prelude and every tool (each crossing into the isolate costs); if a tool's source
+      // does not compile, register the tools one by one so only that tool explains its fault.
+      try {
+        await evaluate(`${PRELUDE}\n__freeze(globalThis.world);\n${options.tools.map(registration).join('')}`);
+      } catch {
+        await evaluate(`${PRELUDE}\n__freeze(globalThis.world);`);
+        for (const tool of options.tools) {
+          try {
+            await evaluate(registration(tool));
+          } catch (error) {
+            const message = JSON.stringify(`tool ${tool.name} failed to load: ${(error as Error).message}`);
+            await evaluate(`__tools[${JSON.stringify(tool.name)}] = function () { throw new Error(${message}); };`);
+          }
         }
       }
+      const made = (await fresh.global.get('__dispatch', { reference: true })) as Dispatch;
+      if (!current()) {
+        if (!target.isDisposed) made.release();
+        throw new Error('the tool context was dropped while it was built');
+      }
+      context = fresh;
+      dispatch = made;
+      return made;
+    } catch (error) {
+      if (!target.isDisposed && context !== fresh) fresh.release();
+      throw error;
     }
-    return fresh.global.getSync('__dispatch', { reference: true }) as ivm.Reference<(name: string, argsJson: string) => string>;
+  }
+
+  /** The dispatch of the current context: built (or being built) once, shared by concurrent calls. */
+  function ready(): Promise<Dispatch> {
+    if (dispatch && isolate && !isolate.isDisposed) return Promise.resolve(dispatch);
+    if (building && isolate && !isolate.isDisposed) return building;
+    dropContext();
+    if (!isolate || isolate.isDisposed) isolate = takeIsolate(memoryLimitMb);
+    const forGeneration = generation;
+    const started = build(isolate, forGeneration);
+    building = started;
+    // A failed build is not kept: the next call builds again.
+    started.catch(() => {
+      if (building === started) building = undefined;
+    });
+    return started;
   }
 
   return {
@@ -152,12 +188,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       if (problems.length > 0) {
         return { text: `Invalid arguments for ${name}: ${problems.join('; ')}. The call was not run; call it again with arguments its input schema allows.`, isError: true };
       }
-      if (!dispatch || !isolate || isolate.isDisposed) {
-        dropContext();
-        dispatch = build();
-      }
+      const run = await ready();
       try {
-        const text = (await dispatch.apply(undefined, [name, JSON.stringify(args)], { timeout, result: { copy: true } })) as string;
+        const text = (await run.apply(undefined, [name, JSON.stringify(args)], { timeout, result: { copy: true } })) as string;
         return { text: capBytes(text, maxBytes), isError: false };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
@@ -166,7 +199,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
         return { text: `Error: ${message}`, isError: true };
       }
     },
-    reset: dropContext,
+    reset() {
+      dropContext();
+      // The next episode's context, made now off the event loop; a failure shows at its first call, which builds again.
+      if (isolate && !isolate.isDisposed) void ready().catch(() => undefined);
+    },
     dispose() {
       dropContext();
       if (isolate) giveBackIsolate(memoryLimitMb, isolate);

@@ -14,6 +14,7 @@ import { buildStep } from '../validator/build-step.ts';
 import { applyVerdicts, checkStep, describeValidatorErrors } from './gate.ts';
 import { PROTOCOLS, type EpisodeProtocol, type PlanExecutor } from './protocols/index.ts';
 import { initialMessages, recordEpisodeEnd, recordEpisodeStart, type ConstraintStatusFunction } from './record-episode.ts';
+import { graphFunction } from './graph-node.ts';
 import { Recorder } from './recorder.ts';
 import { WallClock } from './wall-clock.ts';
 
@@ -228,11 +229,7 @@ async function toolsNode(state: EpisodeStateValue, config: LangGraphRunnableConf
   return { messages: toolMessages, pending: null };
 }
 
-/**
- * One turn: the model's message and, at once, its gate (and the feedback a rejection or a nudge adds). One
- * superstep instead of three: the gate reads only what the model just produced, so nothing is gained by a
- * LangGraph step between them, and each superstep costs a state merge.
- */
+/** One turn: the model's message and, at once, its gate (and the feedback a rejection or a nudge adds). */
 async function turnNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
   const context = contextOf(config);
   const modelUpdate = await modelNode(state, config);
@@ -248,16 +245,26 @@ async function turnNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
 }
 
 /**
- * turn (model → gate, feedback) → tools → turn … → END (docs/architecture.md, "The flow of one episode"); a turn whose
- * answer was rejected, or that got a nudge, goes straight to the next turn.
+ * One step: the turn and, when it approved tool calls, the tools, in one node. One superstep per step instead of
+ * two: the tools read only what the turn just decided (the pending step), so nothing is gained by a LangGraph step
+ * between them, and each superstep costs LangGraph a state merge, a checkpoint and its runnables' bookkeeping.
+ */
+async function stepNode(state: EpisodeStateValue, config: LangGraphRunnableConfig): Promise<EpisodeStateUpdate> {
+  const turn = await turnNode(state, config);
+  if (turn.ending || !turn.pending) return turn;
+  const tools = await toolsNode({ ...state, counts: turn.counts!, pending: turn.pending }, config);
+  return { messages: (turn.messages as ChatMessage[]).concat(tools.messages as ChatMessage[]), counts: turn.counts!, pending: null, ending: tools.ending ?? null };
+}
+
+/**
+ * step (turn: model → gate → feedback; then tools: the approved calls) → step … → END (docs/architecture.md, "The
+ * flow of one episode"): one node, looping until the turn or the tools set an ending.
  */
 export function buildEpisodeGraph() {
   return new StateGraph(EpisodeState)
-    .addNode('turn', turnNode)
-    .addNode('tools', toolsNode)
-    .addEdge(START, 'turn')
-    .addConditionalEdges('turn', (state) => (state.ending ? END : state.pending ? 'tools' : 'turn'), ['tools', 'turn', END])
-    .addConditionalEdges('tools', (state) => (state.ending ? END : 'turn'), ['turn', END])
+    .addNode('step', graphFunction(stepNode))
+    .addEdge(START, 'step')
+    .addConditionalEdges('step', graphFunction((state: EpisodeStateValue) => (state.ending ? END : 'step')), ['step', END])
     .compile();
 }
 
@@ -321,7 +328,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       pauseWallTime: () => clock.pause(),
     };
     compiledGraph ??= buildEpisodeGraph();
-    // Each round visits at most two nodes; the round limit ends the episode long before this recursion limit.
+    // Each round is one superstep; the round limit ends the episode long before this recursion limit.
     const final = await compiledGraph.invoke(
       { messages, counts, pending: null, ending: null },
       { configurable: { episode: context }, recursionLimit: task.limits.maxRounds * 4 + 16 },

@@ -7,6 +7,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SandboxError } from '../sandbox-error.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { toolResultText } from './tool-result-text.ts';
+import { LazySchemaValidator } from './for-servers/lazy-schema-validator.ts';
 
 /** How to reach one MCP server: in-process (the default for suites and tests), a child process over stdio, or Streamable HTTP. */
 export type ServerEndpoint =
@@ -47,7 +48,7 @@ const CLIENT_INFO = { name: 'agent-sandbox', version: '0.1.0' };
  * failure (`server-error`), and whatever was opened is closed before throwing.
  */
 export async function connectServer(name: string, endpoint: ServerEndpoint): Promise<McpConnection> {
-  const client = new Client(CLIENT_INFO);
+  const client = new Client(CLIENT_INFO, { jsonSchemaValidator: new LazySchemaValidator() });
   let closeServer: (() => Promise<void>) | undefined;
   try {
     if (endpoint.kind === 'in-memory') {

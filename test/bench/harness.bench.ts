@@ -3,7 +3,8 @@
 //                            ÷ a bare LangGraph graph of an episode step's three parts (model → gate → tools, nodes
 //                            that do nothing), 6 model steps per episode, one episode at a time, interleaved rounds in
 //                            this run; `_cpu_ratio` the same in process CPU time (steadier on a loaded machine)
-//   vs_bare_turn_graph_ratio the same ÷ a bare graph of our graph's exact topology (turn → tools): the stricter figure
+//   vs_bare_turn_graph_ratio the same ÷ a bare graph of our graph's exact topology (one node per step: model, gate and
+//                            tools, looping to itself), its nodes plain functions: the stricter figure
 //                            (our episodes are one task's repeats, each on the last one's environment, reset, as in a suite)
 //   tool_call_mcp_ms         one tool call through MCP (in-process mock-tools server); `_direct_ms` the same call on the runtime
 //   step_overhead_ms_p50/p99 time per step spent outside the model (from a model response to the next model call)
@@ -71,14 +72,17 @@ function bareGraph() {
     .compile();
 }
 
-/** The bare graph with our graph's exact topology (turn → tools, model and gate in one node): the stricter comparison. */
-function bareTurnGraph() {
+/** The bare graph with our graph's exact topology (one node per step: model, gate and tools, looping): the stricter comparison. */
+function bareStepGraph() {
   return new StateGraph(State)
-    .addNode('turn', bareModel)
-    .addNode('tools', bareTools)
-    .addEdge(START, 'turn')
-    .addConditionalEdges('turn', (state) => (state.steps >= STEPS ? END : 'tools'), ['tools', END])
-    .addEdge('tools', 'turn')
+    .addNode('step', async (state: BareState) => {
+      const turn = await bareModel(state);
+      if (turn.steps >= STEPS) return turn;
+      const tools = await bareTools({ ...state, steps: turn.steps });
+      return { messages: (turn.messages as unknown[]).concat(tools.messages), steps: turn.steps };
+    })
+    .addEdge(START, 'step')
+    .addConditionalEdges('step', (state) => (state.steps >= STEPS ? END : 'step'), ['step', END])
     .compile();
 }
 
@@ -124,7 +128,7 @@ export async function run(): Promise<Record<string, number>> {
   const out = await mkdtemp(path.join(os.tmpdir(), 'harness-bench-'));
   try {
     const bare = bareGraph();
-    const bareTurn = bareTurnGraph();
+    const bareTurn = bareStepGraph();
     const gaps: number[] = [];
     let index = 0;
     // Episodes of one task one after the other, as a suite plays its repeats: the environment of the last is reused, reset.

@@ -59,6 +59,26 @@ describe('mock-tools runtime reuse', () => {
     runtime.dispose();
   });
 
+  it('the context a reset builds ahead is fresh however the next calls come: at once, side by side, after another reset, or never', async () => {
+    const runtime = createToolRuntime({ tools: [stateful], world: { name: 'w' }, memoryLimitMb: LIMIT_MB });
+    expect(await call(runtime)).toEqual(FIRST);
+    // Calls made while the next context is still being built share it: one of them is the first call, one the second.
+    runtime.reset();
+    const both = (await Promise.all([call(runtime), call(runtime)])) as Array<{ calls: number }>;
+    expect(both.map((result) => result.calls).sort()).toEqual([1, 2]);
+    // A reset while a reset's context is being built drops that one: the next call still starts from nothing.
+    runtime.reset();
+    runtime.reset();
+    expect(await call(runtime)).toEqual(FIRST);
+    // Disposed while a context is being built: the isolate goes back to the idle ones and serves a new runtime.
+    runtime.reset();
+    runtime.dispose();
+    expect(idleToolIsolates(LIMIT_MB)).toBe(1);
+    const next = createToolRuntime({ tools: [stateful], world: { name: 'w' }, memoryLimitMb: LIMIT_MB });
+    expect(await call(next)).toEqual(FIRST);
+    next.dispose();
+  });
+
   it('finished contexts stop counting toward the isolate memory limit: 20 contexts of a ~3 MB world fit in a 24 MB isolate', async () => {
     // 20 contexts each holding their own copy of the world need far more than 24 MB unless finished ones are freed.
     const world = { name: 'w', rows: Array.from({ length: 30_000 }, (_, index) => `row ${index} ${'x'.repeat(80)}`) };
