@@ -1,12 +1,13 @@
 // A second, smaller labelled set kept out of every retrieval change: 18 paraphrases written (2026-12-01) before
 // the ranking changes of that day were tried, in words chosen to differ from both the generator's phrasings and
 // the main set's queries. The bench reports it beside the main set; a change that helps the main set only
-// (tuning to its words) shows as a gap between the two.
+// (tuning to its words) shows as a gap between the two. ho-payment-plan was reworded after the first measurement:
+// its first wording copied a generator phrasing ("set up a payment plan"), which labelled-queries.test.ts rejects.
 import { driver, endsAngry, graded, moment, startsAngry, type QueryIntent } from './labelled-queries.ts';
 
 export const HELD_OUT_INTENTS: QueryIntent[] = [
   { id: 'ho-unexpected-charge', query: 'unexpected charge showed up on the account', grade: graded(driver('billing_dispute'), driver('refund_request')) },
-  { id: 'ho-payment-plan', query: 'customer wants to set up a payment plan', grade: graded(driver('payment_arrangement')) },
+  { id: 'ho-payment-plan', query: 'customer asking for an arrangement to pay off what they owe', grade: graded(driver('payment_arrangement')) },
   { id: 'ho-neighbourhood-outage', query: 'service outage in the neighbourhood', grade: graded(driver('outage')) },
   { id: 'ho-wifi-dropping', query: 'wifi keeps dropping and nothing loads', grade: graded(driver('outage'), driver('device_setup')) },
   { id: 'ho-configure-tablet', query: 'trouble configuring a new tablet', grade: graded(driver('device_setup')) },
