@@ -26,7 +26,9 @@ export interface BuildTranscriptIndexOptions {
 const WRITE_BATCH_ROWS = 65_536;
 
 /**
- * Groups each call's turns into chunks of `chunkTurns` consecutive turns, in DuckDB (one pass, streamed), joined
+ * Groups each call's turns into chunks of `chunkTurns` consecutive turns, the remainder joining the call's last
+ * full chunk (so chunks hold chunkTurns..2·chunkTurns−1 turns, fewer only in a call that short): a one-turn tail
+ * chunk ("thank you for being a customer") outranked whole passages under BM25's length normalisation. In DuckDB (one pass, streamed), joined
  * with the call's and the agent's metadata. Turns are numbered by position so 0- or 1-based turn indexes both work.
  * No ORDER BY: sorting 100k calls' chunks cost more than the whole FTS build, and nothing needs the order. Per-turn
  * facts travel as one tab-separated string (see `turns` in chunk-schema.ts): converting four list columns row by
@@ -39,14 +41,17 @@ export function chunkQuery(chunkTurns: number): string {
       SELECT CAST(call_id AS VARCHAR) AS call_id, CAST(turn_index AS INTEGER) AS turn_index, CAST(speaker AS VARCHAR) AS speaker,
              CAST(start_s AS DOUBLE) AS start_s, CAST(end_s AS DOUBLE) AS end_s,
              regexp_replace(CAST(text AS VARCHAR), '[\\r\\n]+', ' ', 'g') AS text,
-             (row_number() OVER (PARTITION BY call_id ORDER BY turn_index) - 1) // ${chunkTurns} AS chunk_no
+             (row_number() OVER (PARTITION BY call_id ORDER BY turn_index) - 1) // ${chunkTurns} AS position_chunk,
+             count(*) OVER (PARTITION BY call_id) AS call_turns
       FROM transcript_turns
+    ), numbered AS (
+      SELECT *, least(position_chunk, greatest(0, call_turns // ${chunkTurns} - 1)) AS chunk_no FROM turns
     ), chunks AS (
       SELECT call_id, chunk_no, min(turn_index) AS turn_from, max(turn_index) AS turn_to,
              min(start_s) AS start_s, max(end_s) AS end_s,
              string_agg(text, chr(10) ORDER BY turn_index) AS text,
              string_agg(concat_ws(chr(9), turn_index, speaker, coalesce(CAST(start_s AS VARCHAR), ''), coalesce(CAST(end_s AS VARCHAR), '')), chr(10) ORDER BY turn_index) AS turns
-      FROM turns GROUP BY call_id, chunk_no
+      FROM numbered GROUP BY call_id, chunk_no
     )
     SELECT ch.call_id || ':' || ch.turn_from AS chunk_id, ch.call_id, ch.turn_from, ch.turn_to, ch.start_s, ch.end_s, ch.text,
            ch.turns,

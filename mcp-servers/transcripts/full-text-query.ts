@@ -3,7 +3,7 @@
 // negation marked the way the index marks it.
 import { SEARCH_COLUMN } from './chunk-schema.ts';
 import { lancedb } from './lancedb.ts';
-import { markNegation } from './negation.ts';
+import { markNegation, NEGATION_CUES } from './negation.ts';
 import { parseQuery } from './parse-query.ts';
 import { expandWord, type ExpansionSources } from './query-expansion.ts';
 
@@ -19,6 +19,12 @@ export interface QueryOptions {
   fuzzy?: boolean;
 }
 
+/** Words that name a transcript's parties or the transcript itself; dropped from a query that has other words. */
+const ROLE_WORDS = new Set([
+  'customer', 'customers', 'caller', 'callers', 'agent', 'agents', 'rep', 'reps', 'representative', 'representatives',
+  'call', 'calls', 'conversation', 'conversations', 'transcript', 'transcripts',
+]);
+
 const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
 const negated = (word: string) => word.startsWith('not') && word.length > 3;
 
@@ -28,7 +34,14 @@ const negated = (word: string) => word.startsWith('not') && word.length > 3;
  */
 export function buildFullTextQuery(query: string, options: QueryOptions = {}): { query: lancedb.FullTextQuery | null; terms: string[] } {
   const parsed = parseQuery(query);
-  const typed = words(markNegation(parsed.words.join(' ')));
+  const marked = words(markNegation(parsed.words.join(' ')));
+  // A cue that marked words ("never delivered" → never notdelivered) says nothing more: searched as a word it
+  // matched every other negation in the corpus ("never ordered").
+  const cued = marked.some((word) => negated(word) && !options.expansion?.vocabulary.has(word)) ? marked.filter((word) => !NEGATION_CUES.has(word)) : marked;
+  // Words naming the call's parties or the call itself ("customer", "caller", "agent", "conversations") describe
+  // every transcript: searched, they ranked closing formulas ("thank you for being a customer") above content.
+  const content = cued.filter((word) => !ROLE_WORDS.has(word));
+  const typed = content.length > 0 ? content : cued;
   const clauses: Array<[lancedb.Occur, lancedb.FullTextQuery]> = [];
   const should = lancedb.Occur.Should;
   const vocabulary = options.expansion?.vocabulary;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SandboxError } from '../../src/sandbox-error.ts';
 
 /** Bumped when the chunk table's columns or meaning change: an older index is rebuilt, not misread. */
-export const INDEX_FORMAT_VERSION = 4;
+export const INDEX_FORMAT_VERSION = 5;
 
 /** The LanceDB table that holds the chunks, inside the index directory. */
 export const CHUNKS_TABLE = 'chunks';

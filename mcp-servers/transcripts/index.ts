@@ -8,6 +8,7 @@ export { readIndexMeta, type IndexMeta } from './index-meta.ts';
 export { filtersToWhere, SearchFiltersSchema, sqlString, type SearchFilters } from './search-filters.ts';
 export { ToolInputError } from './tool-input-error.ts';
 export { TranscriptIndex, type ExpansionOptions, type SearchHit, type SearchLevel, type SearchMode, type SearchRequest, type Transcript, type TranscriptTurn } from './transcript-index.ts';
+export { HELD_OUT_INTENTS } from './held-out-queries.ts';
 export { filtersToCallSql, generateLabelledQueries, gradeQuery, QUERY_INTENTS, type LabelledQuery, type QueryIntent } from './labelled-queries.ts';
 export { ndcgAtK, precisionAtK, recallAtK, reciprocalRank } from './retrieval-metrics.ts';
 export { evaluateRetrieval, meanScores, METRIC_NAMES, randomBaseline, scoreRanking, type QueryEvaluation, type RetrievalScores } from './evaluate-retrieval.ts';

@@ -33,19 +33,19 @@ export interface QueryIntent {
   grade: string;
 }
 
-const moment = (name: string) => `EXISTS (SELECT 1 FROM key_moments k WHERE k.call_id = c.call_id AND k.moment = '${name}')`;
-const driver = (...drivers: string[]) => `c.call_driver IN (${drivers.map((d) => `'${d}'`).join(', ')})`;
+export const moment = (name: string) => `EXISTS (SELECT 1 FROM key_moments k WHERE k.call_id = c.call_id AND k.moment = '${name}')`;
+export const driver = (...drivers: string[]) => `c.call_driver IN (${drivers.map((d) => `'${d}'`).join(', ')})`;
 /** Grade 2 where `full` holds, 1 where `partial` holds, else 0. */
-const graded = (full: string, partial = 'false') => `CASE WHEN ${full} THEN 2 WHEN ${partial} THEN 1 ELSE 0 END`;
+export const graded = (full: string, partial = 'false') => `CASE WHEN ${full} THEN 2 WHEN ${partial} THEN 1 ELSE 0 END`;
 const outageEnd = (() => {
   const end = new Date(`${EFFECTS.outageStart}T00:00:00Z`);
   end.setUTCDate(end.getUTCDate() + EFFECTS.outageDays - 1);
   return end.toISOString().slice(0, 10);
 })();
 // Sentiment bands as the calls table documents them (-1 very negative … 1 very positive).
-const endsAngry = 'c.sentiment_end <= -0.3';
-const startsAngry = 'c.sentiment_start <= -0.35';
-const endsHappy = 'c.sentiment_end >= 0.2';
+export const endsAngry = 'c.sentiment_end <= -0.3';
+export const startsAngry = 'c.sentiment_start <= -0.35';
+export const endsHappy = 'c.sentiment_end >= 0.2';
 
 export const QUERY_INTENTS: QueryIntent[] = [
   // Why people call, in other words than a driver name.

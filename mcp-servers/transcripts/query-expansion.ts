@@ -92,6 +92,9 @@ const DETACHMENTS: Array<[string, string]> = [
 ];
 const SPELLINGS: Array<[RegExp, string]> = [[/ize/, 'ise'], [/ise/, 'ize'], [/yze/, 'yse'], [/our$/, 'or'], [/or$/, 'our'], [/ll/, 'l']];
 
+/** Turns that must hold a base form or spelling before it is added (fewer: a typo in the corpus). */
+const MIN_EXPANSION_TURNS = 3;
+
 export interface ExpansionSources {
   /** Words the index holds (lower case), with how many turns hold each. */
   vocabulary: ReadonlyMap<string, number>;
@@ -110,10 +113,14 @@ export function expandWord(word: string, sources: ExpansionSources): string[] {
   };
   for (const synonym of sources.synonyms?.get(word) ?? []) out.add(synonym);
   const morphology = sources.morphology !== false;
+  // A base form or spelling must be a word of the corpus, not one of its speech-recognition errors: held by at
+  // least a tenth as many turns as the word typed ("does" → "doe", "charged" → "charg" are misheard forms).
+  const common = (candidate: string) => (vocabulary.get(candidate) ?? 0) >= Math.max(MIN_EXPANSION_TURNS, 0.1 * (vocabulary.get(word) ?? 0));
   for (const [suffix, replacement] of morphology ? DETACHMENTS : []) {
-    if (word.length > suffix.length + 2 && word.endsWith(suffix)) consider(word.slice(0, -suffix.length) + replacement);
+    const candidate = word.slice(0, -suffix.length) + replacement;
+    if (word.length > suffix.length + 2 && word.endsWith(suffix) && common(candidate)) consider(candidate);
   }
-  for (const [pattern, replacement] of morphology ? SPELLINGS : []) if (pattern.test(word)) consider(word.replace(pattern, replacement));
+  for (const [pattern, replacement] of morphology ? SPELLINGS : []) if (pattern.test(word) && common(word.replace(pattern, replacement))) consider(word.replace(pattern, replacement));
   // WordNet synonyms of the word typed only: synonyms of its derived forms drifted too far (measured at 100k calls).
   for (const synonym of sources.wordNet?.[word] ?? []) consider(synonym);
   // "unresolved" → "not resolved": the negated form, marked the way the index marks negation.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { expandWord, markNegation, parseQuery, readSynonymsFile, ToolInputError } from '../../../mcp-servers/transcripts/index.ts';
+import { buildFullTextQuery, expandWord, markNegation, parseQuery, readSynonymsFile, ToolInputError } from '../../../mcp-servers/transcripts/index.ts';
 
 describe('query syntax', () => {
   it('reads phrases, exclusions, OR and words', () => {
@@ -14,10 +14,26 @@ describe('query syntax', () => {
     expect(() => parseQuery('-cancel')).toThrow(ToolInputError);
   });
 
-  it('marks the words a negation governs, up to three, not past punctuation or a terminator', () => {
-    expect(markNegation('I could not resolve it today. Resolved now')).toBe('I could not notresolve notit nottoday. Resolved now');
+  // The rule (negation.ts): a cue marks the first content word after it, skipping function words, never past
+  // punctuation or a scope terminator; contractions are spelled out first.
+  it('marks the content word a negation governs, skipping function words, not past punctuation or a terminator', () => {
+    expect(markNegation('I could not resolve it today. Resolved now')).toBe('I could not notresolve it today. Resolved now');
     expect(markNegation('nothing works, not even after restarting the router')).toBe('nothing notworks, not even after restarting the router');
-    expect(markNegation("it isn't fixed")).toBe("it isn't notfixed");
+    expect(markNegation("it isn't fixed")).toBe('it is not notfixed');
+    expect(markNegation("the phone won't activate")).toBe('the phone will not notactivate');
+    // Function words are neither marked nor counted: the topic after the negated verb stays searchable.
+    expect(markNegation('no connection in my area')).toBe('no notconnection in my area');
+    expect(markNegation('I do not recognise this fee')).toBe('I do not notrecognise this fee');
+  });
+});
+
+describe('full-text query', () => {
+  const vocabulary = new Map([['package', 40], ['delivered', 30], ['never', 90], ['customer', 500], ['refund', 60]]);
+  it('drops a negation cue that marked a word, and role words when other words remain', () => {
+    expect(buildFullTextQuery('package never delivered', { expansion: { vocabulary, morphology: false } }).terms).toEqual(['package', 'notdelivered']);
+    expect(buildFullTextQuery('never', { expansion: { vocabulary, morphology: false } }).terms).toEqual(['never']);
+    expect(buildFullTextQuery('customer wants a refund', { expansion: { vocabulary, morphology: false } }).terms).toEqual(['wants', 'a', 'refund']);
+    expect(buildFullTextQuery('customer', { expansion: { vocabulary, morphology: false } }).terms).toEqual(['customer']);
   });
 });
 
@@ -28,6 +44,12 @@ describe('query expansion', () => {
     expect(expandWord('recognize', { vocabulary })).toEqual(['recognise']);
     expect(expandWord('unresolved', { vocabulary })).toEqual(['not resolved']);
     expect(expandWord('adding', { vocabulary, morphology: false })).toEqual([]);
+  });
+
+  it('skips a base form the corpus holds too rarely to be more than a misheard word', () => {
+    // "doe" (10 turns) is under a tenth of "does" (500): a speech-recognition error, not the base form.
+    expect(expandWord('does', { vocabulary: new Map([['does', 500], ['doe', 10]]) })).toEqual([]);
+    expect(expandWord('charged', { vocabulary: new Map([['charged', 40], ['charge', 300], ['charg', 2]]) })).toEqual(['charge']);
   });
 
   it('reads a synonyms file and names the bad line', () => {
