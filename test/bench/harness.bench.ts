@@ -2,20 +2,20 @@
 //   vs_bare_langgraph_ratio  our time per step (reference model, in-process mock-tools server, real validator, recorder)
 //                            ÷ a bare LangGraph graph of an episode step's three parts (model → gate → tools, nodes
 //                            that do nothing), 6 model steps per episode, one episode at a time, interleaved rounds in
-//                            this run; `_cpu_ratio` the same in process CPU time (steadier on a loaded machine)
+//                            this run; `_cpu_ratio` the same in process CPU time (steadier on a loaded machine). Every
+//                            bare graph runs in a process of its own (bare-graph.ts says why)
 //   vs_bare_turn_graph_ratio the same ÷ a bare graph of our graph's exact topology (one node per step: model, gate and
 //                            tools, looping to itself), its nodes plain functions: the stricter figure
 //                            (our episodes are one task's repeats, each on the last one's environment, reset, as in a suite)
 //   tool_call_mcp_ms         one tool call through MCP (in-process mock-tools server); `_direct_ms` the same call on the runtime
 //   step_overhead_ms_p50/p99 time per step spent outside the model (from a model response to the next model call)
 //   episodes_per_s (_16)     a 100-episode suite (runSuite, trajectories written, graded at the end) at concurrency 4 (16)
-//   bare_episodes_per_s      100 bare-graph episodes at concurrency 4, before and after ours, averaged
+//   bare_episodes_per_s      100 bare-graph episodes at concurrency 4 (in its own process), before and after ours, averaged
 //   rss_mb_64                peak RSS with 64 episodes in flight
+import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
-import pLimit from 'p-limit';
 import { defaultValidatorFactory } from '../../src/engine/episode-defaults.ts';
 import { EnvironmentPool } from '../../src/engine/environment-pool.ts';
 import { loadTask } from '../../src/engine/load-task.ts';
@@ -26,8 +26,7 @@ import { runSuite } from '../../src/engine/run-suite.ts';
 import { createReferenceModel } from '../../src/models/reference-model.ts';
 import type { Model } from '../../src/models/model.ts';
 import { TaskSchema, type Task } from '../../src/schemas/task.ts';
-
-const STEPS = 6;
+import { measure, STEPS, type BareReply, type BareRequest } from './bare-graph.ts';
 
 /** The demo task with a 6-step reference (5 tool-call steps, then the answer) and constraints it passes. */
 async function benchTask(): Promise<Task> {
@@ -46,44 +45,6 @@ async function benchTask(): Promise<Task> {
     ],
   };
   return TaskSchema.parse(json);
-}
-
-const State = Annotation.Root({
-  messages: Annotation<unknown[]>({ reducer: (left, right) => left.concat(right), default: () => [] }),
-  steps: Annotation<number>,
-});
-type BareState = typeof State.State;
-const bareModel = async (state: BareState) => ({
-  messages: [{ role: 'assistant', content: null, tool_calls: state.steps < STEPS - 1 ? [{ id: `c${state.steps}`, function: { name: 't', arguments: '{}' } }] : undefined }],
-  steps: state.steps + 1,
-});
-const bareTools = async (state: BareState) => ({ messages: [{ role: 'tool', tool_call_id: `c${state.steps}`, content: 'ok' }] });
-
-/** The bare graph the ratio is defined on: an episode step's three parts as three nodes (model → gate → tools), doing nothing but passing messages. */
-function bareGraph() {
-  return new StateGraph(State)
-    .addNode('model', bareModel)
-    .addNode('gate', async () => ({}))
-    .addNode('tools', bareTools)
-    .addEdge(START, 'model')
-    .addEdge('model', 'gate')
-    .addConditionalEdges('gate', (state) => (state.steps >= STEPS ? END : 'tools'), ['tools', END])
-    .addEdge('tools', 'model')
-    .compile();
-}
-
-/** The bare graph with our graph's exact topology (one node per step: model, gate and tools, looping): the stricter comparison. */
-function bareStepGraph() {
-  return new StateGraph(State)
-    .addNode('step', async (state: BareState) => {
-      const turn = await bareModel(state);
-      if (turn.steps >= STEPS) return turn;
-      const tools = await bareTools({ ...state, steps: turn.steps });
-      return { messages: (turn.messages as unknown[]).concat(tools.messages), steps: turn.steps };
-    })
-    .addEdge(START, 'step')
-    .addConditionalEdges('step', (state) => (state.steps >= STEPS ? END : 'step'), ['step', END])
-    .compile();
 }
 
 /** Wraps a model to time the gaps between its calls (the engine's time per step outside the model). */
@@ -105,30 +66,29 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? Number.NaN;
 }
 
-/** Wall and CPU milliseconds of `fn`. */
-async function measure(fn: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  await fn();
-  const used = process.cpuUsage(cpu);
-  return { wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
-}
-
-/** Episodes per second of `count` bare-graph episodes, `concurrency` at a time (as runSuite schedules ours). */
-async function bareEpisodesPerS(graph: ReturnType<typeof bareGraph>, count: number, concurrency: number): Promise<number> {
-  const limit = pLimit(concurrency);
-  const { wall } = await measure(async () => {
-    await Promise.all(Array.from({ length: count }, () => limit(() => graph.invoke({ messages: [], steps: 0 }))));
-  });
-  return count / (wall / 1000);
+/** The bare graphs' own process, and a function asking it one request at a time. */
+function bareProcess(): { ask: <R extends BareReply>(request: BareRequest) => Promise<R>; close: () => void } {
+  const child = fork(new URL('./bare-graph-process.ts', import.meta.url), { execArgv: ['--no-node-snapshot', '--import', 'tsx'] });
+  return {
+    ask: <R extends BareReply>(request: BareRequest) =>
+      new Promise<R>((resolve, reject) => {
+        const failed = (error: Error) => reject(error);
+        child.once('error', failed);
+        child.once('message', (reply) => {
+          child.off('error', failed);
+          resolve(reply as R);
+        });
+        child.send(request);
+      }),
+    close: () => child.disconnect(),
+  };
 }
 
 export async function run(): Promise<Record<string, number>> {
   const task = await benchTask();
   const out = await mkdtemp(path.join(os.tmpdir(), 'harness-bench-'));
+  const bare = bareProcess();
   try {
-    const bare = bareGraph();
-    const bareTurn = bareStepGraph();
     const gaps: number[] = [];
     let index = 0;
     // Episodes of one task one after the other, as a suite plays its repeats: the environment of the last is reused, reset.
@@ -143,11 +103,8 @@ export async function run(): Promise<Record<string, number>> {
       });
       if (result.status !== 'completed') throw new Error(`bench episode ended ${result.status}: ${result.reason}`);
     };
-    for (let i = 0; i < 10; i++) {
-      await bare.invoke({ messages: [], steps: 0 });
-      await bareTurn.invoke({ messages: [], steps: 0 });
-      await ours(false);
-    }
+    await bare.ask({ kind: 'warm-up' });
+    for (let i = 0; i < 10; i++) await ours(false);
     // Interleaved rounds, so that a change of load on a shared machine falls on all three alike.
     const rounds = 8;
     const perRound = 5;
@@ -157,12 +114,8 @@ export async function run(): Promise<Record<string, number>> {
       into.cpu += time.cpu;
     };
     for (let round = 0; round < rounds; round++) {
-      add(totals.bare, await measure(async () => {
-        for (let i = 0; i < perRound; i++) await bare.invoke({ messages: [], steps: 0 });
-      }));
-      add(totals.bareTurn, await measure(async () => {
-        for (let i = 0; i < perRound; i++) await bareTurn.invoke({ messages: [], steps: 0 });
-      }));
+      add(totals.bare, await bare.ask({ kind: 'episodes', graph: 'bare', count: perRound }));
+      add(totals.bareTurn, await bare.ask({ kind: 'episodes', graph: 'step', count: perRound }));
       add(totals.ours, await measure(async () => {
         for (let i = 0; i < perRound; i++) await ours(true);
       }));
@@ -199,10 +152,11 @@ export async function run(): Promise<Record<string, number>> {
       return repeats / (wall / 1000);
     };
     // The bare graph's episodes/s before and after ours, averaged (the same run, the same load).
-    const bareBefore = await bareEpisodesPerS(bare, 100, 4);
+    const bareEpisodesPerS = async () => (await bare.ask<{ episodesPerS: number }>({ kind: 'episodes-per-s', count: 100, concurrency: 4 })).episodesPerS;
+    const bareBefore = await bareEpisodesPerS();
     const episodesPerS = await suite('suite-4', 4);
     const episodesPerS16 = await suite('suite-16', 16);
-    const bareEpisodes = (bareBefore + (await bareEpisodesPerS(bare, 100, 4))) / 2;
+    const bareEpisodes = (bareBefore + (await bareEpisodesPerS())) / 2;
 
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
@@ -231,6 +185,7 @@ export async function run(): Promise<Record<string, number>> {
       load_average_1m: os.loadavg()[0]!,
     };
   } finally {
+    bare.close();
     await rm(out, { recursive: true, force: true });
   }
 }
