@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import { SandboxError } from '../../src/sandbox-error.ts';
+import { QUERY_SLOTS } from './query-slots.ts';
 import { makeTempDirectory, removeTempDirectory } from './temp-directory.ts';
 import { workerSource } from './worker-source.ts';
 import type { QueryLimits, QueryOutcome } from './run-query.ts';
@@ -39,7 +41,7 @@ export interface QueryProcess {
 /**
  * The default memory budget of the queries. With the query process's idle size (≈95 MB) and the server's own
  * (≈110–120 MB), server + query process stay under 600 MB however hostile the query: the bench's hostile set
- * reaches the kill bound, and put the pair at 509–524 MB with 320MB (601 MB with 384MB, 700 MB with 512MB).
+ * reaches the kill bound, and put the pair at 509–529 MB with 320MB (601 MB with 384MB, 700 MB with 512MB).
  */
 const DEFAULT_MEMORY_LIMIT = '320MB';
 /** Share of the memory budget given to DuckDB's buffer manager; the rest is for what DuckDB allocates outside it. */
@@ -183,7 +185,12 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     if (worker?.child === child) worker = undefined;
     child.kill('SIGKILL');
   };
-  /** Queries sent to this process and not yet answered (the up to 4 it runs side by side, and any waiting). */
+  /**
+   * At most QUERY_SLOTS requests are sent at once: the process runs that many side by side, so a sent query starts at
+   * once and its deadline (started when it is sent) never counts time spent waiting for a connection.
+   */
+  const slots = pLimit(QUERY_SLOTS);
+  /** Queries sent to this process and not yet answered (the up to QUERY_SLOTS it runs side by side). */
   const inFlight = (child: ChildProcess) => [...pending.values()].filter((waiting) => waiting.child === child).length;
 
   const send = async (request: WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, 'id'> : never) : never): Promise<{ id: number; value: Promise<unknown>; child: ChildProcess }> => {
@@ -193,6 +200,55 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     child.send({ ...request, id });
     return { id, value, child };
   };
+
+  /** One agent query, sent now (a slot is free): its time and memory watchdogs start with it. */
+  async function runAgentQuery(sql: string, limits: QueryLimits): Promise<QueryOutcome> {
+    const { id, value, child } = await send({ kind: 'query', sql, limits });
+    let killedFor: 'time' | 'memory' | undefined;
+    /** Other queries in the process when it was killed for memory: the allowance is the process's, not one query's. */
+    let sharing = 0;
+    const kill = (reason: 'time' | 'memory') => {
+      killedFor ??= reason;
+      sharing = inFlight(child) - 1;
+      retire(child, reason);
+      // Answered now, not when the killed process has been reaped.
+      const waiting = pending.get(id);
+      pending.delete(id);
+      waiting?.reject(Object.assign(new Error(`query process killed (${reason})`), { ended: true }));
+    };
+    const deadline = setTimeout(() => kill('time'), limits.timeoutMs + Math.max(150, limits.timeoutMs * 0.1 + 150));
+    const bound = limitBytes + overheadBytes;
+    const poll = setInterval(() => {
+      if ((residentBytes(child.pid!) ?? 0) > bound) kill('memory');
+    }, MEMORY_POLL_MS);
+    try {
+      const outcome = (await value) as QueryOutcome;
+      // DuckDB keeps what it allocated: a process left over its bound is replaced before the next query.
+      if ((residentBytes(child.pid!) ?? 0) > bound) retire(child, 'memory');
+      return outcome;
+    } catch (error) {
+      if (killedFor === 'time') {
+        return { ok: false, message: `The query was stopped after the ${limits.timeoutMs} ms time limit (it could not be interrupted, so its process was ended). Make it cheaper: filter early, avoid huge strings and cross joins, aggregate.` };
+      }
+      if (killedFor === 'memory') {
+        const who = sharing > 0 ? `it and the ${sharing} other quer${sharing === 1 ? 'y' : 'ies'} running beside it went` : 'it went';
+        return { ok: false, message: `The query was stopped: ${who} over the memory allowance (${options.memoryLimit ?? DEFAULT_MEMORY_LIMIT}). Aggregate or filter before joining, and avoid building huge strings or lists.` };
+      }
+      const ended = error as { ended?: boolean; endedFor?: 'time' | 'memory' };
+      if (ended.endedFor === 'time') {
+        return { ok: false, message: 'The query was stopped because another query running beside it went over its time limit and the database process they shared had to be ended; it has been restarted. Run this query again.' };
+      }
+      if (ended.endedFor === 'memory') {
+        // The allowance is the process's: which of the queries running together used it cannot be told apart.
+        return { ok: false, message: `The query was stopped: the queries running together went over the memory allowance (${options.memoryLimit ?? DEFAULT_MEMORY_LIMIT}) and the database process they shared had to be ended; it has been restarted. Run it again on its own, or make the queries cheaper.` };
+      }
+      if (ended.ended) return { ok: false, message: `The query stopped the database process (${(error as Error).message}); it has been restarted. Try a cheaper query.` };
+      throw error;
+    } finally {
+      clearTimeout(deadline);
+      clearInterval(poll);
+    }
+  }
 
   if (options.openInBackground) current().catch(() => undefined);
   else await current();
@@ -210,53 +266,14 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     get tempDirectory() {
       return worker?.tempDirectory;
     },
-    async rows(sql, values = {}) {
-      const { value } = await send({ kind: 'rows', sql, values });
-      return (await value) as Array<Record<string, unknown>>;
+    rows(sql, values = {}) {
+      return slots(async () => {
+        const { value } = await send({ kind: 'rows', sql, values });
+        return (await value) as Array<Record<string, unknown>>;
+      });
     },
-    async query(sql, limits) {
-      const { id, value, child } = await send({ kind: 'query', sql, limits });
-      let killedFor: 'time' | 'memory' | undefined;
-      /** Other queries in the process when it was killed for memory: the allowance is the process's, not one query's. */
-      let sharing = 0;
-      const kill = (reason: 'time' | 'memory') => {
-        killedFor ??= reason;
-        sharing = inFlight(child) - 1;
-        retire(child, reason);
-        // Answered now, not when the killed process has been reaped.
-        const waiting = pending.get(id);
-        pending.delete(id);
-        waiting?.reject(Object.assign(new Error(`query process killed (${reason})`), { ended: true }));
-      };
-      const deadline = setTimeout(() => kill('time'), limits.timeoutMs + Math.max(150, limits.timeoutMs * 0.1 + 150));
-      const bound = handle.memoryBoundBytes;
-      const poll = setInterval(() => {
-        if ((residentBytes(child.pid!) ?? 0) > bound) kill('memory');
-      }, MEMORY_POLL_MS);
-      try {
-        const outcome = (await value) as QueryOutcome;
-        // DuckDB keeps what it allocated: a process left over its bound is replaced before the next query.
-        if ((residentBytes(child.pid!) ?? 0) > bound) retire(child, 'memory');
-        return outcome;
-      } catch (error) {
-        if (killedFor === 'time') {
-          return { ok: false, message: `The query was stopped after the ${limits.timeoutMs} ms time limit (it could not be interrupted, so its process was ended). Make it cheaper: filter early, avoid huge strings and cross joins, aggregate.` };
-        }
-        if (killedFor === 'memory') {
-          const who = sharing > 0 ? `it and the ${sharing} other quer${sharing === 1 ? 'y' : 'ies'} running beside it went` : 'it went';
-          return { ok: false, message: `The query was stopped: ${who} over the memory allowance (${options.memoryLimit ?? DEFAULT_MEMORY_LIMIT}). Aggregate or filter before joining, and avoid building huge strings or lists.` };
-        }
-        const ended = error as { ended?: boolean; endedFor?: 'time' | 'memory' };
-        if (ended.endedFor) {
-          const limit = ended.endedFor === 'time' ? 'its time limit' : 'the memory allowance';
-          return { ok: false, message: `The query was stopped because another query running beside it went over ${limit} and the database process they shared had to be ended; it has been restarted. Run this query again.` };
-        }
-        if (ended.ended) return { ok: false, message: `The query stopped the database process (${(error as Error).message}); it has been restarted. Try a cheaper query.` };
-        throw error;
-      } finally {
-        clearTimeout(deadline);
-        clearInterval(poll);
-      }
+    query(sql, limits) {
+      return slots(() => runAgentQuery(sql, limits));
     },
     async close() {
       closed = true;

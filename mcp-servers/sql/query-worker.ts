@@ -5,6 +5,7 @@
 // query overruns its time or memory.
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { lockedConfig, type OpenDatabaseOptions } from './open-database.ts';
+import { QUERY_SLOTS } from './query-slots.ts';
 import { runQuery } from './run-query.ts';
 import type { QueryLimits } from './run-query.ts';
 
@@ -25,9 +26,9 @@ const send = (message: WorkerReply) => {
 /**
  * Connections of the one database instance, lent one per request: queries sent together (a plan's independent
  * steps, parallel tool calls) run side by side on DuckDB's threads instead of waiting behind each other on one
- * connection; each query's interrupt stays its own. At most MAX_CONNECTIONS run at once, the rest wait in order.
+ * connection; each query's interrupt stays its own. At most QUERY_SLOTS run at once (the server sends no more).
  */
-const MAX_CONNECTIONS = 4;
+const MAX_CONNECTIONS = QUERY_SLOTS;
 
 class ConnectionPool {
   readonly #instance: DuckDBInstance;

@@ -56,6 +56,18 @@ it('runs calls sent together side by side, and a query ended because another ove
   expect((await connected.call('execute_query', { sql: 'SELECT 1 AS one' })).text).toContain('[[1]]');
 });
 
+it('sends no more calls than the query process has connections: a call waiting for one is not stopped with the others, nor charged for the wait', { timeout: 120_000 }, async () => {
+  // The rule (sql README): up to 4 calls run side by side; a call's time limit counts from when it starts running.
+  // Four overrunning calls fill the connections; the fifth, a quick one, waits for a free connection. Sent to the
+  // process at once (the bug this catches), it waited there and was ended with the four when the process was killed.
+  const overrunning = Array.from({ length: 4 }, () => connected.call('execute_query', { sql: UNINTERRUPTIBLE }));
+  const waiting = connected.call('execute_query', { sql: 'SELECT count(*) FROM calls' });
+  for (const result of await Promise.all(overrunning)) expect(result).toMatchObject({ isError: true, text: expect.stringContaining(`${TIMEOUT_MS} ms time limit`) });
+  const result = await waiting;
+  expect(result.isError).toBeFalsy();
+  expect(result.text).toContain('[[300]]');
+});
+
 it('keeps the query process under its memory limit plus its measured idle size, even for an allocation DuckDB does not account', { timeout: 120_000 }, async () => {
   const queries = await startQueryProcess({ dbPath, memoryLimit: '256MB', threads: 1 });
   try {
