@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, renameSync, unlinkSync, writeFile, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, unlinkSync, writeFile, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../data-dir.ts';
 import { pyodideAssets, readIntoSharedBuffer } from './pyodide-assets.ts';
@@ -43,11 +43,42 @@ export function writeCachedSnapshot(bytes: Uint8Array): void {
   }
 }
 
+/** Whether a process with this id is running (signal 0 checks without signalling). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Removes the temporary files of saves whose process ended before renaming them (killed by a signal, where no exit handler runs). */
+export function removeStaleTemporaries(target: string): void {
+  const prefix = `${path.basename(target)}.`;
+  let names: string[];
+  try {
+    names = readdirSync(path.dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const match = name.startsWith(prefix) ? /^(\d+)(?:\.background)?\.tmp$/.exec(name.slice(prefix.length)) : null;
+    if (match === null || Number(match[1]) === process.pid || isRunning(Number(match[1]))) continue;
+    try {
+      unlinkSync(path.join(path.dirname(target), name));
+    } catch {
+      // removed by another process meanwhile
+    }
+  }
+}
+
 /**
  * Saves the snapshot without holding up the sandbox that made it: the 30 MB are written by libuv's thread pool (on
  * another core) while the caller goes on, and `saved` settles once the file is in place. If the save has not finished
- * when the process exits (even by `process.exit()`), it is written synchronously then, so a process never ends
- * without leaving its snapshot. Both paths write a temporary file of their own and rename it (atomic, identical
+ * when the process exits (even by `process.exit()`), it is written synchronously then, so a process that exits
+ * normally never ends without leaving its snapshot; one killed by a signal leaves at most a temporary file, removed
+ * by the next save. Both paths write a temporary file of their own and rename it (atomic, identical
  * bytes): a reader never sees half a snapshot, whichever finishes last.
  */
 export function saveCachedSnapshotInBackground(bytes: Uint8Array): Promise<void> {
@@ -74,6 +105,7 @@ export function saveCachedSnapshotInBackground(bytes: Uint8Array): Promise<void>
     } catch {
       // the write below fails too: a read-only data directory only costs the next process a full boot
     }
+    removeStaleTemporaries(target);
     writeFile(temporary, bytes, (error) => {
       if (!saved) {
         saved = true;
