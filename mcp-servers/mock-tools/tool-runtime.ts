@@ -205,10 +205,17 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       if (isolate && !isolate.isDisposed) void ready().catch(() => undefined);
     },
     dispose() {
+      // A build still running (a reset's): its dispatch is not set yet.
+      const unfinished = dispatch === undefined ? building : undefined;
       dropContext();
-      if (isolate) giveBackIsolate(memoryLimitMb, isolate);
+      const target = isolate;
       isolate = undefined;
       worldCopy.release();
+      if (!target) return;
+      // A context still being built (a reset's) is released by its build once it sees it was dropped: the isolate
+      // goes back to the idle ones only then, so nothing of it counts toward the next runtime's memory limit.
+      if (unfinished) void unfinished.then(() => giveBackIsolate(memoryLimitMb, target), () => giveBackIsolate(memoryLimitMb, target));
+      else giveBackIsolate(memoryLimitMb, target);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createToolRuntime, disposeIdleToolIsolates, idleToolIsolates } from '../../../mcp-servers/mock-tools/index.ts';
 import type { MockTool } from '../../../src/schemas/cctu-task.ts';
 
@@ -70,10 +70,12 @@ describe('mock-tools runtime reuse', () => {
     runtime.reset();
     runtime.reset();
     expect(await call(runtime)).toEqual(FIRST);
-    // Disposed while a context is being built: the isolate goes back to the idle ones and serves a new runtime.
+    // Disposed while a context is being built: the isolate goes back to the idle ones once the build has released
+    // that context (before, nothing of it may count toward the next runtime's memory limit), and serves a new runtime.
     runtime.reset();
     runtime.dispose();
-    expect(idleToolIsolates(LIMIT_MB)).toBe(1);
+    expect(idleToolIsolates(LIMIT_MB)).toBe(0);
+    await vi.waitFor(() => expect(idleToolIsolates(LIMIT_MB)).toBe(1));
     const next = createToolRuntime({ tools: [stateful], world: { name: 'w' }, memoryLimitMb: LIMIT_MB });
     expect(await call(next)).toEqual(FIRST);
     next.dispose();
