@@ -74,6 +74,9 @@ async function jobTask(data: EpisodeJob, cache: WorkerCache | undefined): Promis
   return loaded;
 }
 
+/** Redis's answer to an XADD whose id is not above the stream's last: that event is in the stream already. */
+const ALREADY_WRITTEN = /equal or smaller than the target stream top item/;
+
 /**
  * An attempt's stream, appended to in event order with as few round trips as events arrive in: while one batch is on
  * its way, the next events wait and go together in one pipeline (Redis then fsyncs the AOF once for the whole batch).
@@ -81,7 +84,7 @@ async function jobTask(data: EpisodeJob, cache: WorkerCache | undefined): Promis
  * if any write failed (the job then fails; the coordinator never sees a partial stream as whole: it counts events).
  */
 export function streamWriter(redis: Redis, stream: string): { push(line: string): void; done(): Promise<number> } {
-  let pending: string[] = [];
+  let pending: Array<{ id: string; line: string }> = [];
   let sent = Promise.resolve();
   let events = 0;
   let first = true;
@@ -89,15 +92,17 @@ export function streamWriter(redis: Redis, stream: string): { push(line: string)
     const batch = pending;
     pending = [];
     const pipeline = redis.pipeline();
-    for (const line of batch) pipeline.xadd(stream, '*', 'event', line);
+    for (const { id, line } of batch) pipeline.xadd(stream, id, 'event', line);
     if (first) pipeline.expire(stream, STREAM_TTL_S);
     first = false;
-    for (const [error] of (await pipeline.exec()) ?? []) if (error) throw error;
+    for (const [error] of (await pipeline.exec()) ?? []) if (error && !ALREADY_WRITTEN.test(error.message)) throw error;
   };
   return {
     push: (line) => {
       events += 1;
-      pending.push(line);
+      // The event's number is its id: a write sent again after a reconnect (ioredis resends what Redis had not
+      // answered; Redis may have applied it before it went down) is refused as not newer, never added twice.
+      pending.push({ id: `0-${events}`, line });
       // the first event of a batch schedules its sending after the batch before it; later ones ride along
       if (pending.length === 1) {
         sent = sent.then(send);

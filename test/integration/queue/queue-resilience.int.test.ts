@@ -95,7 +95,7 @@ describe('distributed runs survive crashes', { timeout: 300_000 }, () => {
       await waitFor(async () => (await trajectories(out)).length >= 1 && (await client.llen(activeKey())) > 0, 'a trajectory written and episodes in flight');
       await redis.restart('SIGKILL');
       const run = await coordinator.done;
-      expect(run.status).toBe(EXIT_CODES.ok);
+      expect(run.status, `${run.stdout}\n${run.stderr}`).toBe(EXIT_CODES.ok);
       expect(run.stdout.split('\n')[0]).toMatch(/^6 episodes run, 0 kept/);
       expect(summaryOf(run.stdout)).toBe(summaryOf(local.stdout));
       await expectSameAsLocal(out);

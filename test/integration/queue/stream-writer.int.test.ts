@@ -45,6 +45,36 @@ describe('the worker stream writer (real redis-server, AOF on)', () => {
     expect(ttl).toBeLessThanOrEqual(STREAM_TTL_S);
   });
 
+  it('a batch sent again after Redis applied it (a reply lost as Redis went down, then resent) adds no event twice', async () => {
+    const stream = `test:stream-writer:${process.pid}:resent`;
+    const pipeline = redis.pipeline.bind(redis);
+    // ioredis resends the commands Redis had not answered when the connection dropped; Redis may have applied them
+    // (with appendfsync always, a write is on disk before its reply). Here every batch reaches Redis twice.
+    redis.pipeline = ((...args: Parameters<Redis['pipeline']>) => {
+      const sent = pipeline(...args);
+      const exec = sent.exec.bind(sent);
+      sent.exec = (async () => {
+        const again = pipeline();
+        for (const command of (sent as unknown as { _queue: Array<{ name: string; args: unknown[] }> })._queue) again.call(command.name, ...(command.args as string[]));
+        await again.exec();
+        return exec();
+      }) as typeof sent.exec;
+      return sent;
+    }) as Redis['pipeline'];
+    try {
+      const writer = streamWriter(redis, stream);
+      for (let i = 0; i < 5; i++) writer.push(JSON.stringify({ seq: i }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let i = 5; i < 8; i++) writer.push(JSON.stringify({ seq: i }));
+      expect(await writer.done()).toBe(8);
+    } finally {
+      redis.pipeline = pipeline;
+    }
+    // The rule: the stream holds each event exactly once, in order (the coordinator counts them against the worker's count).
+    const entries = await redis.xrange(stream, '-', '+');
+    expect(entries.map(([, fields]) => (JSON.parse(fields[1]!) as { seq: number }).seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('a write Redis refuses fails done(), and is not an unhandled rejection before it', async () => {
     const stream = `test:stream-writer:${process.pid}:refused`;
     await redis.set(stream, 'not a stream');
