@@ -4,7 +4,7 @@ import { integerFlag } from '../transport/server-program.ts';
 /** The SQL server as a program (its bin, `sandbox serve --server sql`). DuckDB loads only when it opens. */
 export const sqlProgram: ServerProgram = {
   name: 'sql',
-  summary: 'read-only DuckDB over MCP (list_tables, describe_table, run_query)',
+  summary: 'read-only DuckDB over MCP (get_database_info, list_tables, describe_table, get_field_description, execute_query)',
   options: {
     db: { type: 'string', value: 'PATH', path: true, description: 'the DuckDB database (default: the contact-center database, built on first use)' },
     'timeout-ms': { type: 'string', value: 'N', description: 'per-query time limit in milliseconds' },

@@ -1,20 +1,12 @@
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { isProcessRunning } from '../../src/process-alive.ts';
 
 /** Where every SQL server keeps its DuckDB spill directories: `<tmp>/agent-sandbox-sql/<pid>-<n>`. */
 export const TEMP_ROOT = path.join(os.tmpdir(), 'agent-sandbox-sql');
 
 let made = 0;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes the spill directories of processes that are gone (a server that crashed, or was killed, leaves its
@@ -29,7 +21,7 @@ export function removeStaleTempDirectories(): void {
   }
   for (const entry of entries) {
     const pid = Number(/^(\d+)-/u.exec(entry)?.[1]);
-    if (Number.isInteger(pid) && pid !== process.pid && !alive(pid)) rmSync(path.join(TEMP_ROOT, entry), { recursive: true, force: true });
+    if (Number.isInteger(pid) && pid !== process.pid && !isProcessRunning(pid)) rmSync(path.join(TEMP_ROOT, entry), { recursive: true, force: true });
   }
 }
 

@@ -100,7 +100,7 @@ export async function runServerBin(program: ServerProgram, argv: readonly string
       throw new SandboxError('invalid-input', (error as Error).message, { cause: error });
     }
     if (values.help) {
-      process.stderr.write(`${usage}\n`);
+      process.stderr.write(`${program.name}-server: ${program.summary}\n${usage}\n`);
       process.exit(0);
     }
     if (values.token !== undefined && values.http === undefined) throw new SandboxError('invalid-input', '--token goes with --http');

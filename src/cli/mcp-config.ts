@@ -10,7 +10,7 @@ interface McpConfigFlags {
   server?: string;
   http?: string;
   token?: string;
-  name: string;
+  name?: string;
   json?: boolean;
   /** The chosen server's own flags (mcp-servers/registry.ts). */
   [serverFlag: string]: unknown;
@@ -79,7 +79,7 @@ export function mcpConfigCommand(): Command {
     .option('--http <url>', 'an HTTP entry for a running `sandbox serve --http`, e.g. http://127.0.0.1:3000/mcp')
     .option('--token <token>', 'with --http: the bearer token, sent as an Authorization header')
     .option('--json', 'print only the JSON config ({"mcpServers": …}), for piping')
-    .option('--name <name>', 'the server name in the client (default: agent-sandbox-<task|suite|server>)', '');
+    .option('--name <name>', 'the server name in the client (default: agent-sandbox-<task|suite|server>)');
   addServerOptions(command, 'serve a plain server instead (mcp-servers/registry.ts)').action(async (flags: McpConfigFlags) => {
       const targets = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
       if (targets !== 1) command.error('error: give exactly one of --task, --suite or --server', { exitCode: 2, code: 'mcp-config.target' });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, unlinkSync, writeFile, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { dataDir } from '../data-dir.ts';
+import { isProcessRunning } from '../process-alive.ts';
 import { pyodideAssets, readIntoSharedBuffer } from './pyodide-assets.ts';
 
 /**
@@ -43,16 +44,6 @@ export function writeCachedSnapshot(bytes: Uint8Array): void {
   }
 }
 
-/** Whether a process with this id is running (signal 0 checks without signalling). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Removes the temporary files of saves whose process ended before renaming them (killed by a signal, where no exit handler runs). */
 export function removeStaleTemporaries(target: string): void {
   const prefix = `${path.basename(target)}.`;
@@ -64,7 +55,7 @@ export function removeStaleTemporaries(target: string): void {
   }
   for (const name of names) {
     const match = name.startsWith(prefix) ? /^(\d+)(?:\.background)?\.tmp$/.exec(name.slice(prefix.length)) : null;
-    if (match === null || Number(match[1]) === process.pid || isRunning(Number(match[1]))) continue;
+    if (match === null || Number(match[1]) === process.pid || isProcessRunning(Number(match[1]))) continue;
     try {
       unlinkSync(path.join(path.dirname(target), name));
     } catch {

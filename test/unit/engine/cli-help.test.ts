@@ -309,7 +309,7 @@ describe('CLI help', () => {
         --json                  print only the JSON config ({"mcpServers": …}), for
                                 piping
         --name <name>           the server name in the client (default:
-                                agent-sandbox-<task|suite|server>) (default: "")
+                                agent-sandbox-<task|suite|server>)
         --server <name>         serve a plain server instead (mcp-servers/registry.ts)
                                 (choices: "sql", "transcripts")
         --db <path>             with --server sql|transcripts: the DuckDB database
