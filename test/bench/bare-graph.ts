@@ -58,23 +58,26 @@ export async function measure(fn: () => Promise<void>): Promise<{ wall: number; 
 export type BareRequest = { kind: 'warm-up' } | { kind: 'episodes'; graph: 'bare' | 'step'; count: number } | { kind: 'episodes-per-s'; count: number; concurrency: number };
 export type BareReply = { wall: number; cpu: number } | { episodesPerS: number } | { ok: true };
 
-const graphs = { bare: bareGraph(), step: bareStepGraph() };
+/** Built on first use: the bench's own process imports this file for `measure` and `STEPS` only. */
+let graphs: { bare: ReturnType<typeof bareGraph>; step: ReturnType<typeof bareStepGraph> } | undefined;
 
 /** Runs one request in this process. */
 export async function runBare(request: BareRequest): Promise<BareReply> {
+  graphs ??= { bare: bareGraph(), step: bareStepGraph() };
+  const built = graphs;
   if (request.kind === 'warm-up') {
-    for (let i = 0; i < 10; i++) for (const graph of Object.values(graphs)) await graph.invoke({ messages: [], steps: 0 });
+    for (let i = 0; i < 10; i++) for (const graph of Object.values(built)) await graph.invoke({ messages: [], steps: 0 });
     return { ok: true };
   }
   if (request.kind === 'episodes') {
-    const graph = graphs[request.graph];
+    const graph = built[request.graph];
     return measure(async () => {
       for (let i = 0; i < request.count; i++) await graph.invoke({ messages: [], steps: 0 });
     });
   }
   const limit = pLimit(request.concurrency);
   const { wall } = await measure(async () => {
-    await Promise.all(Array.from({ length: request.count }, () => limit(() => graphs.bare.invoke({ messages: [], steps: 0 }))));
+    await Promise.all(Array.from({ length: request.count }, () => limit(() => built.bare.invoke({ messages: [], steps: 0 }))));
   });
   return { episodesPerS: request.count / (wall / 1000) };
 }
