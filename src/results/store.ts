@@ -123,6 +123,10 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[]): 
     await connection.run(`INSERT INTO runs (run_dir, name)
       SELECT DISTINCT run_dir, regexp_extract(run_dir, '[^/\\\\]+$') FROM files WHERE run_dir NOT IN (SELECT run_dir FROM runs)`);
     await connection.run('DELETE FROM runs WHERE run_dir NOT IN (SELECT run_dir FROM files)');
+    // such a run's model is its episodes' model when they all name one (`sandbox episode` writes no run.json)
+    await withList(store, 'touched', [...touched], () => connection.run(`UPDATE runs SET model = (
+        SELECT CASE WHEN count(DISTINCT e.model) = 1 AND count(*) = count(e.model) THEN any_value(e.model) END FROM episodes e WHERE e.run_dir = runs.run_dir)
+      WHERE identity IS NULL AND run_dir IN (SELECT path FROM touched)`));
     await refreshRunStats(store, [...touched]);
     // after a large index, write it into the database file now rather than during the next small re-index
     if (changed.length >= 100) await connection.run('CHECKPOINT');

@@ -193,6 +193,26 @@ describe('results store: models, judge cost, divergences', () => {
     ]);
   });
 
+  it('a folder of trajectories with no run.json is a run named after its folder, with its episodes\' model only when they all name one', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'results-episodes-'));
+    try {
+      await writeRun(path.join(dir, 'episode'), { model: 'scripted:a.json', trajectoriesOnly: true }, [{ taskId: 'A', repeat: 0, passed: null }, { taskId: 'A', repeat: 1, passed: null }]);
+      await writeRun(path.join(dir, 'mixed'), { model: 'm', trajectoriesOnly: true }, [{ taskId: 'A', repeat: 0, passed: null }]);
+      await writeRun(path.join(dir, 'mixed'), { model: 'n', trajectoriesOnly: true }, [{ taskId: 'B', repeat: 0, passed: null }]);
+      const own = await openStore(':memory:');
+      try {
+        await indexRuns(own, [dir]);
+        // one model across a folder's episodes names the run; two models name none rather than one of them at random
+        expect(await own.query('SELECT name, model FROM runs ORDER BY name')).toEqual([{ name: 'episode', model: 'scripted:a.json' }, { name: 'mixed', model: null }]);
+        expect((await leaderboard(own)).rows.filter((row) => row.group === null || row.group === 'overall').map((row) => [row.run, row.model])).toEqual([['episode', 'scripted:a.json'], ['mixed', null]]);
+      } finally {
+        own.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('the cost ledger adds the judge tokens and USD from the scores, flags an unknown judge price and says not judged otherwise', async () => {
     const dir = path.join(scratch, 'judged');
     await writeRun(dir, { model: 'm' }, [

@@ -19,12 +19,12 @@ export interface FixtureEpisode {
 /**
  * Writes a run folder as `sandbox run` lays it out (run.json, <task>.<repeat>.jsonl in the event schema of
  * src/schemas/event.ts, summary.json with the graders' scores), from facts chosen by the test, so the reports' expected
- * values can be derived by hand.
+ * values can be derived by hand. `trajectoriesOnly`: the trajectories alone, as `sandbox episode` leaves them.
  */
-export async function writeRun(dir: string, run: { model: string; enforcement?: string; repeats?: number }, episodes: readonly FixtureEpisode[]): Promise<void> {
+export async function writeRun(dir: string, run: { model: string; enforcement?: string; repeats?: number; trajectoriesOnly?: boolean }, episodes: readonly FixtureEpisode[]): Promise<void> {
   await mkdir(dir, { recursive: true });
   const time = '2026-01-01T00:00:00.000Z';
-  await writeFile(path.join(dir, 'run.json'), JSON.stringify({ name: path.basename(dir), suite: 'episodes/cctu', model: run.model, repeats: run.repeats ?? 1, settings: { enforcement: run.enforcement ?? 'block' }, startedAt: time, finishedAt: time }, null, 2));
+  if (!run.trajectoriesOnly) await writeFile(path.join(dir, 'run.json'), JSON.stringify({ name: path.basename(dir), suite: 'episodes/cctu', model: run.model, repeats: run.repeats ?? 1, settings: { enforcement: run.enforcement ?? 'block' }, startedAt: time, finishedAt: time }, null, 2));
   for (const episode of episodes) {
     const events: Array<Record<string, unknown>> = [];
     const push = (event: Record<string, unknown>) => events.push({ schemaVersion: 1, seq: events.length, time, ...event });
@@ -63,5 +63,5 @@ export async function writeRun(dir: string, run: { model: string; enforcement?: 
     })),
     tables: [],
   };
-  await writeFile(path.join(dir, 'summary.json'), JSON.stringify(summary, null, 2));
+  if (!run.trajectoriesOnly) await writeFile(path.join(dir, 'summary.json'), JSON.stringify(summary, null, 2));
 }
