@@ -4,6 +4,9 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 
 export type PostHandler = (request: IncomingMessage, response: ServerResponse, body: unknown) => Promise<void>;
 
+/** A session's POST handler, and how many of its requests are being answered as JSON (their ids are kept until then). */
+export type ModeHandler = PostHandler & { readonly answeringJson: () => number };
+
 /** The one field of the SDK's web-standard transport this switches (`enableJsonResponse`, read per request and per send). */
 interface ModeSwitch {
   _enableJsonResponse: boolean;
@@ -23,9 +26,9 @@ interface ModeSwitch {
  * a JSON-answered request is dropped (the SDK's JSON mode); our servers tie only progress to a request.
  * Should the SDK change shape, every POST is answered with SSE, as before (the tests check both modes).
  */
-export function chooseResponseMode(transport: StreamableHTTPServerTransport): PostHandler {
+export function chooseResponseMode(transport: StreamableHTTPServerTransport): ModeHandler {
   const inner = (transport as unknown as { _webStandardTransport?: Partial<ModeSwitch> })._webStandardTransport;
-  if (!inner || typeof inner._enableJsonResponse !== 'boolean') return (request, response, body) => transport.handleRequest(request, response, body);
+  if (!inner || typeof inner._enableJsonResponse !== 'boolean') return Object.assign((request: IncomingMessage, response: ServerResponse, body: unknown) => transport.handleRequest(request, response, body), { answeringJson: () => 0 });
   const modes = inner as ModeSwitch;
   /** Requests being answered as JSON, until their response is sent. */
   const jsonRequests = new Set<RequestId>();
@@ -42,7 +45,9 @@ export function chooseResponseMode(transport: StreamableHTTPServerTransport): Po
       modes._enableJsonResponse = false;
     }
   };
-  return (request, response, body) => {
+  const post: PostHandler = (request, response, body) => {
+    // a cancelled request is never answered (MCP cancellation), so its id leaves the set here instead
+    for (const cancelled of cancelledIds(body)) jsonRequests.delete(cancelled);
     const id = requestId(body);
     const json = id !== undefined && !hasProgressToken(body);
     if (id !== undefined) {
@@ -56,6 +61,7 @@ export function chooseResponseMode(transport: StreamableHTTPServerTransport): Po
       modes._enableJsonResponse = false;
     }
   };
+  return Object.assign(post, { answeringJson: () => jsonRequests.size });
 }
 
 /** The id of a body that is one JSON-RPC request other than initialize; undefined for anything else. */
@@ -64,6 +70,16 @@ function requestId(body: unknown): RequestId | undefined {
   const { id, method } = body as { id?: unknown; method?: unknown };
   if (typeof method !== 'string' || method === 'initialize') return undefined;
   return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** The request ids a body's `notifications/cancelled` name (one notification or a batch). */
+function cancelledIds(body: unknown): RequestId[] {
+  return (Array.isArray(body) ? body : [body]).flatMap((message: unknown) => {
+    if (typeof message !== 'object' || message === null) return [];
+    const { method, params } = message as { method?: unknown; params?: { requestId?: unknown } };
+    const id = method === 'notifications/cancelled' ? params?.requestId : undefined;
+    return typeof id === 'string' || typeof id === 'number' ? [id] : [];
+  });
 }
 
 function hasProgressToken(body: unknown): boolean {

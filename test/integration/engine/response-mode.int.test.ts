@@ -4,10 +4,15 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { randomUUID } from 'node:crypto';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { clientLogging, reportProgress } from '../../../mcp-servers/shared/call-reporting.ts';
+import { chooseResponseMode } from '../../../mcp-servers/transport/response-mode.ts';
 import { serveHttp, type HttpServing } from '../../../mcp-servers/transport/serve-http.ts';
 
 function makeServer(): McpServer {
@@ -90,5 +95,41 @@ describe('Streamable HTTP response mode', () => {
     // Rule (call-reporting.ts): default lowest level `warning`; `logging/setLevel` moves it; nothing below it is sent.
     expect(logs).toEqual(['warning a', 'info b', 'warning b']);
     await client.close();
+  });
+
+  it('forgets a JSON-answered request the client cancels (MCP cancellation: it is never answered)', { timeout: 30_000 }, async () => {
+    // One session's transport behind a plain node:http server, so the test holds the handler chooseResponseMode made.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID() });
+    const server = makeServer();
+    await server.connect(transport);
+    const post = chooseResponseMode(transport);
+    const http: Server = createHttpServer((request, response) => {
+      if (request.method !== 'POST') return void transport.handleRequest(request, response);
+      let text = '';
+      request.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      request.on('end', () => {
+        const body: unknown = JSON.parse(text);
+        // the first request (initialize) goes to the transport itself, as serve-http.ts does
+        void ((body as { method?: string }).method === 'initialize' ? transport.handleRequest(request, response, body) : post(request, response, body));
+      });
+    });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const { client } = await connect(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
+    try {
+      expect(text(await client.callTool({ name: 'wait', arguments: { ms: 0, tag: 'answered' } }))).toBe('answered');
+      expect(post.answeringJson()).toBe(0);
+      const abort = new AbortController();
+      const cancelled = client.callTool({ name: 'wait', arguments: { ms: 300, tag: 'cancelled' } }, undefined, { signal: abort.signal });
+      await expect.poll(() => post.answeringJson()).toBe(1);
+      abort.abort('test');
+      await expect(cancelled).rejects.toThrow();
+      // the tool's handler ends after 300 ms and, cancelled, sends nothing: the id must not stay in the set
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(post.answeringJson()).toBe(0);
+    } finally {
+      await client.close();
+      await server.close();
+      await new Promise((resolve) => http.close(resolve));
+    }
   });
 });
