@@ -18,10 +18,7 @@ export class Recorder {
     readonly file: string | null,
     private readonly onEvent?: (event: TrajectoryEvent) => void,
   ) {
-    if (file) {
-      mkdirSync(path.dirname(file), { recursive: true });
-      this.descriptor = openSync(file, 'w');
-    }
+    if (file) this.descriptor = openCreatingFolder(file);
   }
 
   record(input: EventInput): TrajectoryEvent {
@@ -36,5 +33,16 @@ export class Recorder {
     if (this.descriptor === null) return;
     closeSync(this.descriptor);
     this.descriptor = null;
+  }
+}
+
+/** Opens `file` for writing, making its folder only when it is missing (a suite's episodes share one: no mkdir per episode). */
+function openCreatingFolder(file: string): number {
+  try {
+    return openSync(file, 'w');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(path.dirname(file), { recursive: true });
+    return openSync(file, 'w');
   }
 }

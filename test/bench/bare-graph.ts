@@ -1,6 +1,7 @@
 // The bare LangGraph graphs the harness bench compares the engine with, run in a process of their own
 // (`bare-graph-process.ts`): measured inside the bench's process, beside the engine's heap and code, the same bare graph
 // ran 1.7–2× slower per step (3.45 ms against 1.6–2.1 ms alone, 2026-12-01), which made the engine look better than it is.
+import { readFileSync } from 'node:fs';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import pLimit from 'p-limit';
 
@@ -45,7 +46,7 @@ function bareStepGraph() {
     .compile();
 }
 
-/** Wall and CPU milliseconds of `fn` (the CPU of this process). */
+/** Wall and CPU milliseconds of `fn` (the CPU of this process, all its threads). */
 export async function measure(fn: () => Promise<void>): Promise<{ wall: number; cpu: number }> {
   const cpu = process.cpuUsage();
   const started = performance.now();
@@ -54,9 +55,23 @@ export async function measure(fn: () => Promise<void>): Promise<{ wall: number; 
   return { wall: performance.now() - started, cpu: (used.user + used.system) / 1000 };
 }
 
+/**
+ * CPU milliseconds the main thread (the event loop) has used so far, from Linux's /proc at its 10 ms tick (NaN
+ * elsewhere; Node 20 has no per-thread CPU call): beside the whole process's CPU it tells work on the main thread from
+ * work on other threads (isolates' threads, the garbage collector's, libuv's).
+ */
+export function mainThreadCpuMs(): number {
+  try {
+    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** What the bench asks the bare-graph process to do, and what it answers. */
 export type BareRequest = { kind: 'warm-up' } | { kind: 'episodes'; graph: 'bare' | 'step'; count: number } | { kind: 'episodes-per-s'; count: number; concurrency: number };
-export type BareReply = { wall: number; cpu: number } | { episodesPerS: number } | { ok: true };
+export type BareReply = { wall: number; cpu: number } | { episodesPerS: number; cpuMs: number; mainCpuMs: number } | { ok: true };
 
 /** Built on first use: the bench's own process imports this file for `measure` and `STEPS` only. */
 let graphs: { bare: ReturnType<typeof bareGraph>; step: ReturnType<typeof bareStepGraph> } | undefined;
@@ -76,8 +91,9 @@ export async function runBare(request: BareRequest): Promise<BareReply> {
     });
   }
   const limit = pLimit(request.concurrency);
-  const { wall } = await measure(async () => {
+  const main = mainThreadCpuMs();
+  const { wall, cpu } = await measure(async () => {
     await Promise.all(Array.from({ length: request.count }, () => limit(() => built.bare.invoke({ messages: [], steps: 0 }))));
   });
-  return { episodesPerS: request.count / (wall / 1000) };
+  return { episodesPerS: request.count / (wall / 1000), cpuMs: cpu / request.count, mainCpuMs: (mainThreadCpuMs() - main) / request.count };
 }

@@ -11,6 +11,8 @@
 //   step_overhead_ms_p50/p99 time per step spent outside the model (from a model response to the next model call)
 //   episodes_per_s (_16)     a 100-episode suite (runSuite, trajectories written, graded at the end) at concurrency 4 (16)
 //   bare_episodes_per_s      100 bare-graph episodes at concurrency 4 (in its own process), before and after ours, averaged
+//   (bare_)episode_cpu_ms    CPU per episode of those two measurements (all threads); `_main_thread_` the event loop's
+//                            thread alone (Linux /proc, 10 ms ticks): what the rest is spent on other threads
 //   rss_mb_64                peak RSS with 64 episodes in flight
 import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -26,7 +28,7 @@ import { runSuite } from '../../src/engine/run-suite.ts';
 import { createReferenceModel } from '../../src/models/reference-model.ts';
 import type { Model } from '../../src/models/model.ts';
 import { TaskSchema, type Task } from '../../src/schemas/task.ts';
-import { measure, STEPS, type BareReply, type BareRequest } from './bare-graph.ts';
+import { mainThreadCpuMs, measure, STEPS, type BareReply, type BareRequest } from './bare-graph.ts';
 
 /** The demo task with a 6-step reference (5 tool-call steps, then the answer) and constraints it passes. */
 async function benchTask(): Promise<Task> {
@@ -145,18 +147,22 @@ export async function run(): Promise<Record<string, number>> {
 
     const createModel: ModelFactory = async (context) => createReferenceModel(context.task);
     const suite = async (name: string, concurrency: number, repeats = 100) => {
-      const { wall } = await measure(async () => {
+      const main = mainThreadCpuMs();
+      const { wall, cpu } = await measure(async () => {
         const result = await runSuite({ tasks: [{ task, path: 'harness-bench.json' }], repeats, concurrency, modelSpec: 'reference', createModel, outDir: path.join(out, name), createValidator: defaultValidatorFactory });
         if (result.episodes.some((episode) => episode.status !== 'completed')) throw new Error(`bench suite ${name}: an episode did not complete`);
       });
-      return repeats / (wall / 1000);
+      return { episodesPerS: repeats / (wall / 1000), cpuMs: cpu / repeats, mainCpuMs: (mainThreadCpuMs() - main) / repeats };
     };
-    // The bare graph's episodes/s before and after ours, averaged (the same run, the same load).
-    const bareEpisodesPerS = async () => (await bare.ask<{ episodesPerS: number }>({ kind: 'episodes-per-s', count: 100, concurrency: 4 })).episodesPerS;
-    const bareBefore = await bareEpisodesPerS();
-    const episodesPerS = await suite('suite-4', 4);
-    const episodesPerS16 = await suite('suite-16', 16);
-    const bareEpisodes = (bareBefore + (await bareEpisodesPerS())) / 2;
+    // The bare graph's episodes/s (and CPU per episode) before and after ours, averaged (the same run, the same load).
+    const bareSuite = () => bare.ask<{ episodesPerS: number; cpuMs: number; mainCpuMs: number }>({ kind: 'episodes-per-s', count: 100, concurrency: 4 });
+    const bareBefore = await bareSuite();
+    const suite4 = await suite('suite-4', 4);
+    const episodesPerS = suite4.episodesPerS;
+    const episodesPerS16 = (await suite('suite-16', 16)).episodesPerS;
+    const bareAfter = await bareSuite();
+    const mean = (key: 'episodesPerS' | 'cpuMs' | 'mainCpuMs') => (bareBefore[key] + bareAfter[key]) / 2;
+    const bareEpisodes = mean('episodesPerS');
 
     let peak = process.memoryUsage().rss;
     const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
@@ -179,6 +185,10 @@ export async function run(): Promise<Record<string, number>> {
       episodes_per_s: episodesPerS,
       bare_episodes_per_s: bareEpisodes,
       episodes_vs_bare_ratio: episodesPerS / bareEpisodes,
+      episode_cpu_ms: suite4.cpuMs,
+      bare_episode_cpu_ms: mean('cpuMs'),
+      episode_main_thread_cpu_ms: suite4.mainCpuMs,
+      bare_episode_main_thread_cpu_ms: mean('mainCpuMs'),
       episodes_per_s_16: episodesPerS16,
       conc16_vs_conc4_ratio: episodesPerS16 / episodesPerS,
       rss_mb_64: peak / (1024 * 1024),
