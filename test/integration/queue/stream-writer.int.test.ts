@@ -70,7 +70,7 @@ describe('the worker stream writer (real redis-server, AOF on)', () => {
   it('a batch sent again after Redis applied it (a reply lost as Redis went down, then resent) adds no event twice', async () => {
     const stream = `test:stream-writer:${process.pid}:resent`;
     // ioredis resends the commands Redis had not answered when the connection dropped; Redis may have applied them
-    // (with appendfsync always, a write is on disk before its reply). Here every batch reaches Redis twice.
+    // (with AOF on, a write is in the AOF before its reply). Here every batch reaches Redis twice.
     await withPipelines(
       (made, make) => {
         const exec = made.exec.bind(made);
