@@ -1,12 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
 import { EnvironmentPool } from '../engine/environment-pool.ts';
-import { loadTask, resolveRecordedTaskPath, type LoadedTask } from '../engine/load-task.ts';
+import { displayPath, parseTask, resolveRecordedTaskPath, type LoadedTask } from '../engine/load-task.ts';
 import { runEpisode } from '../engine/run-episode.ts';
 import { trajectoryFile } from '../engine/run-suite.ts';
 import { partialFile, type EpisodeJob, type EpisodeJobResult } from './job.ts';
@@ -53,17 +52,20 @@ export function workerCache(): WorkerCache {
 
 /**
  * The task of a job, checked against the coordinator's hash: the file is read and hashed for every job (a file edited
- * between two jobs is seen), and parsed again only when its content changed.
+ * between two jobs is seen), and parsed again only when its content changed. Read synchronously: a task file is a few
+ * kB in the checkout, and an asynchronous read would let the other episodes' work run first while it waits for a turn
+ * of the event loop, delaying this episode's start by tens of ms on a busy worker.
  */
-async function jobTask(data: EpisodeJob, cache: WorkerCache | undefined): Promise<LoadedTask> {
-  const file = resolveRecordedTaskPath(data.taskPath);
+function jobTask(data: EpisodeJob, cache: WorkerCache | undefined): LoadedTask {
+  const file = path.resolve(resolveRecordedTaskPath(data.taskPath));
   let loaded: LoadedTask;
   let sha256: string;
   try {
-    const bytes = await readFile(file);
+    const bytes = readFileSync(file);
     sha256 = createHash('sha256').update(bytes).digest('hex');
     const cached = cache?.tasks.get(file);
-    loaded = cached?.sha256 === sha256 ? cached.loaded : await loadTask(file);
+    // the bytes hashed are the bytes parsed (a file edited meanwhile cannot pass another content's hash)
+    loaded = cached?.sha256 === sha256 ? cached.loaded : { task: parseTask(bytes.toString('utf8'), displayPath(file), file), path: file };
     if (cached?.sha256 !== sha256) cache?.tasks.set(file, { sha256, loaded });
   } catch (error) {
     throw new UnrecoverableError(`${data.taskPath}: cannot load the task on this worker: ${(error as Error).message}`);
@@ -142,7 +144,7 @@ export function streamWriter(redis: Redis, stream: string): { push(line: string)
  */
 export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: string, cache?: WorkerCache): Promise<EpisodeJobResult> {
   const data = job.data;
-  const loaded = await jobTask(data, cache);
+  const loaded = jobTask(data, cache);
   const episode = {
     task: loaded.task,
     taskPath: loaded.path,
