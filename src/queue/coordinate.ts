@@ -187,7 +187,7 @@ async function collect(redis: Redis, result: EpisodeJobResult | null, file: stri
     return status;
   }
   const entries = await redis.xrange(result.stream, '-', '+');
-  const lines = entries.map(([, fields]) => fields[1]!);
+  const lines = [...entries.map(([, fields]) => fields[1]!), ...(result.tail ?? [])];
   const status = endStatus(lines, result.events);
   if (status === null) return null;
   const temporary = `${file}.${process.pid}.tmp`;

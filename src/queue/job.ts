@@ -24,9 +24,10 @@ export interface EpisodeJob {
 
 /**
  * What a worker returns: where the attempt's events are (a Redis stream, or for a shared run folder the attempt's
- * partial file, named relative to the run folder) and how many there are.
+ * partial file, named relative to the run folder) and how many there are. For a stream, `tail` holds the last events
+ * (those not yet written when the episode ended, its `episode-end` among them): the stream holds the others.
  */
-export type EpisodeJobResult = { stream: string; events: number } | { partial: string; events: number };
+export type EpisodeJobResult = { stream: string; events: number; tail?: string[] } | { partial: string; events: number };
 
 /** The file one attempt of a shared-folder job writes, beside the trajectory it becomes when the job completes. */
 export function partialFile(trajectoryName: string, attempt: string): string {

@@ -1,12 +1,11 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
 import { EnvironmentPool } from '../engine/environment-pool.ts';
-import { loadTask, resolveRecordedTaskPath, type LoadedTask } from '../engine/load-task.ts';
+import { displayPath, parseTask, resolveRecordedTaskPath, type LoadedTask } from '../engine/load-task.ts';
 import { runEpisode } from '../engine/run-episode.ts';
 import { trajectoryFile } from '../engine/run-suite.ts';
 import { partialFile, type EpisodeJob, type EpisodeJobResult } from './job.ts';
@@ -53,17 +52,20 @@ export function workerCache(): WorkerCache {
 
 /**
  * The task of a job, checked against the coordinator's hash: the file is read and hashed for every job (a file edited
- * between two jobs is seen), and parsed again only when its content changed.
+ * between two jobs is seen), and parsed again only when its content changed. Read synchronously: a task file is a few
+ * kB in the checkout, and an asynchronous read would let the other episodes' work run first while it waits for a turn
+ * of the event loop, delaying this episode's start by tens of ms on a busy worker.
  */
-async function jobTask(data: EpisodeJob, cache: WorkerCache | undefined): Promise<LoadedTask> {
-  const file = resolveRecordedTaskPath(data.taskPath);
+function jobTask(data: EpisodeJob, cache: WorkerCache | undefined): LoadedTask {
+  const file = path.resolve(resolveRecordedTaskPath(data.taskPath));
   let loaded: LoadedTask;
   let sha256: string;
   try {
-    const bytes = await readFile(file);
+    const bytes = readFileSync(file);
     sha256 = createHash('sha256').update(bytes).digest('hex');
     const cached = cache?.tasks.get(file);
-    loaded = cached?.sha256 === sha256 ? cached.loaded : await loadTask(file);
+    // the bytes hashed are the bytes parsed (a file edited meanwhile cannot pass another content's hash)
+    loaded = cached?.sha256 === sha256 ? cached.loaded : { task: parseTask(bytes.toString('utf8'), displayPath(file), file), path: file };
     if (cached?.sha256 !== sha256) cache?.tasks.set(file, { sha256, loaded });
   } catch (error) {
     throw new UnrecoverableError(`${data.taskPath}: cannot load the task on this worker: ${(error as Error).message}`);
@@ -77,18 +79,30 @@ async function jobTask(data: EpisodeJob, cache: WorkerCache | undefined): Promis
 /** Redis's answer to an XADD whose id is not above the stream's last: that event is in the stream already. */
 const ALREADY_WRITTEN = /equal or smaller than the target stream top item/;
 
+/** What an attempt's writer leaves: `events` in all, the first `events − tail.length` in the stream, `tail` the rest. */
+export interface WrittenEvents {
+  events: number;
+  tail: string[];
+}
+
 /**
  * An attempt's stream, appended to in event order with as few round trips as events arrive in: while one batch is on
  * its way, the next events wait and go together in one pipeline (Redis then fsyncs the AOF once for the whole batch).
- * The stream's expiry is set with the first batch. `done()` resolves once every event is acknowledged, and rejects
- * if any write failed (the job then fails; the coordinator never sees a partial stream as whole: it counts events).
+ * The stream's expiry is set with the first batch. `end(last)` records the episode's last event and stops sending:
+ * the events still waiting (the last among them) are not written but returned as the tail, which the job's result
+ * carries to the coordinator with its completion (one Redis write fewer per episode); it resolves once every batch
+ * sent is acknowledged, and rejects if any write failed (the job then fails; the coordinator never takes a partial
+ * stream for a whole one: it counts the events). Nothing is held back while the stream is still empty (a stream that
+ * exists is how a restarted coordinator knows a completed job is not yet collected).
  */
-export function streamWriter(redis: Redis, stream: string): { push(line: string): void; done(): Promise<number> } {
+export function streamWriter(redis: Redis, stream: string): { push(line: string): void; end(last?: string): Promise<WrittenEvents> } {
   let pending: Array<{ id: string; line: string }> = [];
   let sent = Promise.resolve();
   let events = 0;
   let first = true;
+  let ending = false;
   const send = async () => {
+    if (ending && !first) return;
     const batch = pending;
     pending = [];
     const pipeline = redis.pipeline();
@@ -97,22 +111,27 @@ export function streamWriter(redis: Redis, stream: string): { push(line: string)
     first = false;
     for (const [error] of (await pipeline.exec()) ?? []) if (error && !ALREADY_WRITTEN.test(error.message)) throw error;
   };
+  const push = (line: string) => {
+    events += 1;
+    // The event's number is its id: a write sent again after a reconnect (ioredis resends what Redis had not
+    // answered; Redis may have applied it before it went down) is refused as not newer, never added twice.
+    pending.push({ id: `0-${events}`, line });
+    // the first event of a batch schedules its sending after the batch before it; later ones ride along
+    if (pending.length === 1) {
+      sent = sent.then(send);
+      // a failed write is reported by end(); until then it must not be an unhandled rejection (that ends the process)
+      sent.catch(() => undefined);
+    }
+  };
   return {
-    push: (line) => {
-      events += 1;
-      // The event's number is its id: a write sent again after a reconnect (ioredis resends what Redis had not
-      // answered; Redis may have applied it before it went down) is refused as not newer, never added twice.
-      pending.push({ id: `0-${events}`, line });
-      // the first event of a batch schedules its sending after the batch before it; later ones ride along
-      if (pending.length === 1) {
-        sent = sent.then(send);
-        // a failed write is reported by done(); until then it must not be an unhandled rejection (that ends the process)
-        sent.catch(() => undefined);
-      }
-    },
-    done: async () => {
+    push,
+    end: async (last) => {
+      ending = true;
+      if (last !== undefined) push(last);
+      // a batch on its way is awaited; one scheduled after it finds `ending` set and leaves its events waiting, unless
+      // the stream has not been written yet (then it takes everything)
       await sent;
-      return events;
+      return { events, tail: pending.map(({ line }) => line) };
     },
   };
 }
@@ -125,7 +144,7 @@ export function streamWriter(redis: Redis, stream: string): { push(line: string)
  */
 export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: string, cache?: WorkerCache): Promise<EpisodeJobResult> {
   const data = job.data;
-  const loaded = await jobTask(data, cache);
+  const loaded = jobTask(data, cache);
   const episode = {
     task: loaded.task,
     taskPath: loaded.path,
@@ -145,8 +164,10 @@ export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: st
   }
   const stream = streamKey(job.id!, randomUUID());
   const writer = streamWriter(redis, stream);
-  await runEpisode({ ...episode, onEvent: (event) => writer.push(JSON.stringify(event)) });
-  return { stream, events: await writer.done() };
+  // the episode's last event ends the writer: it rides back with the job's result instead of another stream write
+  let written: Promise<WrittenEvents> | undefined;
+  await runEpisode({ ...episode, onEvent: (event) => (event.type === 'episode-end' ? (written = writer.end(JSON.stringify(event))) : writer.push(JSON.stringify(event))) });
+  return { stream, ...(await (written ?? writer.end())) };
 }
 
 /**

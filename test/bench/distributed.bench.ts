@@ -1,17 +1,28 @@
-// `npm run bench -- distributed`: distributed runs on BullMQ and a real redis-server (AOF on, appendfsync always), with
-// workers as separate `sandbox worker` processes (concurrency 4 each) and a latency-bound model: a loopback server
-// speaking OpenAI's Chat Completions, playing each task's reference and answering every call in 200 ms. The suite is
-// the first 80 tasks of episodes/cctu in id order (DISTRIBUTED_BENCH_TASKS=200 for the whole suite); the coordinator
-// runs in this process (`runSuite` with the queue player, as `sandbox run --queue` does).
+// `npm run bench -- distributed`: distributed runs on BullMQ and a real redis-server (AOF on), with workers as separate
+// `sandbox worker` processes (concurrency 4 each) and a latency-bound model: a loopback server speaking OpenAI's Chat
+// Completions, playing each task's reference and answering every call in 200 ms. The suite is the first 80 tasks of
+// episodes/cctu in id order (DISTRIBUTED_BENCH_TASKS=200 for the whole suite); the coordinator runs in this process
+// (`runSuite` with the queue player, as `sandbox run --queue` does). Everything is measured twice: the headline figures
+// with `appendfsync everysec` (what Redis's documentation recommends, its default with AOF on: a write reaches the
+// kernel before its reply and is fsynced within a second, so a killed redis-server loses nothing and an OS crash the
+// last second), the `_always` ones with `appendfsync always` (each write fsynced before its reply).
 //   episodes_per_s_1w / _4w   the suite's episodes ÷ the coordinator's wall time (enqueue → every trajectory written
-//                             → graded), with 1 and with 4 idle workers already started
+//                             → graded), with 1 and with 4 idle workers that already played a run (warm, as
+//                             long-lived workers are: the cold run before it played the next 80 tasks of the suite)
 //   speedup_4w                4 workers ÷ 1 (target ≥ 3.5)
+//   episodes_per_s_1w_cold / _4w_cold, speedup_4w_cold   the same for that first run on workers just started (each
+//                             loads the engine on its first episodes: 4 workers load it 4 times on the same cores)
 //   overhead_ms_p50 / _p99    per episode: (trajectory file written − job enqueued) − the episode's own time
-//                             (`episode-end.durationMs`), on 16 episodes over 4 workers × 4 (no episode waits for a slot), on the 4 workers of the
-//                             throughput run (warm: the engine loaded)
+//                             (`episode-end.durationMs`), on 16 episodes over 4 workers × 4 (no episode waits for a
+//                             slot), on the 4 workers of the throughput run (warm: the engine loaded)
 //   overhead_ms_p50_1w / _p99_1w  the same on the 1 worker of its throughput run: 4 rounds of 4 episodes (its 4 slots,
 //                             no episode waits for one), one round at a time, so 4 episodes share the worker's core
 //                             rather than 16
+//   worker_cpu_s_per_episode_1w / _4w, coordinator_cpu_s_per_episode_4w, redis_cpu_s_per_episode_4w   CPU time
+//                             (user + system) per episode of the warm throughput runs: the worker processes
+//                             together, this process (the coordinator and the loopback model server), redis-server
+//   cores_for_3_5x            the cores 3.5 × the 1-worker rate needs at the 4-worker CPU per episode (all three
+//                             processes): above the machine's cores, the 4-worker speedup is bound by CPU, not the queue
 //   kill_lost / kill_duplicated / kill_differing   1 of 3 workers SIGKILLed once a third of the suite is written:
 //                             episodes without a whole trajectory, trajectories with more than one episode-start, and
 //                             trajectories not byte-identical (timing fields aside) to a local run of the same model
@@ -25,7 +36,7 @@ import type { LoadedTask } from '../../src/engine/load-task.ts';
 import { queuePlayer } from '../../src/queue/coordinate.ts';
 import { connectRedis, PREFIX, queueName } from '../../src/queue/redis.ts';
 import { REPO_ROOT } from '../../src/data-dir.ts';
-import { sandboxInBackground, startRedisServer, startReferenceOpenAIServer, untimedTrajectory, type RedisServer, type SandboxProcess } from '../support/index.ts';
+import { sandboxInBackground, startRedisServer, type AppendFsync, startReferenceOpenAIServer, untimedTrajectory, type RedisServer, type SandboxProcess } from '../support/index.ts';
 
 const LATENCY_MS = 200;
 const CONCURRENCY = 4;
@@ -86,43 +97,98 @@ async function queueOverheads(url: string, tasks: LoadedTask[], spec: string, ou
   return overheads;
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux; USER_HZ is 100 there). */
+async function cpuSeconds(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ');
+  // after the command name: field 14 (utime) and 15 (stime) of proc(5) are the 12th and 13th here
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds of this process, of the workers together and of redis-server, so far. */
+async function cpuNow(workers: SandboxProcess[], redis: RedisServer): Promise<{ self: number; workers: number; redis: number }> {
+  const usage = process.cpuUsage();
+  const perWorker = await Promise.all(workers.map((worker) => cpuSeconds(worker.child.pid!)));
+  return { self: (usage.user + usage.system) / 1e6, workers: perWorker.reduce((a, b) => a + b, 0), redis: await cpuSeconds(redis.pid()!) };
+}
+
+/**
+ * Throughput with 1 worker then 4 (each its own database: nothing left over from the other): a first run on workers
+ * just started (`cold`: each worker loads the engine on its first episodes), then a second run of other tasks on the
+ * same workers (warm, as long-lived workers are), with the CPU the processes used in it; then, on the same warm
+ * workers, the queue overhead per episode: 4 rounds of 4 on the 1 worker, 16 episodes at once on the 4.
+ */
+async function throughputAndOverhead(redis: RedisServer, cold: LoadedTask[], warm: LoadedTask[], spec: string, scratch: string) {
+  const urlOf = (db: number) => redis.url.replace(/\/0$/, `/${db}`);
+  const coldRates: number[] = [];
+  const rates: number[] = [];
+  const cpu: Array<{ self: number; workers: number; redis: number }> = [];
+  const overheads: number[] = [];
+  const overheads1w: number[] = [];
+  for (const [db, count] of [
+    [1, 1],
+    [2, 4],
+  ] as const) {
+    const workers = await startWorkers(urlOf(db), count);
+    try {
+      coldRates.push(cold.length / (await queuedRun(urlOf(db), cold, spec, path.join(scratch, `cold-${count}`))));
+      const before = await cpuNow(workers, redis);
+      const seconds = await queuedRun(urlOf(db), warm, spec, path.join(scratch, `warm-${count}`));
+      const after = await cpuNow(workers, redis);
+      rates.push(warm.length / seconds);
+      cpu.push({ self: (after.self - before.self) / warm.length, workers: (after.workers - before.workers) / warm.length, redis: (after.redis - before.redis) / warm.length });
+      if (count === 1) {
+        for (let round = 0; round < 4; round++) {
+          const slice = warm.slice(round * CONCURRENCY, (round + 1) * CONCURRENCY);
+          overheads1w.push(...(await queueOverheads(urlOf(db), slice, spec, path.join(scratch, `overhead-1w-${round}`))));
+        }
+      }
+      if (count === 4) overheads.push(...(await queueOverheads(urlOf(db), warm.slice(0, 4 * CONCURRENCY), spec, path.join(scratch, 'overhead'))));
+    } finally {
+      await stopWorkers(workers);
+    }
+  }
+  return { coldRates, rates, cpu, overheads, overheads1w };
+}
+
 const jsonlFiles = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
 
 export async function run(): Promise<Record<string, number>> {
   const size = Number(process.env.DISTRIBUTED_BENCH_TASKS ?? 80);
   const all = await loadSuite(path.join(REPO_ROOT, 'episodes/cctu'));
-  const tasks = [...all].sort((a, b) => a.task.id.localeCompare(b.task.id)).slice(0, size);
+  const sorted = [...all].sort((a, b) => a.task.id.localeCompare(b.task.id));
+  const tasks = sorted.slice(0, size);
+  // the cold runs play the next tasks of the suite (the same ones again when it has no more)
+  const coldTasks = sorted.length >= 2 * size ? sorted.slice(size, 2 * size) : tasks;
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'distributed-bench-'));
-  let redis: RedisServer | undefined;
-  const model = await startReferenceOpenAIServer(tasks.map(({ task }) => task), LATENCY_MS);
-  const urlOf = (db: number) => redis!.url.replace(/\/0$/, `/${db}`);
+  const servers: RedisServer[] = [];
+  const model = await startReferenceOpenAIServer([...tasks, ...coldTasks].map(({ task }) => task), LATENCY_MS);
+  const figures: Record<string, Record<string, number>> = {};
   try {
-    redis = await startRedisServer({ aof: true, own: true });
-
-    // Throughput, 1 worker then 4 (each its own database: nothing left over from the other); then, on the same 4
-    // workers (warm: their first episode loaded the engine), the queue overhead per episode: 16 episodes, 16 slots.
-    const rates: number[] = [];
-    const overheads: number[] = [];
-    const overheads1w: number[] = [];
-    for (const [db, count] of [
-      [1, 1],
-      [2, 4],
-    ] as const) {
-      const workers = await startWorkers(urlOf(db), count);
-      try {
-        const seconds = await queuedRun(urlOf(db), tasks, model.spec, path.join(scratch, `throughput-${count}`));
-        rates.push(tasks.length / seconds);
-        if (count === 1) {
-          for (let round = 0; round < 4; round++) {
-            const slice = tasks.slice(round * CONCURRENCY, (round + 1) * CONCURRENCY);
-            overheads1w.push(...(await queueOverheads(urlOf(db), slice, model.spec, path.join(scratch, `overhead-1w-${round}`))));
-          }
-        }
-        if (count === 4) overheads.push(...(await queueOverheads(urlOf(db), tasks.slice(0, 4 * CONCURRENCY), model.spec, path.join(scratch, 'overhead'))));
-      } finally {
-        await stopWorkers(workers);
-      }
+    for (const appendfsync of ['everysec', 'always'] as AppendFsync[]) {
+      const server = await startRedisServer({ aof: true, own: true, appendfsync });
+      servers.push(server);
+      const { coldRates, rates, cpu, overheads, overheads1w } = await throughputAndOverhead(server, coldTasks, tasks, model.spec, path.join(scratch, appendfsync));
+      const at4 = cpu[1]!;
+      figures[appendfsync] = {
+        episodes_per_s_1w: rates[0]!,
+        episodes_per_s_4w: rates[1]!,
+        speedup_4w: rates[1]! / rates[0]!,
+        episodes_per_s_1w_cold: coldRates[0]!,
+        episodes_per_s_4w_cold: coldRates[1]!,
+        speedup_4w_cold: coldRates[1]! / coldRates[0]!,
+        overhead_ms_p50: percentile(overheads, 50),
+        overhead_ms_p99: percentile(overheads, 99),
+        overhead_ms_p50_1w: percentile(overheads1w, 50),
+        overhead_ms_p99_1w: percentile(overheads1w, 99),
+        worker_cpu_s_per_episode_1w: cpu[0]!.workers,
+        worker_cpu_s_per_episode_4w: at4.workers,
+        coordinator_cpu_s_per_episode_4w: at4.self,
+        redis_cpu_s_per_episode_4w: at4.redis,
+        cores_for_3_5x: 3.5 * rates[0]! * (at4.workers + at4.self + at4.redis),
+      };
     }
+    const redis = servers[0]!;
+    const urlOf = (db: number) => redis.url.replace(/\/0$/, `/${db}`);
 
     // SIGKILL of 1 of 3 workers mid-suite, against a local run of the same model.
     const localDir = path.join(scratch, 'local');
@@ -158,15 +224,11 @@ export async function run(): Promise<Record<string, number>> {
     await queue.close();
     client.disconnect();
 
+    const always = ['episodes_per_s_1w', 'episodes_per_s_4w', 'speedup_4w', 'speedup_4w_cold', 'overhead_ms_p50', 'overhead_ms_p99', 'overhead_ms_p50_1w', 'overhead_ms_p99_1w'];
     return {
       tasks: tasks.length,
-      episodes_per_s_1w: rates[0]!,
-      episodes_per_s_4w: rates[1]!,
-      speedup_4w: rates[1]! / rates[0]!,
-      overhead_ms_p50: percentile(overheads, 50),
-      overhead_ms_p99: percentile(overheads, 99),
-      overhead_ms_p50_1w: percentile(overheads1w, 50),
-      overhead_ms_p99_1w: percentile(overheads1w, 99),
+      ...figures.everysec,
+      ...Object.fromEntries(always.map((name) => [`${name}_always`, figures.always![name]!])),
       kill_lost: lost,
       kill_duplicated: duplicated,
       kill_differing: differing,
@@ -174,7 +236,7 @@ export async function run(): Promise<Record<string, number>> {
     };
   } finally {
     await model.close();
-    await redis?.stop();
+    for (const server of servers) await server.stop();
     await rm(scratch, { recursive: true, force: true });
   }
 }

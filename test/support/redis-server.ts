@@ -10,11 +10,14 @@ export interface RedisServer {
   port: number;
   dir: string;
   /**
-   * Stops it (SIGTERM, or SIGKILL: a crash) and starts it again on the same port and folder: with AOF on and
-   * `appendfsync always`, nothing acknowledged is lost, even on a crash.
+   * Stops it (SIGTERM, or SIGKILL: a crash of the process) and starts it again on the same port and folder: with AOF
+   * on, a write is in the AOF (in the kernel's cache, with `everysec`; on disk, with `always`) before its reply, so
+   * nothing acknowledged is lost.
    */
   restart(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   stop(): Promise<void>;
+  /** The redis-server process's id (undefined for the shared test server, which is not ours). */
+  pid(): number | undefined;
 }
 
 async function freePort(): Promise<number> {
@@ -28,8 +31,14 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function launch(port: number, dir: string, aof: boolean): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', aof ? 'yes' : 'no', '--appendfsync', 'always'], { stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * When redis-server fsyncs its AOF: before each reply (`always`), or once a second (`everysec`, the setting Redis's
+ * documentation recommends and its default with AOF on; a write still reaches the kernel before its reply).
+ */
+export type AppendFsync = 'always' | 'everysec';
+
+async function launch(port: number, dir: string, aof: boolean, appendfsync: AppendFsync): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', aof ? 'yes' : 'no', '--appendfsync', appendfsync], { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let output = '';
     child.once('error', reject);
@@ -52,11 +61,11 @@ async function halt(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTER
 }
 
 /**
- * Starts redis-server (AOF on when `aof`); stop() it in afterAll. When SANDBOX_TEST_REDIS_URL names a server
+ * Starts redis-server (AOF on when `aof`, fsynced as `appendfsync` says, `everysec` by default); stop() it in afterAll. When SANDBOX_TEST_REDIS_URL names a server
  * (`.ci/run` starts one on 127.0.0.1 for the whole test run, AOF on) and the test need not `own` its server, that one
  * is used and stop() leaves it running; a test that restarts Redis asks for a server of its own.
  */
-export async function startRedisServer(options: { aof?: boolean; own?: boolean } = {}): Promise<RedisServer> {
+export async function startRedisServer(options: { aof?: boolean; own?: boolean; appendfsync?: AppendFsync } = {}): Promise<RedisServer> {
   const shared = process.env.SANDBOX_TEST_REDIS_URL;
   if (shared && !options.own) {
     const url = new URL(shared);
@@ -66,22 +75,24 @@ export async function startRedisServer(options: { aof?: boolean; own?: boolean }
       dir: '',
       restart: () => Promise.reject(new Error('the shared test Redis is not restarted: ask for a server of your own ({ own: true })')),
       stop: async () => undefined,
+      pid: () => undefined,
     };
   }
   const port = await freePort();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'redis-'));
-  let child = await launch(port, dir, options.aof ?? false);
+  let child = await launch(port, dir, options.aof ?? false, options.appendfsync ?? 'everysec');
   return {
     url: `redis://127.0.0.1:${port}/0`,
     port,
     dir,
     restart: async (signal) => {
       await halt(child, signal);
-      child = await launch(port, dir, options.aof ?? false);
+      child = await launch(port, dir, options.aof ?? false, options.appendfsync ?? 'everysec');
     },
     stop: async () => {
       await halt(child);
       await rm(dir, { recursive: true, force: true });
     },
+    pid: () => child.pid,
   };
 }
