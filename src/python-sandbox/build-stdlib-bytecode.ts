@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadPyodide } from 'pyodide';
-import { stdlibBytecodePath } from './stdlib-bytecode-path.ts';
+import { stdlibBytecodePath } from './stdlib-zip.ts';
 
 const COMPILE = `
 import sys, zipfile, py_compile
