@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs'
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chooseStdlibZip, stdlibBytecodePath } from './stdlib-zip.ts';
 
 /** Where Pyodide's files live inside the isolate (a name only: the isolate has no file system). */
 export const INDEX_URL = '/pyodide/';
@@ -9,6 +10,11 @@ export const INDEX_URL = '/pyodide/';
 /** Everything the isolate needs to boot Pyodide, read once per process from the pinned npm package. */
 export interface PyodideAssets {
   version: string;
+  /**
+   * Which standard library the sandboxes get: `bytecode`, the install-time build of the shipped one with a `.pyc` beside
+   * every `.py` (`build-stdlib-bytecode.ts`), or `source`, the shipped zip as it is (the build is missing: slower boot).
+   */
+  stdlib: 'bytecode' | 'source';
   /** pyodide.mjs (the loader) and pyodide.asm.mjs (the Emscripten module), patched for the isolate. */
   loaderSource: string;
   moduleSource: string;
@@ -107,11 +113,14 @@ export function pyodideAssets(): PyodideAssets {
   const here = path.dirname(fileURLToPath(import.meta.url));
   const read = (file: string) => readFileSync(path.join(packageDir, file));
   const version = (JSON.parse(read('package.json').toString('utf8')) as { version: string }).version;
+  const stdlibZip = chooseStdlibZip(stdlibBytecodePath(packageDir, version), path.join(packageDir, 'python_stdlib.zip'));
+  if (stdlibZip.warning !== undefined) process.stderr.write(`${stdlibZip.warning}\n`);
   let moduleSource = read('pyodide.asm.mjs').toString('utf8').replaceAll('import.meta.url', JSON.stringify(`file://${INDEX_URL}pyodide.asm.mjs`));
   for (const [from, to] of MODULE_PATCHES) moduleSource = patchOnce(moduleSource, from, to, 'pyodide.asm.mjs');
   const loaderSource = read('pyodide.mjs').toString('utf8').replaceAll('import.meta.url', JSON.stringify(`file://${INDEX_URL}pyodide.mjs`));
   cached = {
     version,
+    stdlib: stdlibZip.stdlib,
     loaderSource,
     moduleSource,
     globalsSource: readFileSync(path.join(here, 'isolate-globals.js'), 'utf8'),
@@ -119,7 +128,7 @@ export function pyodideAssets(): PyodideAssets {
     files: {
       [`${INDEX_URL}pyodide-lock.json`]: read('pyodide-lock.json').toString('utf8'),
       [`${INDEX_URL}pyodide.asm.wasm`]: readShared(path.join(packageDir, 'pyodide.asm.wasm')),
-      [`${INDEX_URL}python_stdlib.zip`]: readShared(path.join(packageDir, 'python_stdlib.zip')),
+      [`${INDEX_URL}python_stdlib.zip`]: readShared(stdlibZip.file),
     },
   };
   return cached;

@@ -39,7 +39,8 @@ let snapshotSaved: Promise<void> | undefined;
 /**
  * Counters for the benchmark: how sandboxes started and how long it took; `lastFullStagesMs`, the stages of this
  * process's last full boot (host clock): reading the Pyodide files, the isolate made and Pyodide's modules compiled,
- * the WASM compiled and CPython booted (`loadPyodide`), the snapshot made, the prelude run.
+ * the WASM compiled and CPython booted (`loadPyodide`), the snapshot made, the prelude run; `stdlib`, which standard
+ * library zip this process's sandboxes boot from (`bytecode`, the install-time build, or `source`, the fallback).
  */
 export const sandboxStarts = {
   full: 0,
@@ -47,6 +48,7 @@ export const sandboxStarts = {
   fullMs: 0,
   restoredMs: 0,
   lastFullStagesMs: undefined as Record<'assets' | 'isolate' | 'pyodide' | 'snapshot' | 'prelude', number> | undefined,
+  stdlib: undefined as 'bytecode' | 'source' | undefined,
 };
 
 // In the isolate: boot Pyodide (from the snapshot when there is one), with an empty `js` module, no output, a fixed
@@ -92,6 +94,7 @@ const FINISH = `
 function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Context } {
   const stages: number[] = [performance.now()];
   const assets = pyodideAssets();
+  sandboxStarts.stdlib = assets.stdlib;
   snapshot ??= (() => {
     const cached = readCachedSnapshot();
     return cached === undefined ? undefined : new ivm.ExternalCopy(cached);

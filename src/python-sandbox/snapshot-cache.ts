@@ -16,7 +16,7 @@ let cachedPath: string | undefined;
 function snapshotPath(): string {
   if (cachedPath !== undefined) return cachedPath;
   const assets = pyodideAssets();
-  const hash = createHash('sha256').update(assets.version).update(assets.moduleSource).update(assets.loaderSource).update(assets.globalsSource);
+  const hash = createHash('sha256').update(assets.version).update(assets.stdlib).update(assets.moduleSource).update(assets.loaderSource).update(assets.globalsSource);
   for (const [name, file] of Object.entries(assets.files)) hash.update(`${name}:${typeof file === 'string' ? file.length : file.byteLength}`);
   cachedPath = path.join(dataDir(), 'python-sandbox', `pyodide-${assets.version}-${hash.digest('hex').slice(0, 16)}.snapshot`);
   return cachedPath;
