@@ -1,6 +1,7 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { SandboxError } from '../../src/sandbox-error.ts';
+import { tableFromColumns, type ColumnValues } from './arrow-columns.ts';
 import { chunkSchema, DEFAULT_CHUNK_TURNS, FILTER_COLUMN_INDEXES, SEARCH_COLUMN, type TranscriptChunk } from './chunk-schema.ts';
 import { createEmbedder } from './embed-texts.ts';
 import type { EmbeddingsConfig } from './embeddings-config.ts';
@@ -20,6 +21,8 @@ export interface BuildTranscriptIndexOptions {
   embeddings?: EmbeddingsConfig;
   /** Called after each batch written, with the chunks written so far. */
   onProgress?: (chunksWritten: number) => void;
+  /** Called as each step of the build ends, with its wall seconds (where a build's time goes). */
+  onStep?: (step: string, seconds: number) => void;
 }
 
 /** Rows handed to LanceDB per write: few, large fragments keep search fast without a compaction pass. */
@@ -99,8 +102,14 @@ async function knownValues(connection: DuckDBConnection): Promise<IndexMeta['kno
  * half-built index where the server would open it.
  */
 export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions): Promise<IndexMeta> {
-  const { dbPath, indexPath, chunkTurns = DEFAULT_CHUNK_TURNS, onProgress } = options;
+  const { dbPath, indexPath, chunkTurns = DEFAULT_CHUNK_TURNS, onProgress, onStep } = options;
   const started = performance.now();
+  let stepStarted = started;
+  const step = (name: string) => {
+    const now = performance.now();
+    onStep?.(name, (now - stepStarted) / 1000);
+    stepStarted = now;
+  };
   const source = await stat(dbPath).catch((error: unknown) => {
     throw new SandboxError('not-found', `no database at ${dbPath}`, { cause: error });
   });
@@ -114,39 +123,47 @@ export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions)
   const lance = await lancedb.connect(workPath);
   try {
     const known = await knownValues(connection);
+    step('known values');
     const result = await connection.stream(chunkQuery(chunkTurns));
+    const names = result.columnNames();
     let table: lancedb.Table | undefined;
     let dimensions: number | undefined;
-    let pending: TranscriptChunk[] = [];
+    // Column-wise, as DuckDB hands them out: one array per column for the rows not yet written.
+    let pending: Record<string, TranscriptChunk[keyof TranscriptChunk][]> = {};
+    let pendingRows = 0;
     let written = 0;
     const calls = new Set<string>();
 
     const flush = async () => {
-      if (pending.length === 0) return;
+      if (pendingRows === 0) return;
+      const texts = pending.text as string[];
+      pending.search_text = texts.map(markNegation);
       if (embed) {
-        const vectors = await embed(pending.map((chunk) => chunk.text));
-        pending.forEach((chunk, i) => (chunk.vector = vectors[i]));
+        const vectors = await embed(texts);
+        pending.vector = vectors;
         dimensions ??= vectors[0]?.length;
       }
-      // Plain objects: LanceDB converts them with the explicit schema (typed arrays included).
-      const rows = pending as unknown as Record<string, unknown>[];
-      if (!table) table = await lance.createTable(CHUNKS_TABLE, rows, { schema: chunkSchema(dimensions) });
-      else await table.add(rows);
-      written += pending.length;
-      pending = [];
+      const batch = tableFromColumns(chunkSchema(dimensions), pending as Record<string, ColumnValues>);
+      if (!table) table = await lance.createTable(CHUNKS_TABLE, batch);
+      else await table.add(batch);
+      written += pendingRows;
+      pending = {};
+      pendingRows = 0;
       onProgress?.(written);
     };
 
-    for await (const rows of result.yieldRowObjectJs()) {
-      for (const row of rows) {
-        const chunk = row as unknown as TranscriptChunk;
-        chunk.search_text = markNegation(chunk.text);
-        calls.add(chunk.call_id);
-        pending.push(chunk);
-      }
-      if (pending.length >= WRITE_BATCH_ROWS) await flush();
+    for (let chunk = await result.fetchChunk(); chunk && chunk.rowCount > 0; chunk = await result.fetchChunk()) {
+      names.forEach((name, i) => {
+        const values = chunk!.getColumnValues(i) as TranscriptChunk[keyof TranscriptChunk][];
+        const column = (pending[name] ??= []);
+        for (const value of values) column.push(value);
+      });
+      for (const id of chunk.getColumnValues(names.indexOf('call_id'))) calls.add(String(id));
+      pendingRows += chunk.rowCount;
+      if (pendingRows >= WRITE_BATCH_ROWS) await flush();
     }
     await flush();
+    step('chunks read and written');
     if (!table) table = await lance.createEmptyTable(CHUNKS_TABLE, chunkSchema());
 
     if (written > 0) {
@@ -154,12 +171,19 @@ export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions)
       await table.createIndex(SEARCH_COLUMN, {
         config: lancedb.Index.fts({ withPosition: true, stem: true, removeStopWords: true, lowercase: true, asciiFolding: true }),
       });
+      step('full-text index');
       for (const [name, kind] of Object.entries(FILTER_COLUMN_INDEXES)) {
         await table.createIndex(name, { config: kind === 'bitmap' ? lancedb.Index.bitmap() : lancedb.Index.btree() });
+        step(`${kind} index ${name}`);
       }
     }
     table.close();
+    const vocabulary = await wordCounts(connection);
+    step('vocabulary');
+    await writeLexicon(workPath, { vocabulary, wordNet: wordNetExpansions(new Set(Object.keys(vocabulary))) });
+    step('WordNet lexicon');
 
+    // The build time includes the lexicon (at 1M calls its vocabulary pass is about an eighth of the CPU).
     const meta: IndexMeta = {
       formatVersion: INDEX_FORMAT_VERSION,
       builtAt: new Date().toISOString(),
@@ -171,8 +195,6 @@ export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions)
       known,
       embeddings: embed && dimensions && options.embeddings ? { model: options.embeddings.model, dimensions } : null,
     };
-    const vocabulary = await wordCounts(connection);
-    await writeLexicon(workPath, { vocabulary, wordNet: wordNetExpansions(new Set(Object.keys(vocabulary))) });
     await writeIndexMeta(workPath, meta);
     lance.close();
     await rm(indexPath, { recursive: true, force: true });

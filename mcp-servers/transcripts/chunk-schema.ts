@@ -1,4 +1,4 @@
-import * as arrow from 'apache-arrow';
+import { arrow, type Arrow } from './apache-arrow.ts';
 
 /** Consecutive turns per chunk: long enough to hold a question and its answer, short enough to rank precisely. */
 export const DEFAULT_CHUNK_TURNS = 4;
@@ -72,8 +72,8 @@ export const FILTER_COLUMN_INDEXES = {
 } as const;
 
 /** The Arrow schema of the chunk table; with `vectorDimensions`, a `vector` column for dense search. */
-export function chunkSchema(vectorDimensions?: number): arrow.Schema {
-  const fields: arrow.Field[] = [
+export function chunkSchema(vectorDimensions?: number): Arrow.Schema {
+  const fields: Arrow.Field[] = [
     new arrow.Field('chunk_id', new arrow.Utf8(), false),
     new arrow.Field('call_id', new arrow.Utf8(), false),
     new arrow.Field('turn_from', new arrow.Int32(), false),
