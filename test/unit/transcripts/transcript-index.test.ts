@@ -85,6 +85,19 @@ describe('TranscriptIndex.search (BM25)', () => {
     expect(new Set(byCall.hits.map((hit) => hit.call_id))).toEqual(new Set(['C-0000005']));
   });
 
+  it('ranks calls by their best chunk plus 0.3 × each other matching chunk, returned as the best chunk, whatever k', async () => {
+    // C-0000003 (9 turns) has two chunks: "discount" is in turns 2–3, "welcome" in turn 8 (README: group_by call).
+    const chunks = (await index.search({ query: 'discount welcome', k: 10 })).hits.filter((hit) => hit.call_id === 'C-0000003');
+    expect(chunks.map((hit) => hit.turn_from)).toHaveLength(2);
+    const [best, other] = [...chunks].sort((a, b) => b.score - a.score);
+    const calls = (await index.search({ query: 'discount welcome', k: 5, level: 'call' })).hits;
+    const call = calls.find((hit) => hit.call_id === 'C-0000003')!;
+    expect(call).toMatchObject({ turn_from: best!.turn_from, turn_to: best!.turn_to, text: best!.text, queue: 'retention', matched_chunks: 2 });
+    expect(call.score).toBeCloseTo(best!.score + 0.3 * other!.score, 5);
+    // The candidate pool does not depend on k: the first call is the same for k = 1.
+    expect((await index.search({ query: 'discount welcome', k: 1, level: 'call' })).hits).toEqual([calls[0]]);
+  });
+
   it('treats quotes and SQL in the query as words', async () => {
     const { hits } = await index.search({ query: "router' OR 1=1; DROP TABLE chunks; --", k: 3 });
     expect(hits[0]?.call_id).toBe('C-0000002');
