@@ -224,7 +224,8 @@ export class TranscriptIndex {
   }
 
   /**
-   * Calls ranked by their candidate chunks (best chunk plus OTHER_CHUNKS_WEIGHT × each other one), the first `k`
+   * Calls ranked by their candidate chunks (BM25: best chunk plus OTHER_CHUNKS_WEIGHT × each other one; dense and
+   * hybrid: best chunk), the first `k`
    * returned as their best chunk, whose text and metadata are read only now.
    */
   private async rankCalls(rows: Row[], mode: SearchMode, k: number): Promise<Array<SearchHit & { started: string }>> {
@@ -238,7 +239,9 @@ export class TranscriptIndex {
     const calls = [...byCall.values()]
       .map((list) => {
         list.sort(compareHits);
-        const others = list.slice(1).reduce((sum, chunk) => sum + chunk.score, 0);
+        // Only BM25 scores say whether a chunk matched: every chunk has a vector similarity (and so a fused rank),
+        // and summing those ranked a call by its length. Dense and hybrid rank a call by its best chunk.
+        const others = mode === 'bm25' ? list.slice(1).reduce((sum, chunk) => sum + chunk.score, 0) : 0;
         return { ...list[0]!, score: Number((list[0]!.score + OTHER_CHUNKS_WEIGHT * others).toFixed(6)), matched_chunks: list.length };
       })
       .sort(compareHits)
