@@ -152,6 +152,18 @@ function toHit(row: Row, score: number): SearchHit & { started: string } {
 }
 
 /**
+ * A pool of `limit` candidates that came back full ends inside a group of equal scores that LanceDB cut arbitrarily
+ * (which of them came back varied from one run to the next, and so did the calls they added to): that lowest group
+ * is left out, unless it is the whole pool.
+ */
+export function withoutCutTies<T extends { score: number }>(candidates: T[], limit: number): T[] {
+  if (candidates.length < limit) return candidates;
+  const lowest = candidates.reduce((low, candidate) => Math.min(low, candidate.score), Infinity);
+  const kept = candidates.filter((candidate) => candidate.score !== lowest);
+  return kept.length > 0 ? kept : candidates;
+}
+
+/**
  * An opened transcript index: searches chunks and reads whole transcripts back. One LanceDB connection and
  * table handle for the server's life; LanceDB reads from disk and caches, so memory stays small.
  */
@@ -229,9 +241,9 @@ export class TranscriptIndex {
    * returned as their best chunk, whose text and metadata are read only now.
    */
   private async rankCalls(rows: Row[], mode: SearchMode, k: number): Promise<Array<SearchHit & { started: string }>> {
+    const chunks = rows.map((row) => ({ call_id: String(row.call_id), turn_from: Number(row.turn_from), score: rowScore(row, mode), started: String(row.started_at ?? '') }));
     const byCall = new Map<string, Ranked[]>();
-    for (const row of rows) {
-      const chunk = { call_id: String(row.call_id), turn_from: Number(row.turn_from), score: rowScore(row, mode), started: String(row.started_at ?? '') };
+    for (const chunk of withoutCutTies(chunks, CALL_CANDIDATES)) {
       const list = byCall.get(chunk.call_id);
       if (list) list.push(chunk);
       else byCall.set(chunk.call_id, [chunk]);

@@ -9,6 +9,7 @@ import {
   TranscriptIndex,
   transcriptIndexPath,
 } from '../../../mcp-servers/transcripts/index.ts';
+import { withoutCutTies } from '../../../mcp-servers/transcripts/transcript-index.ts';
 import { createTinyContactCenter, TINY_CALLS } from './tiny-contact-center.ts';
 
 let dbPath: string;
@@ -96,6 +97,16 @@ describe('TranscriptIndex.search (BM25)', () => {
     expect(call.score).toBeCloseTo(best!.score + 0.3 * other!.score, 5);
     // The candidate pool does not depend on k: the first call is the same for k = 1.
     expect((await index.search({ query: 'discount welcome', k: 1, level: 'call' })).hits).toEqual([calls[0]]);
+  });
+
+  it('leaves out the lowest tie group of a full candidate pool (the index cut it arbitrarily), never the whole pool', () => {
+    const scored = (...scores: number[]) => scores.map((score, i) => ({ score, i }));
+    // Full (4 of 4): the two 3s may be two of many 3s, so they go.
+    expect(withoutCutTies(scored(5, 4, 3, 3), 4).map(({ i }) => i)).toEqual([0, 1]);
+    // Not full: every candidate with that score came back; all kept.
+    expect(withoutCutTies(scored(5, 4, 3), 4).map(({ i }) => i)).toEqual([0, 1, 2]);
+    // Full of one score: nothing else to rank by, all kept.
+    expect(withoutCutTies(scored(2, 2, 2), 3).map(({ i }) => i)).toEqual([0, 1, 2]);
   });
 
   it('treats quotes and SQL in the query as words', async () => {
