@@ -5,7 +5,7 @@ import { SEARCH_COLUMN } from './chunk-schema.ts';
 import { lancedb } from './lancedb.ts';
 import { markNegation, NEGATION_CUES } from './negation.ts';
 import { parseQuery } from './parse-query.ts';
-import { expandWord, type ExpansionSources } from './query-expansion.ts';
+import { expandWord, STOP_WORDS, type ExpansionSources } from './query-expansion.ts';
 
 /** Weight of expansion words against the words typed (1). */
 export const EXPANSION_BOOST = 0.3;
@@ -49,6 +49,10 @@ export function buildFullTextQuery(query: string, options: QueryOptions = {}): {
   const expanded = new Set<string>();
   for (const word of typed) {
     const base = negated(word) && !vocabulary?.has(word) ? word.slice(3) : word;
+    // A negated word also searches the word itself, as an expansion: the corpus may put the negation elsewhere
+    // ("it says delivered but I never got it" for "never delivered") or not hold the negated form at all, and
+    // the concept was then lost from the query. Where the index holds the negated form, it (typed weight) ranks first.
+    if (options.expansion && base !== word && !STOP_WORDS.has(base)) expanded.add(base);
     if (options.expansion) {
       for (const alternative of expandWord(base, options.expansion)) {
         for (const piece of words(markNegation(base === word ? alternative : `not ${alternative}`))) if (!typed.includes(piece)) expanded.add(piece);

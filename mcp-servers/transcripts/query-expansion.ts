@@ -95,6 +95,18 @@ const SPELLINGS: Array<[RegExp, string]> = [[/ize/, 'ise'], [/ise/, 'ize'], [/yz
 /** Turns that must hold a base form or spelling before it is added (fewer: a typo in the corpus). */
 const MIN_EXPANSION_TURNS = 3;
 
+/**
+ * The stop words the full-text index drops (Lucene's English list, which LanceDB's tokenizer uses): typed, they
+ * match nothing, so they are not expanded either ("for" → "four" by the or/our spelling rule matched every "last
+ * four digits").
+ */
+export const STOP_WORDS = new Set([
+  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'for', 'if', 'in', 'into', 'is', 'it', 'no', 'not', 'of', 'on',
+  'or', 'such', 'that', 'the', 'their', 'then', 'there', 'these', 'they', 'this', 'to', 'was', 'will', 'with',
+]);
+/** Shorter WordNet synonyms are abbreviations ("second" → "s", "month" → "mo"), not words a speaker says for it. */
+const MIN_SYNONYM_LETTERS = 3;
+
 export interface ExpansionSources {
   /** Words the index holds (lower case), with how many turns hold each. */
   vocabulary: ReadonlyMap<string, number>;
@@ -104,10 +116,11 @@ export interface ExpansionSources {
   morphology?: boolean;
 }
 
-/** Expands one query word (lower case) to other indexed words; the word itself is not included. */
+/** Expands one query word (lower case) to other indexed words; the word itself and stop words are not expanded. */
 export function expandWord(word: string, sources: ExpansionSources): string[] {
   const { vocabulary } = sources;
   const out = new Set<string>();
+  if (STOP_WORDS.has(word)) return [];
   const consider = (candidate: string) => {
     if (candidate !== word && (vocabulary.has(candidate) || candidate.includes(' '))) out.add(candidate);
   };
@@ -122,7 +135,7 @@ export function expandWord(word: string, sources: ExpansionSources): string[] {
   }
   for (const [pattern, replacement] of morphology ? SPELLINGS : []) if (pattern.test(word) && common(word.replace(pattern, replacement))) consider(word.replace(pattern, replacement));
   // WordNet synonyms of the word typed only: synonyms of its derived forms drifted too far (measured at 100k calls).
-  for (const synonym of sources.wordNet?.[word] ?? []) consider(synonym);
+  for (const synonym of sources.wordNet?.[word] ?? []) if (synonym.length >= MIN_SYNONYM_LETTERS) consider(synonym);
   // "unresolved" → "not resolved": the negated form, marked the way the index marks negation.
   if (morphology && word.startsWith('un') && vocabulary.has(word.slice(2))) out.add(`not ${word.slice(2)}`);
   return [...out].sort();

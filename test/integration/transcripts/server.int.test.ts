@@ -109,5 +109,14 @@ describe('transcripts server', () => {
     const filteredHybrid = await call(dense, 'search_transcripts', { query: 'refund', k: 5, mode: 'hybrid', filters: { queue: 'billing' } });
     // Only the billing call passes the filter: its 6 turns are one chunk (a tail of 1–3 turns joins the last chunk).
     expect(filteredHybrid.json.results.map((hit: { call_id: string; turn_from: number }) => `${hit.call_id}:${hit.turn_from}`)).toEqual(['C-0000001:0']);
+    // Call level in both embedding modes: one hit per call, the premium-plan call first, with its best chunk's text.
+    for (const mode of ['dense', 'hybrid']) {
+      const byCall = await call(dense, 'search_transcripts', { query: 'premium plan upgrade', k: 3, mode, group_by: 'call' });
+      expect(byCall.isError, byCall.text).toBe(false);
+      const ids = byCall.json.results.map((hit: { call_id: string }) => hit.call_id);
+      expect(ids[0]).toBe('C-0000005');
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(byCall.json.results[0].text).toContain('premium');
+    }
   });
 });

@@ -30,10 +30,20 @@ describe('query syntax', () => {
 describe('full-text query', () => {
   const vocabulary = new Map([['package', 40], ['delivered', 30], ['never', 90], ['customer', 500], ['refund', 60]]);
   it('drops a negation cue that marked a word, and role words when other words remain', () => {
-    expect(buildFullTextQuery('package never delivered', { expansion: { vocabulary, morphology: false } }).terms).toEqual(['package', 'notdelivered']);
+    // The negated word also searches the word itself as an expansion (~): full-text-query.ts's rule.
+    expect(buildFullTextQuery('package never delivered', { expansion: { vocabulary, morphology: false } }).terms).toEqual(['package', 'notdelivered', '~delivered']);
     expect(buildFullTextQuery('never', { expansion: { vocabulary, morphology: false } }).terms).toEqual(['never']);
     expect(buildFullTextQuery('customer wants a refund', { expansion: { vocabulary, morphology: false } }).terms).toEqual(['wants', 'a', 'refund']);
     expect(buildFullTextQuery('customer', { expansion: { vocabulary, morphology: false } }).terms).toEqual(['customer']);
+  });
+
+  it('searches a negated word itself at expansion weight, never the negated form for a word typed plainly', () => {
+    // "not resolved": notresolved at the typed weight, resolved as an expansion; "resolved" alone adds no negation.
+    const expansion = { vocabulary: new Map([['resolved', 50]]), morphology: false };
+    expect(buildFullTextQuery('not resolved', { expansion }).terms).toEqual(['notresolved', '~resolved']);
+    expect(buildFullTextQuery('resolved', { expansion }).terms).toEqual(['resolved']);
+    // Without expansion sources nothing is added.
+    expect(buildFullTextQuery('not resolved').terms).toEqual(['notresolved']);
   });
 });
 
@@ -44,6 +54,14 @@ describe('query expansion', () => {
     expect(expandWord('recognize', { vocabulary })).toEqual(['recognise']);
     expect(expandWord('unresolved', { vocabulary })).toEqual(['not resolved']);
     expect(expandWord('adding', { vocabulary, morphology: false })).toEqual([]);
+  });
+
+  it('expands no stop word (the index drops them) and no WordNet abbreviation', () => {
+    // By the or → our spelling rule alone, "for" would become "four"; "for" is on the index's stop list.
+    expect(expandWord('for', { vocabulary: new Map([['for', 900], ['four', 300]]) })).toEqual([]);
+    expect(expandWord('color', { vocabulary: new Map([['color', 9], ['colour', 9]]) })).toEqual(['colour']);
+    // WordNet lists "s" for "second": shorter than 3 letters, an abbreviation, not a word said for it.
+    expect(expandWord('second', { vocabulary: new Map([['moment', 9], ['s', 9]]), wordNet: { second: ['moment', 's'] } })).toEqual(['moment']);
   });
 
   it('skips a base form the corpus holds too rarely to be more than a misheard word', () => {

@@ -9,6 +9,7 @@ import {
   TranscriptIndex,
   transcriptIndexPath,
 } from '../../../mcp-servers/transcripts/index.ts';
+import { withoutCutTies } from '../../../mcp-servers/transcripts/transcript-index.ts';
 import { createTinyContactCenter, TINY_CALLS } from './tiny-contact-center.ts';
 
 let dbPath: string;
@@ -83,6 +84,29 @@ describe('TranscriptIndex.search (BM25)', () => {
     expect(none.hits).toEqual([]);
     const byCall = await index.search({ query: 'help', k: 10, filters: { call_ids: ['C-0000005'] } });
     expect(new Set(byCall.hits.map((hit) => hit.call_id))).toEqual(new Set(['C-0000005']));
+  });
+
+  it('ranks calls by their best chunk plus 0.3 × each other matching chunk, returned as the best chunk, whatever k', async () => {
+    // C-0000003 (9 turns) has two chunks: "discount" is in turns 2–3, "welcome" in turn 8 (README: group_by call).
+    const chunks = (await index.search({ query: 'discount welcome', k: 10 })).hits.filter((hit) => hit.call_id === 'C-0000003');
+    expect(chunks.map((hit) => hit.turn_from)).toHaveLength(2);
+    const [best, other] = [...chunks].sort((a, b) => b.score - a.score);
+    const calls = (await index.search({ query: 'discount welcome', k: 5, level: 'call' })).hits;
+    const call = calls.find((hit) => hit.call_id === 'C-0000003')!;
+    expect(call).toMatchObject({ turn_from: best!.turn_from, turn_to: best!.turn_to, text: best!.text, queue: 'retention', matched_chunks: 2 });
+    expect(call.score).toBeCloseTo(best!.score + 0.3 * other!.score, 5);
+    // The candidate pool does not depend on k: the first call is the same for k = 1.
+    expect((await index.search({ query: 'discount welcome', k: 1, level: 'call' })).hits).toEqual([calls[0]]);
+  });
+
+  it('leaves out the lowest tie group of a full candidate pool (the index cut it arbitrarily), never the whole pool', () => {
+    const scored = (...scores: number[]) => scores.map((score, i) => ({ score, i }));
+    // Full (4 of 4): the two 3s may be two of many 3s, so they go.
+    expect(withoutCutTies(scored(5, 4, 3, 3), 4).map(({ i }) => i)).toEqual([0, 1]);
+    // Not full: every candidate with that score came back; all kept.
+    expect(withoutCutTies(scored(5, 4, 3), 4).map(({ i }) => i)).toEqual([0, 1, 2]);
+    // Full of one score: nothing else to rank by, all kept.
+    expect(withoutCutTies(scored(2, 2, 2), 3).map(({ i }) => i)).toEqual([0, 1, 2]);
   });
 
   it('treats quotes and SQL in the query as words', async () => {
