@@ -1,5 +1,8 @@
 import { arrow, type Arrow } from './apache-arrow.ts';
 
+/** The most UTF-8 bytes one Utf8 column of a batch may hold (V8's string limit, 2^29 - 24). */
+export const MAX_UTF8_COLUMN_BYTES = 2 ** 29 - 24;
+
 /** A column's values as read from DuckDB: strings for Utf8 fields, numbers for numeric ones, typed arrays for vectors. */
 export type ColumnValues = ReadonlyArray<string | number | Float32Array | null | undefined>;
 
@@ -28,6 +31,9 @@ function utf8Data(type: Arrow.Utf8, values: ColumnValues): Arrow.Data<Arrow.Utf8
     offset += Buffer.byteLength(value, 'utf8');
     valueOffsets[i + 1] = offset;
   });
+  // One string of the batch's text (V8's longest string is 2^29 - 24 characters; Utf8 offsets are 32-bit): a batch
+  // past it is refused by name, not cut or wrapped. The index build flushes long before (MAX_BATCH_TEXT_CHARS).
+  if (offset > MAX_UTF8_COLUMN_BYTES) throw new RangeError(`a Utf8 column of ${values.length} values holds ${offset} bytes of text, more than one batch can (${MAX_UTF8_COLUMN_BYTES})`);
   const data = Buffer.from(strings.join(''), 'utf8');
   return arrow.makeData({ type, length: values.length, nullCount, nullBitmap, valueOffsets, data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength) });
 }

@@ -1,7 +1,7 @@
 import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { SandboxError } from '../../src/sandbox-error.ts';
-import { tableFromColumns, type ColumnValues } from './arrow-columns.ts';
+import { MAX_UTF8_COLUMN_BYTES, tableFromColumns, type ColumnValues } from './arrow-columns.ts';
 import { chunkSchema, DEFAULT_CHUNK_TURNS, FILTER_COLUMN_INDEXES, SEARCH_COLUMN, type TranscriptChunk } from './chunk-schema.ts';
 import { createEmbedder } from './embed-texts.ts';
 import type { EmbeddingsConfig } from './embeddings-config.ts';
@@ -131,6 +131,7 @@ export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions)
     // Column-wise, as DuckDB hands them out: one array per column for the rows not yet written.
     let pending: Record<string, TranscriptChunk[keyof TranscriptChunk][]> = {};
     let pendingRows = 0;
+    let pendingChars = 0;
     let written = 0;
     const calls = new Set<string>();
 
@@ -141,7 +142,12 @@ export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions)
       if (embed) {
         const vectors = await embed(texts);
         pending.vector = vectors;
-        dimensions ??= vectors[0]?.length;
+        const length = vectors[0]?.length;
+        // embed() checks one call's vectors; a later batch of another length would be cut or padded to the first's
+        if (dimensions !== undefined && length !== dimensions) {
+          throw new SandboxError('server-error', `the embeddings endpoint returned vectors of ${length} dimensions after vectors of ${dimensions}`);
+        }
+        dimensions ??= length;
       }
       const batch = tableFromColumns(chunkSchema(dimensions), pending as Record<string, ColumnValues>);
       if (!table) table = await lance.createTable(CHUNKS_TABLE, batch);
@@ -149,6 +155,7 @@ export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions)
       written += pendingRows;
       pending = {};
       pendingRows = 0;
+      pendingChars = 0;
       onProgress?.(written);
     };
 
@@ -160,7 +167,9 @@ export async function buildTranscriptIndex(options: BuildTranscriptIndexOptions)
       });
       for (const id of chunk.getColumnValues(names.indexOf('call_id'))) calls.add(String(id));
       pendingRows += chunk.rowCount;
-      if (pendingRows >= WRITE_BATCH_ROWS) await flush();
+      for (const text of chunk.getColumnValues(names.indexOf('text'))) pendingChars += String(text ?? '').length;
+      // long turns (a user's own transcripts) fill a batch's text before its rows: flushed well under one column's limit
+      if (pendingRows >= WRITE_BATCH_ROWS || pendingChars >= MAX_UTF8_COLUMN_BYTES / 8) await flush();
     }
     await flush();
     step('chunks read and written');

@@ -26,7 +26,6 @@ const ROLE_WORDS = new Set([
 ]);
 
 const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
-const negated = (word: string) => word.startsWith('not') && word.length > 3;
 
 /**
  * The full-text query for a search string, and the words it searches for; `query` is null when nothing in the
@@ -34,7 +33,12 @@ const negated = (word: string) => word.startsWith('not') && word.length > 3;
  */
 export function buildFullTextQuery(query: string, options: QueryOptions = {}): { query: lancedb.FullTextQuery | null; terms: string[] } {
   const parsed = parseQuery(query);
+  const plain = words(parsed.words.join(' '));
   const marked = words(markNegation(parsed.words.join(' ')));
+  // A negated form is a word the marking made ("never delivered" → notdelivered), never one typed as it is: a
+  // typed word that happens to start with "not" ("notebook", "notification") is a plain word.
+  const typedAsIs = new Set(plain);
+  const negated = (word: string) => word.startsWith('not') && word.length > 3 && !typedAsIs.has(word);
   // A cue that marked words ("never delivered" → never notdelivered) says nothing more: searched as a word it
   // matched every other negation in the corpus ("never ordered").
   const cued = marked.some((word) => negated(word) && !options.expansion?.vocabulary.has(word)) ? marked.filter((word) => !NEGATION_CUES.has(word)) : marked;
@@ -51,7 +55,7 @@ export function buildFullTextQuery(query: string, options: QueryOptions = {}): {
     const base = negated(word) && !vocabulary?.has(word) ? word.slice(3) : word;
     // A negated word also searches the word itself, as an expansion: the corpus may put the negation elsewhere
     // ("it says delivered but I never got it" for "never delivered") or not hold the negated form at all, and
-    // the concept was then lost from the query. Where the index holds the negated form, it (typed weight) ranks first.
+    // the concept was then lost from the query. The negated form keeps the typed weight (1), the word itself the expansion weight.
     if (options.expansion && base !== word && !STOP_WORDS.has(base)) expanded.add(base);
     if (options.expansion) {
       for (const alternative of expandWord(base, options.expansion)) {

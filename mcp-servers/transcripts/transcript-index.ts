@@ -152,15 +152,17 @@ function toHit(row: Row, score: number): SearchHit & { started: string } {
 }
 
 /**
- * A pool of `limit` candidates that came back full ends inside a group of equal scores that LanceDB cut arbitrarily
- * (which of them came back varied from one run to the next, and so did the calls they added to): that lowest group
- * is left out, unless it is the whole pool.
+ * The candidate pool: at most `limit` candidates, from a fetch of `limit + 1`. More than `limit` came back means
+ * the index cut its results inside a group of equal scores, and which members of that group came back is arbitrary
+ * (it varied from one run to the next, and so did the calls they added to): the group holding the one candidate
+ * too many is left out whole, unless it is the whole pool (nothing else to rank by: the first `limit` are kept).
  */
 export function withoutCutTies<T extends { score: number }>(candidates: T[], limit: number): T[] {
-  if (candidates.length < limit) return candidates;
-  const lowest = candidates.reduce((low, candidate) => Math.min(low, candidate.score), Infinity);
-  const kept = candidates.filter((candidate) => candidate.score !== lowest);
-  return kept.length > 0 ? kept : candidates;
+  if (candidates.length <= limit) return candidates;
+  const sorted = [...candidates].sort((a, b) => b.score - a.score);
+  const cut = sorted[limit]!.score;
+  const kept = sorted.filter((candidate) => candidate.score > cut);
+  return kept.length > 0 ? kept : sorted.slice(0, limit);
 }
 
 /**
@@ -218,7 +220,8 @@ export class TranscriptIndex {
     const text = buildFullTextQuery(request.query, { expansion: this.expansion, fuzzy: this.fuzzy && this.expansion !== undefined }).query;
     if (text === null && mode === 'bm25') return { mode, hits: [] };
     const level = request.level ?? 'chunk';
-    const fetch = level === 'call' ? CALL_CANDIDATES : request.k + 10;
+    // call level asks for one chunk more than its pool, to know whether the index cut a group of ties (withoutCutTies)
+    const fetch = level === 'call' ? CALL_CANDIDATES + 1 : request.k + 10;
     const columns = level === 'call' ? RANK_COLUMNS : HIT_COLUMNS;
     let query: lancedb.Query | lancedb.VectorQuery;
     if (mode === 'bm25') {
@@ -265,7 +268,11 @@ export class TranscriptIndex {
       .select(HIT_COLUMNS)
       .toArray()) as Row[];
     const byChunk = new Map(details.map((row) => [`${String(row.call_id)}\t${Number(row.turn_from)}`, row]));
-    return calls.map((call) => ({ ...toHit(byChunk.get(`${call.call_id}\t${call.turn_from}`)!, call.score), matched_chunks: call.matched_chunks }));
+    return calls.map((call) => {
+      const row = byChunk.get(`${call.call_id}\t${call.turn_from}`);
+      if (!row) throw new SandboxError('internal', `the transcript index lost call ${call.call_id}'s chunk at turn ${call.turn_from} between ranking and reading it`);
+      return { ...toHit(row, call.score), matched_chunks: call.matched_chunks };
+    });
   }
 
   /** Throws a ToolInputError naming the call ids the index does not hold. */

@@ -61,7 +61,7 @@ async function jsonFilesUnder(directory: string): Promise<string[]> {
  */
 export async function loadTask(idOrPath: string): Promise<LoadedTask> {
   const asPath = path.resolve(idOrPath);
-  if (await isFile(asPath)) return { task: parseTask(await readFile(asPath, 'utf8'), displayPath(asPath), asPath), path: asPath };
+  if (await isFile(asPath)) return taskFromText(await readFile(asPath, 'utf8'), asPath);
   if (idOrPath.includes('/') || idOrPath.endsWith('.json')) throw new SandboxError('not-found', `no task file ${idOrPath}`);
   const matches = (await jsonFilesUnder(EPISODES_DIR)).filter((file) => path.basename(file) === `${idOrPath}.json`);
   if (matches.length === 0) throw new SandboxError('not-found', `no task "${idOrPath}" under ${displayPath(EPISODES_DIR)} (give an id or a path to a task file)`);
@@ -69,7 +69,12 @@ export async function loadTask(idOrPath: string): Promise<LoadedTask> {
     throw new SandboxError('invalid-input', `task id "${idOrPath}" is ambiguous: ${matches.map(displayPath).join(', ')}; give a path`);
   }
   const file = matches[0]!;
-  return { task: parseTask(await readFile(file, 'utf8'), displayPath(file), file), path: file };
+  return taskFromText(await readFile(file, 'utf8'), file);
+}
+
+/** A task parsed from its file's text, as `loadTask` returns it (`file` absolute). */
+export function taskFromText(text: string, file: string): LoadedTask {
+  return { task: parseTask(text, displayPath(file), file), path: file };
 }
 
 /**

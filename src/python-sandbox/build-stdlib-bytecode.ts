@@ -12,30 +12,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { loadPyodide } from 'pyodide';
-import { stdlibBytecodePath } from './stdlib-zip.ts';
-
-const COMPILE = `
-import sys, zipfile, py_compile
-stdlib = next(entry for entry in sys.path if entry.endswith('.zip'))
-sources = compiled = 0
-with zipfile.ZipFile(stdlib) as shipped, zipfile.ZipFile('/tmp/stdlib-bytecode.zip', 'w', zipfile.ZIP_DEFLATED) as out:
-    for info in shipped.infolist():
-        data = shipped.read(info)
-        out.writestr(info, data)
-        if info.is_dir() or not info.filename.endswith('.py'):
-            continue
-        sources += 1
-        with open('/tmp/module.py', 'wb') as file:
-            file.write(data)
-        py_compile.compile('/tmp/module.py', cfile='/tmp/module.pyc', dfile=f'{stdlib}/{info.filename}', doraise=True,
-                           invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH)
-        entry = zipfile.ZipInfo(info.filename + 'c', date_time=info.date_time)
-        entry.compress_type = zipfile.ZIP_DEFLATED
-        with open('/tmp/module.pyc', 'rb') as file:
-            out.writestr(entry, file.read())
-        compiled += 1
-f'{compiled} of {sources}'
-`;
+import { STDLIB_COMPILE_PROGRAM, stdlibBytecodePath } from './stdlib-zip.ts';
 
 async function main(): Promise<void> {
   const packageDir = path.dirname(createRequire(import.meta.url).resolve('pyodide/package.json'));
@@ -48,7 +25,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   // A build step over Pyodide's own files, with nothing of a user's: plain Pyodide in this Node process is fine here.
   const pyodide = await loadPyodide({ indexURL: `${packageDir}/`, stdout: () => {}, stderr: (line) => console.error(line) });
-  const counts = pyodide.runPython(COMPILE) as string;
+  const counts = pyodide.runPython(STDLIB_COMPILE_PROGRAM) as string;
   const bytes = pyodide.FS.readFile('/tmp/stdlib-bytecode.zip') as Uint8Array;
   mkdirSync(path.dirname(target), { recursive: true });
   const temporary = `${target}.${process.pid}.tmp`;

@@ -17,7 +17,12 @@ function snapshotPath(): string {
   if (cachedPath !== undefined) return cachedPath;
   const assets = pyodideAssets();
   const hash = createHash('sha256').update(assets.version).update(assets.stdlib).update(assets.moduleSource).update(assets.loaderSource).update(assets.globalsSource);
-  for (const [name, file] of Object.entries(assets.files)) hash.update(`${name}:${typeof file === 'string' ? file.length : file.byteLength}`);
+  for (const [name, file] of Object.entries(assets.files)) {
+    hash.update(`${name}:${typeof file === 'string' ? file.length : file.byteLength}`);
+    // the tail of each binary: for the stdlib zip, its central directory's end (the entries' count and offsets,
+    // which the snapshot's zipimport state holds), so a zip of the same size but other entries is another snapshot
+    if (typeof file !== 'string') hash.update(new Uint8Array(file, Math.max(0, file.byteLength - 4096)));
+  }
   cachedPath = path.join(dataDir(), 'python-sandbox', `pyodide-${assets.version}-${hash.digest('hex').slice(0, 16)}.snapshot`);
   return cachedPath;
 }

@@ -197,9 +197,20 @@ async function collect(redis: Redis, result: EpisodeJobResult | null, file: stri
   return status;
 }
 
-/** The status of a whole trajectory's `episode-end` (`events` lines, the last an episode-end), else null. */
-function endStatus(lines: string[], events: number): string | null {
+/**
+ * The status a whole trajectory's `episode-end` records, else null: whole means exactly `events` lines, each an
+ * event whose `seq` is its line's index (none missing, doubled or out of order), the last an `episode-end`.
+ */
+export function endStatus(lines: readonly string[], events: number): string | null {
   if (lines.length !== events || lines.length === 0) return null;
-  const last = JSON.parse(lines.at(-1)!) as { type?: string; status?: string };
-  return last.type === 'episode-end' && last.status !== undefined ? last.status : null;
+  let last: { seq?: unknown; type?: unknown; status?: unknown } = {};
+  for (const [index, line] of lines.entries()) {
+    try {
+      last = JSON.parse(line) as typeof last;
+    } catch {
+      return null;
+    }
+    if (typeof last !== 'object' || last === null || last.seq !== index) return null;
+  }
+  return last.type === 'episode-end' && typeof last.status === 'string' ? last.status : null;
 }

@@ -5,7 +5,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
 import { EnvironmentPool } from '../engine/environment-pool.ts';
-import { displayPath, parseTask, resolveRecordedTaskPath, type LoadedTask } from '../engine/load-task.ts';
+import { resolveRecordedTaskPath, taskFromText, type LoadedTask } from '../engine/load-task.ts';
 import { runEpisode } from '../engine/run-episode.ts';
 import { trajectoryFile } from '../engine/run-suite.ts';
 import { partialFile, type EpisodeJob, type EpisodeJobResult } from './job.ts';
@@ -65,7 +65,7 @@ function jobTask(data: EpisodeJob, cache: WorkerCache | undefined): LoadedTask {
     sha256 = createHash('sha256').update(bytes).digest('hex');
     const cached = cache?.tasks.get(file);
     // the bytes hashed are the bytes parsed (a file edited meanwhile cannot pass another content's hash)
-    loaded = cached?.sha256 === sha256 ? cached.loaded : { task: parseTask(bytes.toString('utf8'), displayPath(file), file), path: file };
+    loaded = cached?.sha256 === sha256 ? cached.loaded : taskFromText(bytes.toString('utf8'), file);
     if (cached?.sha256 !== sha256) cache?.tasks.set(file, { sha256, loaded });
   } catch (error) {
     throw new UnrecoverableError(`${data.taskPath}: cannot load the task on this worker: ${(error as Error).message}`);

@@ -124,8 +124,7 @@ describe('Streamable HTTP response mode', () => {
       abort.abort('test');
       await expect(cancelled).rejects.toThrow();
       // the tool's handler ends after 300 ms and, cancelled, sends nothing: the id must not stay in the set
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(post.answeringJson()).toBe(0);
+      await expect.poll(() => post.answeringJson(), { timeout: 5_000 }).toBe(0);
     } finally {
       await client.close();
       await server.close();

@@ -45,6 +45,15 @@ describe('full-text query', () => {
     // Without expansion sources nothing is added.
     expect(buildFullTextQuery('not resolved').terms).toEqual(['notresolved']);
   });
+
+  it('treats a typed word that starts with "not" as a plain word, not a negated form', () => {
+    // Rule (full-text-query.ts): a negated form is one the marking made. "notebook" is absent from this index's
+    // vocabulary; as a negated form it would have added "~ebook" and dropped the cue words. Nothing is negated here.
+    const expansion = { vocabulary: new Map([['charger', 20], ['no', 90], ['ebook', 3]]), morphology: false };
+    expect(buildFullTextQuery('notebook charger', { expansion }).terms).toEqual(['notebook', 'charger']);
+    // Typed together with a real negation, only the marked word is negated, and the cue still goes.
+    expect(buildFullTextQuery('notebook no charger', { expansion }).terms).toEqual(['notebook', 'notcharger', '~charger']);
+  });
 });
 
 describe('query expansion', () => {

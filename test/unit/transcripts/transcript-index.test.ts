@@ -99,14 +99,16 @@ describe('TranscriptIndex.search (BM25)', () => {
     expect((await index.search({ query: 'discount welcome', k: 1, level: 'call' })).hits).toEqual([calls[0]]);
   });
 
-  it('leaves out the lowest tie group of a full candidate pool (the index cut it arbitrarily), never the whole pool', () => {
+  it('leaves out the tie group the index cut (a fetch of limit + 1 came back full), never the whole pool', () => {
     const scored = (...scores: number[]) => scores.map((score, i) => ({ score, i }));
-    // Full (4 of 4): the two 3s may be two of many 3s, so they go.
-    expect(withoutCutTies(scored(5, 4, 3, 3), 4).map(({ i }) => i)).toEqual([0, 1]);
-    // Not full: every candidate with that score came back; all kept.
-    expect(withoutCutTies(scored(5, 4, 3), 4).map(({ i }) => i)).toEqual([0, 1, 2]);
-    // Full of one score: nothing else to rank by, all kept.
-    expect(withoutCutTies(scored(2, 2, 2), 3).map(({ i }) => i)).toEqual([0, 1, 2]);
+    // Rule (withoutCutTies): limit 4, five came back, the fifth scores 3, so the 3s may be three of many: they go.
+    expect(withoutCutTies(scored(5, 4, 3, 3, 3), 4).map(({ i }) => i)).toEqual([0, 1]);
+    // Five came back but the fifth (2) is alone below the pool: the pool holds every 3 there is, all four kept.
+    expect(withoutCutTies(scored(5, 4, 3, 3, 2), 4).map(({ i }) => i)).toEqual([0, 1, 2, 3]);
+    // Exactly the limit came back: nothing was cut, all kept (the old rule dropped the 3 here).
+    expect(withoutCutTies(scored(5, 4, 3), 3).map(({ i }) => i)).toEqual([0, 1, 2]);
+    // Full of one score: nothing else to rank by, the first `limit` kept.
+    expect(withoutCutTies(scored(2, 2, 2, 2), 3).map(({ i }) => i)).toEqual([0, 1, 2]);
   });
 
   it('treats quotes and SQL in the query as words', async () => {
