@@ -100,6 +100,13 @@ const TRANSCRIPT_COLUMNS = [...HIT_COLUMNS, 'channel', 'call_driver'];
 const CALL_CANDIDATES = 2000;
 /** Chunk level: candidates ranked beyond k, so ties at the k-th score are broken by compareHits, not by the index. */
 const CHUNK_EXTRA_CANDIDATES = 10;
+/**
+ * Chunk level, a query run as separate clauses: each clause returns this many times k + 10 chunks. Measured at
+ * 100,000 calls (chunk-level precision@10 / nDCG@10 on the labelled set): 1× 0.806–0.809 / 0.836–0.838, 2× 0.821 /
+ * 0.849, 4× 0.820 / 0.847, the boolean query 0.821 / 0.847; at 1M calls 2× cost no more than 1× (search p50 31 against
+ * 35 ms in one run at load 4–6).
+ */
+const CLAUSE_DEPTH_FACTOR = 2;
 /** What ranking calls reads of each candidate chunk; the hits' text and metadata are read for the calls returned. */
 const RANK_COLUMNS = ['call_id', 'turn_from', 'started_at'];
 /** A call's score: its best chunk plus this share of each other matching chunk's score. */
@@ -308,36 +315,36 @@ export class TranscriptIndex {
   }
 
   /**
-   * BM25 at chunk level. Candidates are ranked on their keys and scores; only the k chunks returned are read whole
-   * (by row id). A query whose clauses are all optional (typed words, expansions, fuzzy matches, phrases under OR)
-   * runs each clause as its own search, concurrently, and adds up the weighted scores (combineClauses); a query with
-   * a required phrase or an exclusion runs as one boolean query.
+   * BM25 at chunk level. Candidates come back as row ids and scores only; the rows scoring at least the k-th
+   * score (the k best and any ties with the k-th, which compareHits orders) are then read whole by row id. A query
+   * whose clauses are all optional (typed words, expansions, fuzzy matches, phrases under OR) runs each clause as
+   * its own search, concurrently, and adds up the weighted scores (combineClauses); a query with a required
+   * phrase or an exclusion runs as one boolean query.
    */
   private async searchChunks(plan: FullTextPlan, where: string | undefined, k: number): Promise<SearchHit[]> {
     if (plan.query === null) return [];
     const depth = k + CHUNK_EXTRA_CANDIDATES;
     const candidates =
       plan.should && plan.should.length > 1 && this.scoring === 'clauses'
-        ? combineClauses(await Promise.all(plan.should.map((clause) => this.keyRows(clause.query, where, depth))), plan.should)
-        : await this.keyRows(plan.query, where, depth);
-    const ranked = candidates
-      .map((row) => ({ score: rowScore(row, 'bm25'), call_id: String(row.call_id), turn_from: Number(row.turn_from), started: String(row.started_at ?? ''), rowId: row._rowid as bigint }))
+        ? combineClauses(await Promise.all(plan.should.map((clause) => this.scoredRowIds(clause.query, where, CLAUSE_DEPTH_FACTOR * depth))), plan.should)
+        : await this.scoredRowIds(plan.query, where, depth);
+    const scored = candidates.map((row) => ({ rowId: row._rowid as bigint, score: rowScore(row, 'bm25') })).sort((a, b) => b.score - a.score);
+    if (scored.length === 0) return [];
+    const cut = scored[Math.min(k, scored.length) - 1]!.score;
+    const wanted = scored.filter((candidate) => candidate.score >= cut);
+    const rows = (await this.table.takeRowIds(wanted.map((candidate) => candidate.rowId)).select(HIT_COLUMNS).withRowId().toArray()) as Row[];
+    const scores = new Map(wanted.map((candidate) => [candidate.rowId, candidate.score]));
+    if (rows.length !== wanted.length) throw new SandboxError('internal', `the transcript index returned ${rows.length} of the ${wanted.length} chunks it had just ranked`);
+    return rows
+      .map((row) => toHit(row, scores.get(row._rowid as bigint)!))
       .sort(compareHits)
-      .slice(0, k);
-    if (ranked.length === 0) return [];
-    const rows = (await this.table.takeRowIds(ranked.map((hit) => hit.rowId)).select(HIT_COLUMNS).toArray()) as Row[];
-    const byChunk = new Map(rows.map((row) => [`${String(row.call_id)}\t${Number(row.turn_from)}`, row]));
-    return ranked.map((hit, i) => {
-      const row = byChunk.get(`${hit.call_id}\t${hit.turn_from}`);
-      if (!row) throw new SandboxError('internal', `the transcript index lost call ${hit.call_id}'s chunk at turn ${hit.turn_from} between ranking and reading it`);
-      const { started: _started, ...full } = toHit(row, hit.score);
-      return { ...full, rank: i + 1 };
-    });
+      .slice(0, k)
+      .map(({ started: _started, ...hit }, i) => ({ ...hit, rank: i + 1 }));
   }
 
-  /** The `limit` best chunks of one full-text query under the filter: keys, score and row id only. */
-  private async keyRows(text: lancedb.FullTextQuery, where: string | undefined, limit: number): Promise<Row[]> {
-    let query = this.table.query().fullTextSearch(text).select([...RANK_COLUMNS, '_score']).withRowId();
+  /** The `limit` best chunks of one full-text query under the filter: row id and score only. */
+  private async scoredRowIds(text: lancedb.FullTextQuery, where: string | undefined, limit: number): Promise<Row[]> {
+    let query = this.table.query().fullTextSearch(text).select(['_score']).withRowId();
     if (where) query = query.where(where);
     return (await query.limit(limit).toArray()) as Row[];
   }
