@@ -147,6 +147,18 @@ describe('TranscriptIndex.search (BM25)', () => {
     }
   });
 
+  it('keeps phrases, exclusions and OR exact whichever way the query runs', async () => {
+    // README query syntax: "refund" is in C-0000001 and C-0000003; C-0000003's refund chunk also says "discount".
+    const ids = async (query: string) => new Set((await index.search({ query, k: 10 })).hits.map((hit) => hit.call_id));
+    expect(await ids('refund')).toEqual(new Set(['C-0000001', 'C-0000003']));
+    expect(await ids('refund -discount')).toEqual(new Set(['C-0000001']));
+    // A required phrase: only the chunk with the words adjacent and in order ("double charged", not "charged ... double").
+    expect(await ids('"double charged" invoice')).toEqual(new Set(['C-0000001']));
+    expect(await ids('"charged double"')).toEqual(new Set());
+    // OR makes the phrase optional: its clauses run as separate searches, either may match.
+    expect(await ids('outage OR "premium plan"')).toEqual(new Set(['C-0000004', 'C-0000005']));
+  });
+
   it('treats quotes and SQL in the query as words', async () => {
     const { hits } = await index.search({ query: "router' OR 1=1; DROP TABLE chunks; --", k: 3 });
     expect(hits[0]?.call_id).toBe('C-0000002');
