@@ -11,6 +11,8 @@ import { expandWord, STOP_WORDS, type ExpansionSources } from './query-expansion
 export const EXPANSION_BOOST = 0.3;
 /** A word held by fewer turns than this is treated as a possible typo and matched fuzzily too. */
 export const RARE_WORD_TURNS = 3;
+/** Weight of a fuzzy match of a rare or unknown word. */
+export const FUZZY_BOOST = 0.8;
 
 export interface QueryOptions {
   /** Expansion sources; without them only the words typed are searched. */
@@ -27,11 +29,29 @@ const ROLE_WORDS = new Set([
 
 const words = (text: string): string[] => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
 
+/** One optional clause of a query: its own full-text query (unboosted) and the weight its BM25 score gets. */
+export interface ShouldClause {
+  query: lancedb.FullTextQuery;
+  boost: number;
+}
+
+export interface FullTextPlan {
+  /** The whole query as one LanceDB query (null: nothing searchable). */
+  query: lancedb.FullTextQuery | null;
+  /** The words searched for (typed, "phrases", ~expansions, -exclusions), for display. */
+  terms: string[];
+  /**
+   * When every clause is optional (no required phrase, no exclusion): the clauses, whose weighted BM25 scores
+   * add up to the whole query's (a boolean query's Should clauses score Σ boost × clause score); null otherwise.
+   */
+  should: ShouldClause[] | null;
+}
+
 /**
  * The full-text query for a search string, and the words it searches for; `query` is null when nothing in the
  * string is searchable (punctuation only), which matches no chunk.
  */
-export function buildFullTextQuery(query: string, options: QueryOptions = {}): { query: lancedb.FullTextQuery | null; terms: string[] } {
+export function buildFullTextQuery(query: string, options: QueryOptions = {}): FullTextPlan {
   const parsed = parseQuery(query);
   const plain = words(parsed.words.join(' '));
   const marked = words(markNegation(parsed.words.join(' ')));
@@ -47,9 +67,13 @@ export function buildFullTextQuery(query: string, options: QueryOptions = {}): {
   const content = cued.filter((word) => !ROLE_WORDS.has(word));
   const typed = content.length > 0 ? content : cued;
   const clauses: Array<[lancedb.Occur, lancedb.FullTextQuery]> = [];
+  const parts: ShouldClause[] = [];
   const should = lancedb.Occur.Should;
   const vocabulary = options.expansion?.vocabulary;
-  if (typed.length > 0) clauses.push([should, new lancedb.MatchQuery(typed.join(' '), SEARCH_COLUMN)]);
+  if (typed.length > 0) {
+    clauses.push([should, new lancedb.MatchQuery(typed.join(' '), SEARCH_COLUMN)]);
+    parts.push({ query: new lancedb.MatchQuery(typed.join(' '), SEARCH_COLUMN), boost: 1 });
+  }
   const expanded = new Set<string>();
   for (const word of typed) {
     const base = negated(word) && !vocabulary?.has(word) ? word.slice(3) : word;
@@ -63,18 +87,27 @@ export function buildFullTextQuery(query: string, options: QueryOptions = {}): {
       }
     }
     if ((options.fuzzy ?? vocabulary !== undefined) && vocabulary && base.length >= 4 && (vocabulary.get(base) ?? 0) < RARE_WORD_TURNS) {
-      clauses.push([should, new lancedb.MatchQuery(word, SEARCH_COLUMN, { fuzziness: base.length >= 7 ? 2 : 1, prefixLength: 1, boost: 0.8 })]);
+      const fuzzy = { fuzziness: base.length >= 7 ? 2 : 1, prefixLength: 1 };
+      clauses.push([should, new lancedb.MatchQuery(word, SEARCH_COLUMN, { ...fuzzy, boost: FUZZY_BOOST })]);
+      parts.push({ query: new lancedb.MatchQuery(word, SEARCH_COLUMN, fuzzy), boost: FUZZY_BOOST });
     }
   }
-  if (expanded.size > 0) clauses.push([should, new lancedb.MatchQuery([...expanded].join(' '), SEARCH_COLUMN, { boost: EXPANSION_BOOST })]);
+  if (expanded.size > 0) {
+    clauses.push([should, new lancedb.MatchQuery([...expanded].join(' '), SEARCH_COLUMN, { boost: EXPANSION_BOOST })]);
+    parts.push({ query: new lancedb.MatchQuery([...expanded].join(' '), SEARCH_COLUMN), boost: EXPANSION_BOOST });
+  }
   const required = parsed.anyOf ? should : lancedb.Occur.Must;
-  for (const phrase of parsed.phrases) clauses.push([required, new lancedb.PhraseQuery(markNegation(phrase), SEARCH_COLUMN)]);
+  for (const phrase of parsed.phrases) {
+    clauses.push([required, new lancedb.PhraseQuery(markNegation(phrase), SEARCH_COLUMN)]);
+    parts.push({ query: new lancedb.PhraseQuery(markNegation(phrase), SEARCH_COLUMN), boost: 1 });
+  }
   for (const excluded of parsed.excluded) {
     const text = markNegation(excluded);
     clauses.push([lancedb.Occur.MustNot, excluded.includes(' ') ? new lancedb.PhraseQuery(text, SEARCH_COLUMN) : new lancedb.MatchQuery(text, SEARCH_COLUMN)]);
   }
   const terms = [...typed, ...parsed.phrases.map((phrase) => `"${phrase}"`), ...[...expanded].map((word) => `~${word}`), ...parsed.excluded.map((word) => `-${word}`)];
-  if (!clauses.some(([occur]) => occur !== lancedb.Occur.MustNot)) return { query: null, terms };
-  if (clauses.length === 1) return { query: clauses[0]![1], terms };
-  return { query: new lancedb.BooleanQuery(clauses), terms };
+  if (!clauses.some(([occur]) => occur !== lancedb.Occur.MustNot)) return { query: null, terms, should: null };
+  const onlyShould = clauses.every(([occur]) => occur === should);
+  if (clauses.length === 1) return { query: clauses[0]![1], terms, should: onlyShould ? parts : null };
+  return { query: new lancedb.BooleanQuery(clauses), terms, should: onlyShould ? parts : null };
 }

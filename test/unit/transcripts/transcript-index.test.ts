@@ -9,7 +9,8 @@ import {
   TranscriptIndex,
   transcriptIndexPath,
 } from '../../../mcp-servers/transcripts/index.ts';
-import { withoutCutTies } from '../../../mcp-servers/transcripts/transcript-index.ts';
+import { combineClauses, withoutCutTies } from '../../../mcp-servers/transcripts/transcript-index.ts';
+import { lancedb } from '../../../mcp-servers/transcripts/lancedb.ts';
 import { createTinyContactCenter, TINY_CALLS } from './tiny-contact-center.ts';
 
 let dbPath: string;
@@ -109,6 +110,53 @@ describe('TranscriptIndex.search (BM25)', () => {
     expect(withoutCutTies(scored(5, 4, 3), 3).map(({ i }) => i)).toEqual([0, 1, 2]);
     // Full of one score: nothing else to rank by, the first `limit` kept.
     expect(withoutCutTies(scored(2, 2, 2, 2), 3).map(({ i }) => i)).toEqual([0, 1, 2]);
+  });
+
+  it('adds up the weighted clause scores of a row, a row missing from a list scoring 0 there', () => {
+    const row = (id: number, score: number) => ({ _rowid: BigInt(id), _score: score, call_id: `C-${id}` });
+    const clauses = [{ query: new lancedb.MatchQuery('a', 'search_text'), boost: 1 }, { query: new lancedb.MatchQuery('b', 'search_text'), boost: 0.3 }];
+    // Rule (combineClauses): score = Σ boost × clause score. Row 1: 2 (typed only); row 2: 1 + 0.3 × 4 = 2.2;
+    // row 3: 0.3 × 5 = 1.5 (expansion only). Row 2 comes first although row 1 leads the typed list.
+    const combined = combineClauses([[row(1, 2), row(2, 1)], [row(2, 4), row(3, 5)]], clauses);
+    const byScore = [...combined].sort((a, b) => Number(b._score) - Number(a._score));
+    expect(byScore.map((r) => [r.call_id, Number(Number(r._score).toFixed(6))])).toEqual([['C-2', 2.2], ['C-1', 2], ['C-3', 1.5]]);
+  });
+
+  it('scores a typed word plus an expansion as the typed words plus 0.3 × the expansion, as the boolean query does', async () => {
+    // "charged twice": typed charged, twice; WordNet adds "double" (weight 0.3). Only C-0000001 says "double charged".
+    const plain = await TranscriptIndex.open(indexPath, undefined, { wordNet: false, morphology: false });
+    const boolean = await TranscriptIndex.open(indexPath, undefined, { scoring: 'boolean' });
+    try {
+      const typed = (await plain.search({ query: 'charged twice', k: 5 })).hits;
+      const double = (await plain.search({ query: 'double', k: 5 })).hits;
+      expect(typed.map((hit) => hit.call_id)).toEqual(['C-0000001']);
+      expect(double.map((hit) => hit.call_id)).toEqual(['C-0000001']);
+      const { hits } = await index.search({ query: 'charged twice', k: 5 });
+      expect(hits.map((hit) => hit.call_id)).toEqual(['C-0000001']);
+      // Rule (combineClauses; both lists came back short, so complete): typed score + 0.3 × expansion score.
+      expect(hits[0]!.score).toBeCloseTo(typed[0]!.score + 0.3 * double[0]!.score, 5);
+      // LanceDB's boolean query of the same clauses scores the same.
+      expect(hits[0]!.score).toBeCloseTo((await boolean.search({ query: 'charged twice', k: 5 })).hits[0]!.score, 5);
+      // Whole hits as the boolean path reads them (text, metadata), only the score's last digit may differ.
+      const { score: _a, ...fromClauses } = hits[0]!;
+      const { score: _b, ...fromBoolean } = (await boolean.search({ query: 'charged twice', k: 5 })).hits[0]!;
+      expect(fromClauses).toEqual(fromBoolean);
+    } finally {
+      plain.close();
+      boolean.close();
+    }
+  });
+
+  it('keeps phrases, exclusions and OR exact whichever way the query runs', async () => {
+    // README query syntax: "refund" is in C-0000001 and C-0000003; C-0000003's refund chunk also says "discount".
+    const ids = async (query: string) => new Set((await index.search({ query, k: 10 })).hits.map((hit) => hit.call_id));
+    expect(await ids('refund')).toEqual(new Set(['C-0000001', 'C-0000003']));
+    expect(await ids('refund -discount')).toEqual(new Set(['C-0000001']));
+    // A required phrase: only the chunk with the words adjacent and in order ("double charged", not "charged ... double").
+    expect(await ids('"double charged" invoice')).toEqual(new Set(['C-0000001']));
+    expect(await ids('"charged double"')).toEqual(new Set());
+    // OR makes the phrase optional: its clauses run as separate searches, either may match.
+    expect(await ids('outage OR "premium plan"')).toEqual(new Set(['C-0000004', 'C-0000005']));
   });
 
   it('treats quotes and SQL in the query as words', async () => {
