@@ -44,27 +44,10 @@ export interface QueueWorkers {
 export interface WorkerCache {
   tasks: Map<string, { sha256: string; loaded: LoadedTask }>;
   environments: EnvironmentPool;
-  /** Tasks of fetched jobs read and checked ahead of their start (`readAhead`), or why they could not be; `started` once played. */
-  ahead: WeakMap<Job<EpisodeJob>, { loaded: LoadedTask } | { error: unknown } | 'started'>;
 }
 
 export function workerCache(): WorkerCache {
-  return { tasks: new Map(), environments: new EnvironmentPool(), ahead: new WeakMap() };
-}
-
-/**
- * Reads and checks a fetched job's task now (`jobTask`), for `playJob` to take: called as soon as BullMQ has moved
- * the job to active, while the worker waits for the reply of its next fetch, so the task read of one job overlaps the
- * fetch of the next instead of adding to the start of the episodes after it. A failure is kept and thrown by
- * `playJob` (the job fails as it would have failed there).
- */
-export function readAhead(job: Job<EpisodeJob>, cache: WorkerCache): void {
-  if (cache.ahead.has(job)) return;
-  try {
-    cache.ahead.set(job, { loaded: jobTask(job.data, cache) });
-  } catch (error) {
-    cache.ahead.set(job, { error });
-  }
+  return { tasks: new Map(), environments: new EnvironmentPool() };
 }
 
 /**
@@ -161,11 +144,7 @@ export function streamWriter(redis: Redis, stream: string): { push(line: string)
  */
 export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: string, cache?: WorkerCache): Promise<EpisodeJobResult> {
   const data = job.data;
-  const ahead = cache?.ahead.get(job);
-  // a job started before its task was read ahead reads it here (and is not read ahead after)
-  cache?.ahead.set(job, 'started');
-  if (typeof ahead === 'object' && 'error' in ahead) throw ahead.error;
-  const loaded = typeof ahead === 'object' ? ahead.loaded : jobTask(data, cache);
+  const loaded = jobTask(data, cache);
   const episode = {
     task: loaded.task,
     taskPath: loaded.path,
@@ -191,63 +170,6 @@ export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: st
   return { stream, ...(await (written ?? writer.end())) };
 }
 
-/** The longest a fetched job waits for the worker to fill its other slots (a safety net: see `slotGate`). */
-const GATE_MAX_MS = 25;
-
-/**
- * Holds the jobs a BullMQ worker fetches until it has filled its free slots, then lets their episodes start together.
- * BullMQ's worker hands a job to the processor as soon as it has it, then fetches the next free slot's job (one Redis
- * call each, one after another); an episode started first keeps the worker's thread busy for several ms (its tools,
- * validator and first model call are set up without waiting for I/O), so the replies of those fetches wait behind it
- * and the other episodes of a round start that much later. Held here until every slot is taken, or the queue was
- * found empty (BullMQ's `drained`), or `GATE_MAX_MS` passed (a safety net, e.g. a rate limit stopped the fetching),
- * the fetches run back to back. A job fetched when the other slots are busy (a worker working through a long queue:
- * BullMQ fetches the next job with the completion of the last) starts at once.
- */
-export function slotGate(worker: Worker<EpisodeJob, EpisodeJobResult>, concurrency: number): { enter(job: Job<EpisodeJob>): Promise<void>; leave(): void } {
-  /** Jobs fetched whose processor has not been called yet (a job BullMQ fails before that is dropped when it fails). */
-  const fetched = new Set<Job<EpisodeJob>>();
-  /** Whether the worker's last fetch found the queue empty (no more jobs are coming to fill the slots now). */
-  let empty = false;
-  let running = 0;
-  let held: Array<() => void> = [];
-  let timer: NodeJS.Timeout | undefined;
-  const release = () => {
-    clearTimeout(timer);
-    timer = undefined;
-    running += held.length;
-    const resumes = held;
-    held = [];
-    for (const resume of resumes) resume();
-  };
-  const check = () => {
-    if (held.length > 0 && fetched.size === 0 && (empty || held.length + running >= concurrency)) release();
-  };
-  worker.on('active', (job) => {
-    fetched.add(job);
-    empty = false;
-  });
-  worker.on('failed', (job) => {
-    if (job && fetched.delete(job)) check();
-  });
-  worker.on('drained', () => {
-    empty = true;
-    check();
-  });
-  return {
-    enter: (job) =>
-      new Promise<void>((resume) => {
-        fetched.delete(job);
-        held.push(resume);
-        timer ??= setTimeout(release, GATE_MAX_MS);
-        check();
-      }),
-    leave: () => {
-      running -= 1;
-    },
-  };
-}
-
 /**
  * Workers on every queue the coordinators registered (one per model), `concurrency` jobs at a time each; new
  * queues are picked up as they appear. SIGKILLed, a worker's active jobs stall and BullMQ hands them to another.
@@ -262,28 +184,14 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
       if (workers.has(name)) continue;
       const connection = options.redis.duplicate();
       connections.push(connection);
-      const worker: Worker<EpisodeJob, EpisodeJobResult> = new Worker<EpisodeJob, EpisodeJobResult>(
-        name,
-        async (job) => {
-          await gate.enter(job);
-          try {
-            return await playJob(options.redis, job, options.sharedDir, cache);
-          } finally {
-            gate.leave();
-          }
-        },
-        {
-          connection,
-          prefix: PREFIX,
-          concurrency: options.concurrency,
-          lockDuration: LOCK_MS,
-          stalledInterval: LOCK_MS,
-          maxStalledCount: MAX_STALLS,
-        },
-      );
-      const gate = slotGate(worker, options.concurrency);
-      // the task is read while the worker waits for its next fetch (after BullMQ has sent it)
-      worker.on('active', (job) => setImmediate(() => readAhead(job, cache)));
+      const worker = new Worker<EpisodeJob, EpisodeJobResult>(name, async (job) => playJob(options.redis, job, options.sharedDir, cache), {
+        connection,
+        prefix: PREFIX,
+        concurrency: options.concurrency,
+        lockDuration: LOCK_MS,
+        stalledInterval: LOCK_MS,
+        maxStalledCount: MAX_STALLS,
+      });
       worker.on('error', () => {
         // connection errors: ioredis reconnects; the job is retried by stalled-job handling if need be
       });
