@@ -1,4 +1,5 @@
-import { access, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { renameSync, writeFileSync } from 'node:fs';
+import { access, readdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -123,13 +124,18 @@ export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): Epi
           return [job(id, episode)];
         }),
       );
-      await queue.addBulk(toAdd.flat());
+      const added = toAdd.flat();
+      await queue.addBulk(added);
       // Completions arrive as events; this poll (now, then every POLL_MS) collects what finished unseen (before this
-      // coordinator started, or while its connection was down).
+      // coordinator started, or while its connection was down). Jobs just added are waiting: they are first polled
+      // after POLL_MS (polled now, their reads would compete with the workers' fetches for Redis and the cores).
+      let fresh = new Set(added.map(({ opts }) => opts.jobId));
       while (settled.size < byId.size && !context.signal?.aborted) {
+        const skip = fresh;
+        fresh = new Set();
         await Promise.all(
           [...byId]
-            .filter(([id]) => !settled.has(id) && !settling.has(id))
+            .filter(([id]) => !settled.has(id) && !settling.has(id) && !skip.has(id))
             .map(async ([id, episode]) => {
               // a job Redis lost (a crash with `appendfsync everysec` can drop its last second) is enqueued again
               if ((await queue.getJobState(id)) === 'unknown') {
@@ -190,9 +196,12 @@ async function collect(redis: Redis, result: EpisodeJobResult | null, file: stri
   const lines = [...entries.map(([, fields]) => fields[1]!), ...(result.tail ?? [])];
   const status = endStatus(lines, result.events);
   if (status === null) return null;
+  // Written synchronously: a trajectory is tens of kB into the page cache (well under a ms), while each step of an
+  // asynchronous write (open, write, close, rename) waits for a turn of libuv's thread pool and of this event loop,
+  // several ms in all on a busy coordinator.
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${lines.join('\n')}\n`);
-  await rename(temporary, file);
+  writeFileSync(temporary, `${lines.join('\n')}\n`);
+  renameSync(temporary, file);
   await redis.del(result.stream);
   return status;
 }
