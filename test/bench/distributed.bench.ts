@@ -20,6 +20,8 @@
 //                             one), one round at a time, so 4 episodes share the worker's core rather than 16; tasks
 //                             the worker has not played (as in a user's run of a suite: each task once), on a worker
 //                             just started and warmed by a run of 16 other tasks (the engine loaded)
+//   overhead_ms_p50_1w_alone  the same worker, then 8 more unplayed tasks one at a time (nothing else on the worker):
+//                             what the queue's own hops cost with no other episode competing for the worker's thread
 //   overhead_ms_p50_1w_replayed / _p99_1w_replayed  the same rounds on the 1 worker of the throughput run, replaying
 //                             tasks it has just played (their files parsed, their environments pooled): what a
 //                             repeat of a task costs on a long-lived worker
@@ -157,23 +159,26 @@ async function throughputAndOverhead(redis: RedisServer, cold: LoadedTask[], war
 
 /**
  * The 1-worker overhead on tasks the worker has not played: a worker just started, warmed by a run of `warmup`
- * (the engine loaded), then rounds of CONCURRENCY episodes of `measured` (none of them in `warmup`).
+ * (the engine loaded), then rounds of CONCURRENCY episodes of `measured`, then the `alone` tasks one at a time (none
+ * of them in `warmup` or `measured`).
  */
-async function firstPlayOverheads(url: string, warmup: LoadedTask[], measured: LoadedTask[], spec: string, scratch: string): Promise<number[]> {
-  const played = new Set(warmup.map(({ task }) => task.id));
-  if (measured.some(({ task }) => played.has(task.id))) throw new Error('the measured tasks must not be among the warm-up tasks');
+async function firstPlayOverheads(url: string, warmup: LoadedTask[], measured: LoadedTask[], alone: LoadedTask[], spec: string, scratch: string) {
+  const ids = [...warmup, ...measured, ...alone].map(({ task }) => task.id);
+  if (new Set(ids).size !== ids.length) throw new Error('the warm-up, measured and alone tasks must be distinct');
   const workers = await startWorkers(url, 1);
-  const overheads: number[] = [];
+  const rounds: number[] = [];
+  const single: number[] = [];
   try {
     await queuedRun(url, warmup, spec, path.join(scratch, 'first-play-warmup'));
     for (let round = 0; round * CONCURRENCY < measured.length; round++) {
       const slice = measured.slice(round * CONCURRENCY, (round + 1) * CONCURRENCY);
-      overheads.push(...(await queueOverheads(url, slice, spec, path.join(scratch, `first-play-${round}`))));
+      rounds.push(...(await queueOverheads(url, slice, spec, path.join(scratch, `first-play-${round}`))));
     }
+    for (const [i, task] of alone.entries()) single.push(...(await queueOverheads(url, [task], spec, path.join(scratch, `alone-${i}`))));
   } finally {
     await stopWorkers(workers);
   }
-  return overheads;
+  return { rounds, single };
 }
 
 const jsonlFiles = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
@@ -195,7 +200,7 @@ export async function run(): Promise<Record<string, number>> {
       const server = await startRedisServer({ aof: true, own: true, appendfsync });
       servers.push(server);
       const { coldRates, rates, cpu, overheads, overheads1w } = await throughputAndOverhead(server, coldTasks, tasks, model.spec, path.join(scratch, appendfsync));
-      const firstPlay = await firstPlayOverheads(server.url.replace(/\/0$/, '/3'), sorted.slice(16, 32), sorted.slice(0, 16), model.spec, path.join(scratch, appendfsync));
+      const firstPlay = await firstPlayOverheads(server.url.replace(/\/0$/, '/3'), sorted.slice(16, 32), sorted.slice(0, 16), sorted.slice(32, 40), model.spec, path.join(scratch, appendfsync));
       const at4 = cpu[1]!;
       figures[appendfsync] = {
         episodes_per_s_1w: rates[0]!,
@@ -206,8 +211,9 @@ export async function run(): Promise<Record<string, number>> {
         speedup_4w_cold: coldRates[1]! / coldRates[0]!,
         overhead_ms_p50: percentile(overheads, 50),
         overhead_ms_p99: percentile(overheads, 99),
-        overhead_ms_p50_1w: percentile(firstPlay, 50),
-        overhead_ms_p99_1w: percentile(firstPlay, 99),
+        overhead_ms_p50_1w: percentile(firstPlay.rounds, 50),
+        overhead_ms_p99_1w: percentile(firstPlay.rounds, 99),
+        overhead_ms_p50_1w_alone: percentile(firstPlay.single, 50),
         overhead_ms_p50_1w_replayed: percentile(overheads1w, 50),
         overhead_ms_p99_1w_replayed: percentile(overheads1w, 99),
         worker_cpu_s_per_episode_1w: cpu[0]!.workers,
@@ -254,7 +260,7 @@ export async function run(): Promise<Record<string, number>> {
     await queue.close();
     client.disconnect();
 
-    const always = ['episodes_per_s_1w', 'episodes_per_s_4w', 'speedup_4w', 'speedup_4w_cold', 'overhead_ms_p50', 'overhead_ms_p99', 'overhead_ms_p50_1w', 'overhead_ms_p99_1w', 'overhead_ms_p50_1w_replayed'];
+    const always = ['episodes_per_s_1w', 'episodes_per_s_4w', 'speedup_4w', 'speedup_4w_cold', 'overhead_ms_p50', 'overhead_ms_p99', 'overhead_ms_p50_1w', 'overhead_ms_p99_1w', 'overhead_ms_p50_1w_replayed', 'overhead_ms_p50_1w_alone'];
     return {
       tasks: tasks.length,
       ...figures.everysec,
