@@ -37,7 +37,7 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 
 const HitSchema = z.object({
   rank: z.number().int().describe('1 = best'),
-  score: z.number().describe('higher is better; bm25: BM25 score, dense: 1/(1+distance), hybrid: reciprocal-rank fusion; call level: best chunk + 0.3 × the others'),
+  score: z.number().describe('higher is better; bm25: BM25 score (chunk level: the sum of each query clause\'s weighted score from that clause\'s own best chunks, so a chunk outside one clause\'s list counts 0 there: at most its exact BM25 score), dense: 1/(1+distance), hybrid: reciprocal-rank fusion; call level: best chunk + 0.3 × the others'),
   call_id: z.string(),
   turn_from: z.number().int(),
   turn_to: z.number().int(),

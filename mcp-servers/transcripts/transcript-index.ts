@@ -49,7 +49,10 @@ export interface ExpansionOptions {
 
 export interface SearchHit {
   rank: number;
-  /** BM25 score (bm25), 1 / (1 + distance) (dense) or the reciprocal-rank-fusion score (hybrid): higher is better. */
+  /**
+   * BM25 score (bm25), 1 / (1 + distance) (dense) or the reciprocal-rank-fusion score (hybrid): higher is better. At
+   * chunk level a query of several optional clauses is scored by combineClauses: at most the exact BM25 score.
+   */
   score: number;
   call_id: string;
   turn_from: number;

@@ -15,16 +15,17 @@
 //                             loads the engine on its first episodes: 4 workers load it 4 times on the same cores)
 //   overhead_ms_p50 / _p99    per episode: (trajectory file written − job enqueued) − the episode's own time
 //                             (`episode-end.durationMs`), on 16 episodes over 4 workers × 4 (no episode waits for a
-//                             slot), on the 4 workers of the throughput run (warm: the engine loaded)
+//                             slot), on the 4 workers of the throughput run (warm: the engine loaded), replaying tasks
+//                             they have played in it
 //   overhead_ms_p50_1w / _p99_1w  the same on 1 worker: 4 rounds of 4 episodes (its 4 slots, no episode waits for
 //                             one), one round at a time, so 4 episodes share the worker's core rather than 16; tasks
 //                             the worker has not played (as in a user's run of a suite: each task once), on a worker
 //                             just started and warmed by a run of 16 other tasks (the engine loaded)
 //   overhead_ms_p50_1w_alone  the same worker, then 8 more unplayed tasks one at a time (nothing else on the worker):
 //                             what the queue's own hops cost with no other episode competing for the worker's thread
-//   overhead_ms_p50_1w_replayed / _p99_1w_replayed  the same rounds on the 1 worker of the throughput run, replaying
-//                             tasks it has just played (their files parsed, their environments pooled): what a
-//                             repeat of a task costs on a long-lived worker
+//   overhead_ms_p50_1w_replayed / _p99_1w_replayed  the same worker, then the same rounds of the same 16 tasks
+//                             again (their files parsed, their environments pooled): what a repeat of a task costs;
+//                             the worker is a little warmer by then (16 + 16 + 8 episodes played), nothing else differs
 //   worker_cpu_s_per_episode_1w / _4w, coordinator_cpu_s_per_episode_4w, redis_cpu_s_per_episode_4w   CPU time
 //                             (user + system) per episode of the warm throughput runs: the worker processes
 //                             together, this process (the coordinator and the loopback model server), redis-server
@@ -122,7 +123,7 @@ async function cpuNow(workers: SandboxProcess[], redis: RedisServer): Promise<{ 
  * Throughput with 1 worker then 4 (each its own database: nothing left over from the other): a first run on workers
  * just started (`cold`: each worker loads the engine on its first episodes), then a second run of other tasks on the
  * same workers (warm, as long-lived workers are), with the CPU the processes used in it; then, on the same warm
- * workers, the queue overhead per episode: 4 rounds of 4 on the 1 worker, 16 episodes at once on the 4.
+ * workers, the queue overhead per episode on the 4: 16 episodes at once (the 1-worker overhead: firstPlayOverheads).
  */
 async function throughputAndOverhead(redis: RedisServer, cold: LoadedTask[], warm: LoadedTask[], spec: string, scratch: string) {
   const urlOf = (db: number) => redis.url.replace(/\/0$/, `/${db}`);
@@ -130,7 +131,6 @@ async function throughputAndOverhead(redis: RedisServer, cold: LoadedTask[], war
   const rates: number[] = [];
   const cpu: Array<{ self: number; workers: number; redis: number }> = [];
   const overheads: number[] = [];
-  const overheads1w: number[] = [];
   for (const [db, count] of [
     [1, 1],
     [2, 4],
@@ -143,24 +143,18 @@ async function throughputAndOverhead(redis: RedisServer, cold: LoadedTask[], war
       const after = await cpuNow(workers, redis);
       rates.push(warm.length / seconds);
       cpu.push({ self: (after.self - before.self) / warm.length, workers: (after.workers - before.workers) / warm.length, redis: (after.redis - before.redis) / warm.length });
-      if (count === 1) {
-        for (let round = 0; round < 4; round++) {
-          const slice = warm.slice(round * CONCURRENCY, (round + 1) * CONCURRENCY);
-          overheads1w.push(...(await queueOverheads(urlOf(db), slice, spec, path.join(scratch, `overhead-1w-${round}`))));
-        }
-      }
       if (count === 4) overheads.push(...(await queueOverheads(urlOf(db), warm.slice(0, 4 * CONCURRENCY), spec, path.join(scratch, 'overhead'))));
     } finally {
       await stopWorkers(workers);
     }
   }
-  return { coldRates, rates, cpu, overheads, overheads1w };
+  return { coldRates, rates, cpu, overheads };
 }
 
 /**
  * The 1-worker overhead on tasks the worker has not played: a worker just started, warmed by a run of `warmup`
  * (the engine loaded), then rounds of CONCURRENCY episodes of `measured`, then the `alone` tasks one at a time (none
- * of them in `warmup` or `measured`).
+ * of them in `warmup` or `measured`), then the rounds of `measured` again (replayed).
  */
 async function firstPlayOverheads(url: string, warmup: LoadedTask[], measured: LoadedTask[], alone: LoadedTask[], spec: string, scratch: string) {
   const ids = [...warmup, ...measured, ...alone].map(({ task }) => task.id);
@@ -168,6 +162,7 @@ async function firstPlayOverheads(url: string, warmup: LoadedTask[], measured: L
   const workers = await startWorkers(url, 1);
   const rounds: number[] = [];
   const single: number[] = [];
+  const replayed: number[] = [];
   try {
     await queuedRun(url, warmup, spec, path.join(scratch, 'first-play-warmup'));
     for (let round = 0; round * CONCURRENCY < measured.length; round++) {
@@ -175,10 +170,14 @@ async function firstPlayOverheads(url: string, warmup: LoadedTask[], measured: L
       rounds.push(...(await queueOverheads(url, slice, spec, path.join(scratch, `first-play-${round}`))));
     }
     for (const [i, task] of alone.entries()) single.push(...(await queueOverheads(url, [task], spec, path.join(scratch, `alone-${i}`))));
+    for (let round = 0; round * CONCURRENCY < measured.length; round++) {
+      const slice = measured.slice(round * CONCURRENCY, (round + 1) * CONCURRENCY);
+      replayed.push(...(await queueOverheads(url, slice, spec, path.join(scratch, `replayed-${round}`))));
+    }
   } finally {
     await stopWorkers(workers);
   }
-  return { rounds, single };
+  return { rounds, single, replayed };
 }
 
 const jsonlFiles = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
@@ -199,7 +198,7 @@ export async function run(): Promise<Record<string, number>> {
     for (const appendfsync of ['everysec', 'always'] as AppendFsync[]) {
       const server = await startRedisServer({ aof: true, own: true, appendfsync });
       servers.push(server);
-      const { coldRates, rates, cpu, overheads, overheads1w } = await throughputAndOverhead(server, coldTasks, tasks, model.spec, path.join(scratch, appendfsync));
+      const { coldRates, rates, cpu, overheads } = await throughputAndOverhead(server, coldTasks, tasks, model.spec, path.join(scratch, appendfsync));
       const firstPlay = await firstPlayOverheads(server.url.replace(/\/0$/, '/3'), sorted.slice(16, 32), sorted.slice(0, 16), sorted.slice(32, 40), model.spec, path.join(scratch, appendfsync));
       const at4 = cpu[1]!;
       figures[appendfsync] = {
@@ -214,8 +213,8 @@ export async function run(): Promise<Record<string, number>> {
         overhead_ms_p50_1w: percentile(firstPlay.rounds, 50),
         overhead_ms_p99_1w: percentile(firstPlay.rounds, 99),
         overhead_ms_p50_1w_alone: percentile(firstPlay.single, 50),
-        overhead_ms_p50_1w_replayed: percentile(overheads1w, 50),
-        overhead_ms_p99_1w_replayed: percentile(overheads1w, 99),
+        overhead_ms_p50_1w_replayed: percentile(firstPlay.replayed, 50),
+        overhead_ms_p99_1w_replayed: percentile(firstPlay.replayed, 99),
         worker_cpu_s_per_episode_1w: cpu[0]!.workers,
         worker_cpu_s_per_episode_4w: at4.workers,
         coordinator_cpu_s_per_episode_4w: at4.self,

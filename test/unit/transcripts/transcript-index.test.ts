@@ -159,6 +159,15 @@ describe('TranscriptIndex.search (BM25)', () => {
     expect(await ids('outage OR "premium plan"')).toEqual(new Set(['C-0000004', 'C-0000005']));
   });
 
+  it('applies a filter to every clause of a query run as separate searches', async () => {
+    // README, filters: a filter is a rule on every hit. 'outage OR "premium plan"' runs as two searches (above), one
+    // matching C-0000004 and the other C-0000005; filtered to one call, neither clause may bring in the other call.
+    const ids = async (call: string) => new Set((await index.search({ query: 'outage OR "premium plan"', k: 10, filters: { call_ids: [call] } })).hits.map((hit) => hit.call_id));
+    expect(await ids('C-0000004')).toEqual(new Set(['C-0000004']));
+    expect(await ids('C-0000005')).toEqual(new Set(['C-0000005']));
+    expect(await ids('C-0000002')).toEqual(new Set());
+  });
+
   it('treats quotes and SQL in the query as words', async () => {
     const { hits } = await index.search({ query: "router' OR 1=1; DROP TABLE chunks; --", k: 3 });
     expect(hits[0]?.call_id).toBe('C-0000002');
