@@ -69,11 +69,13 @@ export function buildFullTextQuery(query: string, options: QueryOptions = {}): F
   const clauses: Array<[lancedb.Occur, lancedb.FullTextQuery]> = [];
   const parts: ShouldClause[] = [];
   const should = lancedb.Occur.Should;
+  // An optional match: in the boolean query with its boost, and as a clause of its own (unboosted, weighted after).
+  const optionalMatch = (text: string, boost: number, fuzzy?: { fuzziness: number; prefixLength: number }) => {
+    clauses.push([should, new lancedb.MatchQuery(text, SEARCH_COLUMN, { ...fuzzy, boost })]);
+    parts.push({ query: new lancedb.MatchQuery(text, SEARCH_COLUMN, fuzzy), boost });
+  };
   const vocabulary = options.expansion?.vocabulary;
-  if (typed.length > 0) {
-    clauses.push([should, new lancedb.MatchQuery(typed.join(' '), SEARCH_COLUMN)]);
-    parts.push({ query: new lancedb.MatchQuery(typed.join(' '), SEARCH_COLUMN), boost: 1 });
-  }
+  if (typed.length > 0) optionalMatch(typed.join(' '), 1);
   const expanded = new Set<string>();
   for (const word of typed) {
     const base = negated(word) && !vocabulary?.has(word) ? word.slice(3) : word;
@@ -87,19 +89,15 @@ export function buildFullTextQuery(query: string, options: QueryOptions = {}): F
       }
     }
     if ((options.fuzzy ?? vocabulary !== undefined) && vocabulary && base.length >= 4 && (vocabulary.get(base) ?? 0) < RARE_WORD_TURNS) {
-      const fuzzy = { fuzziness: base.length >= 7 ? 2 : 1, prefixLength: 1 };
-      clauses.push([should, new lancedb.MatchQuery(word, SEARCH_COLUMN, { ...fuzzy, boost: FUZZY_BOOST })]);
-      parts.push({ query: new lancedb.MatchQuery(word, SEARCH_COLUMN, fuzzy), boost: FUZZY_BOOST });
+      optionalMatch(word, FUZZY_BOOST, { fuzziness: base.length >= 7 ? 2 : 1, prefixLength: 1 });
     }
   }
-  if (expanded.size > 0) {
-    clauses.push([should, new lancedb.MatchQuery([...expanded].join(' '), SEARCH_COLUMN, { boost: EXPANSION_BOOST })]);
-    parts.push({ query: new lancedb.MatchQuery([...expanded].join(' '), SEARCH_COLUMN), boost: EXPANSION_BOOST });
-  }
+  if (expanded.size > 0) optionalMatch([...expanded].join(' '), EXPANSION_BOOST);
   const required = parsed.anyOf ? should : lancedb.Occur.Must;
   for (const phrase of parsed.phrases) {
-    clauses.push([required, new lancedb.PhraseQuery(markNegation(phrase), SEARCH_COLUMN)]);
-    parts.push({ query: new lancedb.PhraseQuery(markNegation(phrase), SEARCH_COLUMN), boost: 1 });
+    const query = new lancedb.PhraseQuery(markNegation(phrase), SEARCH_COLUMN);
+    clauses.push([required, query]);
+    parts.push({ query, boost: 1 });
   }
   for (const excluded of parsed.excluded) {
     const text = markNegation(excluded);

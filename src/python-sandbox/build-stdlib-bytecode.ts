@@ -8,15 +8,14 @@
 // names its code `/lib/python314.zip/<module>.py`, as a source import would, so tracebacks read the same.
 // Exits 1 with one line on stderr if it cannot build: an install that silently skipped it would leave every cold
 // start 1.5 s slower (the sandbox then falls back to the shipped zip and says so on stderr).
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadPyodide } from 'pyodide';
+import { pyodidePackage } from './pyodide-package.ts';
 import { STDLIB_COMPILE_PROGRAM, stdlibBytecodePath } from './stdlib-zip.ts';
 
 async function main(): Promise<void> {
-  const packageDir = path.dirname(createRequire(import.meta.url).resolve('pyodide/package.json'));
-  const version = (JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as { version: string }).version;
+  const { dir: packageDir, version } = pyodidePackage();
   const target = stdlibBytecodePath(packageDir, version);
   if (existsSync(target) && !process.argv.includes('--force')) {
     console.log(`python standard library bytecode: ${path.relative(process.cwd(), target)} is there (--force rebuilds it)`);

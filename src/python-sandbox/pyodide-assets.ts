@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pyodidePackage } from './pyodide-package.ts';
 import { chooseStdlibZip, stdlibBytecodePath } from './stdlib-zip.ts';
 
 /** Where Pyodide's files live inside the isolate (a name only: the isolate has no file system). */
@@ -108,11 +108,9 @@ let cached: PyodideAssets | undefined;
 /** The assets, read and patched on first use (about 12 MB: the WASM binary and the standard library). */
 export function pyodideAssets(): PyodideAssets {
   if (cached !== undefined) return cached;
-  const require = createRequire(import.meta.url);
-  const packageDir = path.dirname(require.resolve('pyodide/package.json'));
+  const { dir: packageDir, version } = pyodidePackage();
   const here = path.dirname(fileURLToPath(import.meta.url));
   const read = (file: string) => readFileSync(path.join(packageDir, file));
-  const version = (JSON.parse(read('package.json').toString('utf8')) as { version: string }).version;
   const stdlibZip = chooseStdlibZip(stdlibBytecodePath(packageDir, version), path.join(packageDir, 'python_stdlib.zip'));
   if (stdlibZip.warning !== undefined) process.stderr.write(`${stdlibZip.warning}\n`);
   let moduleSource = read('pyodide.asm.mjs').toString('utf8').replaceAll('import.meta.url', JSON.stringify(`file://${INDEX_URL}pyodide.asm.mjs`));

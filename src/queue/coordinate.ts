@@ -126,22 +126,20 @@ export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): Epi
       );
       const added = toAdd.flat();
       await queue.addBulk(added);
-      // Completions arrive as events; this poll (now, then every POLL_MS) collects what finished unseen (before this
-      // coordinator started, or while its connection was down). Jobs just added are waiting: they are first polled
-      // after POLL_MS (polled now, their reads would compete with the workers' fetches for Redis and the cores).
-      let fresh = new Set(added.map(({ opts }) => opts.jobId));
+      // Completions arrive as events; this poll (every POLL_MS) collects what finished unseen (before this coordinator
+      // started, or while its connection was down). Its first pass, now, skips the jobs just added: they are waiting,
+      // and reading them would compete with the workers' fetches for Redis and the cores.
+      let justAdded = new Set(added.map(({ opts }) => opts.jobId));
       while (settled.size < byId.size && !context.signal?.aborted) {
-        const skip = fresh;
-        fresh = new Set();
+        const unsettled = [...byId].filter(([id]) => !settled.has(id) && !settling.has(id) && !justAdded.has(id));
+        justAdded = new Set();
         await Promise.all(
-          [...byId]
-            .filter(([id]) => !settled.has(id) && !settling.has(id) && !skip.has(id))
-            .map(async ([id, episode]) => {
-              // a job Redis lost (a crash with `appendfsync everysec` can drop its last second) is enqueued again
-              if ((await queue.getJobState(id)) === 'unknown') {
-                if (!settling.has(id) && !settled.has(id)) await queue.addBulk([job(id, episode)]);
-              } else await settle(id);
-            }),
+          unsettled.map(async ([id, episode]) => {
+            // a job Redis lost (a crash with `appendfsync everysec` can drop its last second) is enqueued again
+            if ((await queue.getJobState(id)) === 'unknown') {
+              if (!settling.has(id) && !settled.has(id)) await queue.addBulk([job(id, episode)]);
+            } else await settle(id);
+          }),
         );
         if (settled.size >= byId.size) break;
         await new Promise<void>((resolve) => {

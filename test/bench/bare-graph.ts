@@ -1,9 +1,9 @@
 // The bare LangGraph graphs the harness bench compares the engine with, run in a process of their own
 // (`bare-graph-process.ts`): measured inside the bench's process, beside the engine's heap and code, the same bare graph
 // ran 1.7–2× slower per step (3.45 ms against 1.6–2.1 ms alone, 2026-12-01), which made the engine look better than it is.
-import { readFileSync } from 'node:fs';
 import { Annotation, END, START, StateGraph } from '@langchain/langgraph';
 import pLimit from 'p-limit';
+import { procStatCpuMs } from './proc-cpu.ts';
 
 /** Model steps per episode, in the bare graphs and in the bench task's reference. */
 export const STEPS = 6;
@@ -62,8 +62,7 @@ export async function measure(fn: () => Promise<void>): Promise<{ wall: number; 
  */
 export function mainThreadCpuMs(): number {
   try {
-    const fields = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
+    return procStatCpuMs(`/proc/self/task/${process.pid}/stat`);
   } catch {
     return Number.NaN;
   }

@@ -44,6 +44,7 @@ import type { LoadedTask } from '../../src/engine/load-task.ts';
 import { queuePlayer } from '../../src/queue/coordinate.ts';
 import { connectRedis, PREFIX, queueName } from '../../src/queue/redis.ts';
 import { REPO_ROOT } from '../../src/data-dir.ts';
+import { procStatCpuMs } from './proc-cpu.ts';
 import { sandboxInBackground, startRedisServer, type AppendFsync, startReferenceOpenAIServer, untimedTrajectory, type RedisServer, type SandboxProcess } from '../support/index.ts';
 
 const LATENCY_MS = 200;
@@ -105,18 +106,11 @@ async function queueOverheads(url: string, tasks: LoadedTask[], spec: string, ou
   return overheads;
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux; USER_HZ is 100 there). */
-async function cpuSeconds(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ');
-  // after the command name: field 14 (utime) and 15 (stime) of proc(5) are the 12th and 13th here
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
 /** CPU seconds of this process, of the workers together and of redis-server, so far. */
-async function cpuNow(workers: SandboxProcess[], redis: RedisServer): Promise<{ self: number; workers: number; redis: number }> {
+function cpuNow(workers: SandboxProcess[], redis: RedisServer): { self: number; workers: number; redis: number } {
   const usage = process.cpuUsage();
-  const perWorker = await Promise.all(workers.map((worker) => cpuSeconds(worker.child.pid!)));
-  return { self: (usage.user + usage.system) / 1e6, workers: perWorker.reduce((a, b) => a + b, 0), redis: await cpuSeconds(redis.pid()!) };
+  const perWorker = workers.map((worker) => procStatCpuMs(`/proc/${worker.child.pid!}/stat`) / 1000);
+  return { self: (usage.user + usage.system) / 1e6, workers: perWorker.reduce((a, b) => a + b, 0), redis: procStatCpuMs(`/proc/${redis.pid()!}/stat`) / 1000 };
 }
 
 /**
@@ -138,9 +132,9 @@ async function throughputAndOverhead(redis: RedisServer, cold: LoadedTask[], war
     const workers = await startWorkers(urlOf(db), count);
     try {
       coldRates.push(cold.length / (await queuedRun(urlOf(db), cold, spec, path.join(scratch, `cold-${count}`))));
-      const before = await cpuNow(workers, redis);
+      const before = cpuNow(workers, redis);
       const seconds = await queuedRun(urlOf(db), warm, spec, path.join(scratch, `warm-${count}`));
-      const after = await cpuNow(workers, redis);
+      const after = cpuNow(workers, redis);
       rates.push(warm.length / seconds);
       cpu.push({ self: (after.self - before.self) / warm.length, workers: (after.workers - before.workers) / warm.length, redis: (after.redis - before.redis) / warm.length });
       if (count === 4) overheads.push(...(await queueOverheads(urlOf(db), warm.slice(0, 4 * CONCURRENCY), spec, path.join(scratch, 'overhead'))));
@@ -160,24 +154,23 @@ async function firstPlayOverheads(url: string, warmup: LoadedTask[], measured: L
   const ids = [...warmup, ...measured, ...alone].map(({ task }) => task.id);
   if (new Set(ids).size !== ids.length) throw new Error('the warm-up, measured and alone tasks must be distinct');
   const workers = await startWorkers(url, 1);
-  const rounds: number[] = [];
-  const single: number[] = [];
-  const replayed: number[] = [];
+  // `tasks` in rounds of `size` (one round enqueued once the one before is written): each episode's overhead
+  const inRounds = async (tasks: LoadedTask[], size: number, name: string) => {
+    const overheads: number[] = [];
+    for (let round = 0; round * size < tasks.length; round++) {
+      overheads.push(...(await queueOverheads(url, tasks.slice(round * size, (round + 1) * size), spec, path.join(scratch, `${name}-${round}`))));
+    }
+    return overheads;
+  };
   try {
     await queuedRun(url, warmup, spec, path.join(scratch, 'first-play-warmup'));
-    for (let round = 0; round * CONCURRENCY < measured.length; round++) {
-      const slice = measured.slice(round * CONCURRENCY, (round + 1) * CONCURRENCY);
-      rounds.push(...(await queueOverheads(url, slice, spec, path.join(scratch, `first-play-${round}`))));
-    }
-    for (const [i, task] of alone.entries()) single.push(...(await queueOverheads(url, [task], spec, path.join(scratch, `alone-${i}`))));
-    for (let round = 0; round * CONCURRENCY < measured.length; round++) {
-      const slice = measured.slice(round * CONCURRENCY, (round + 1) * CONCURRENCY);
-      replayed.push(...(await queueOverheads(url, slice, spec, path.join(scratch, `replayed-${round}`))));
-    }
+    const rounds = await inRounds(measured, CONCURRENCY, 'first-play');
+    const single = await inRounds(alone, 1, 'alone');
+    const replayed = await inRounds(measured, CONCURRENCY, 'replayed');
+    return { rounds, single, replayed };
   } finally {
     await stopWorkers(workers);
   }
-  return { rounds, single, replayed };
 }
 
 const jsonlFiles = async (dir: string) => (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
