@@ -5,7 +5,7 @@
  * `graded = false`, never scored 0.
  */
 /** Bump when a table changes: a store of another version is rebuilt from the run folders (it is only an index). */
-export const STORE_VERSION = 4;
+export const STORE_VERSION = 5;
 
 /** Every table and view, for dropping a store of another version. */
 export const STORE_OBJECTS = ['episode_scores:VIEW', 'files', 'runs', 'run_stats', 'episodes', 'steps', 'verdicts', 'scores', 'constraint_facts', 'checklist_items', 'plan_ratings', 'divergences'];

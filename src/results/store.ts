@@ -353,14 +353,18 @@ function jsonObjects(files: readonly RunFile[]): string {
 const FOLDER_OF = (column: string) => `regexp_replace(${column}, '[/\\\\][^/\\\\]*$', '')`;
 
 /**
- * run.json, whatever it records: the fields of today's run-suite and, when present, the run identity (judge, enforcement).
- * A run is named after its folder (a copied folder keeps the name inside its run.json).
+ * run.json, whatever it records: the run identity `sandbox run` writes (`identity.model`, `.judge`, `.enforcement`,
+ * `.repeats`, `.seed`: src/engine/run-identity.ts), else the top-level fields of older run folders. A run is named
+ * after its folder (a copied folder keeps the name inside its run.json).
  */
 async function readRunJson(store: ResultsStore, files: readonly RunFile[]): Promise<void> {
   await store.connection.run(
-    `INSERT INTO runs SELECT ${FOLDER_OF('filename')}, regexp_extract(${FOLDER_OF('filename')}, '[^/\\\\]+$'), (json ->> '$.suite'), (json ->> '$.model'),
-      coalesce(json ->> '$.judge.spec', (json ->> '$.judge')), coalesce(json ->> '$.enforcement', (json ->> '$.settings.enforcement')),
-      TRY_CAST(json ->> '$.repeats' AS INTEGER), TRY_CAST(coalesce(json ->> '$.seed', (json ->> '$.settings.seed')) AS INTEGER),
+    `INSERT INTO runs SELECT ${FOLDER_OF('filename')}, regexp_extract(${FOLDER_OF('filename')}, '[^/\\\\]+$'), (json ->> '$.suite'),
+      coalesce(json ->> '$.identity.model', json ->> '$.model'),
+      coalesce(json ->> '$.identity.judge', json ->> '$.judge.spec', json ->> '$.judge'),
+      coalesce(json ->> '$.identity.enforcement', json ->> '$.enforcement', json ->> '$.settings.enforcement'),
+      TRY_CAST(coalesce(json ->> '$.identity.repeats', json ->> '$.repeats') AS INTEGER),
+      TRY_CAST(coalesce(json ->> '$.identity.seed', json ->> '$.seed', json ->> '$.settings.seed') AS INTEGER),
       (json ->> '$.startedAt'), (json ->> '$.finishedAt'), TRY_CAST(json ->> '$.episodes' AS INTEGER), json
     FROM ${jsonObjects(files)}`,
   );

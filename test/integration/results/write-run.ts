@@ -1,5 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { identityOf, RUN_FORMAT, writeRunFile } from '../../../src/engine/run-identity.ts';
+import type { RunSettings } from '../../../src/schemas/event.ts';
 
 /** One episode of a hand-made run: what its trajectory and its summary.json score say. */
 export interface FixtureEpisode {
@@ -24,7 +26,11 @@ export interface FixtureEpisode {
 export async function writeRun(dir: string, run: { model: string; enforcement?: string; repeats?: number; trajectoriesOnly?: boolean }, episodes: readonly FixtureEpisode[]): Promise<void> {
   await mkdir(dir, { recursive: true });
   const time = '2026-01-01T00:00:00.000Z';
-  if (!run.trajectoriesOnly) await writeFile(path.join(dir, 'run.json'), JSON.stringify({ name: path.basename(dir), suite: 'episodes/cctu', model: run.model, repeats: run.repeats ?? 1, settings: { enforcement: run.enforcement ?? 'block' }, startedAt: time, finishedAt: time }, null, 2));
+  if (!run.trajectoriesOnly) {
+    // run.json as `sandbox run` writes it (its own writer, its identity): the store must read the identity from there
+    const identity = identityOf({ modelSpec: run.model, repeats: run.repeats, settings: { enforcement: (run.enforcement ?? 'block') as RunSettings['enforcement'] } });
+    await writeRunFile(dir, { format: RUN_FORMAT, name: path.basename(dir), suite: 'episodes/cctu', identity, tasks: {}, concurrency: 1, versions: {}, startedAt: time, finishedAt: time, episodes: episodes.length });
+  }
   for (const episode of episodes) {
     const events: Array<Record<string, unknown>> = [];
     const push = (event: Record<string, unknown>) => events.push({ schemaVersion: 1, seq: events.length, time, ...event });
