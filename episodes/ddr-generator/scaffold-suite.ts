@@ -225,7 +225,9 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
       let midpoint: RelatedTable['midpoint'];
       if (time) {
         const type = columns.find((candidate) => candidate.name === time)!.type;
-        const middle = `min(${quote(time)}) + (max(${quote(time)}) - min(${quote(time)})) / 2`;
+        // dates are taken as timestamps: DATE − DATE is a count of days, which DuckDB cannot add back as a fraction
+        const value = TEMPORAL.test(type) ? `${quote(time)}::TIMESTAMP` : quote(time);
+        const middle = `min(${value}) + (max(${value}) - min(${value})) / 2`;
         // A day for dates and timestamps (a sentence then names it without a clock time), the value for numbers.
         const [row] = await queryRows(connection, `SELECT (${TEMPORAL.test(type) ? `(${middle})::DATE` : `round(${middle})`})::VARCHAR AS mid FROM ${quote(join.fromTable)}`);
         if (row?.mid) midpoint = TEMPORAL.test(type) ? { sql: `DATE ${literal(String(row.mid))}`, text: String(row.mid) } : { sql: String(row.mid), text: String(row.mid) };

@@ -63,6 +63,22 @@ describe('sandbox ddr scaffold on a database of another shape (no comments, refe
     expect(existsSync(out)).toBe(false);
   });
 
+  it('takes a DATE column as its time: the midpoint of dates is a date, not an internal error', async () => {
+    // README: `ddr scaffold` writes a DDR suite for any DuckDB file; the clinical database's DATE columns crashed it
+    // (DATE − DATE is an integer of days, and DATE + DOUBLE has no function in DuckDB).
+    const dated = path.join(scratch, 'data', 'transit-dated.duckdb');
+    await buildTransitDb(dated, 300);
+    const instance = await DuckDBInstance.create(dated);
+    const connection = await instance.connect();
+    await connection.run('ALTER TABLE trips ADD COLUMN departed_day DATE; UPDATE trips SET departed_day = departed::DATE');
+    connection.closeSync();
+    instance.closeSync();
+    const out = path.join(scratch, 'suite-dated');
+    const result = sandbox('ddr', 'scaffold', '--db', dated, '--entity', 'places.id', '--time', 'departed_day', '--count', '1', '--no-baseline', '--out', out);
+    expect(result.status, result.stderr).toBe(0);
+    expect((await readdir(out)).filter((file) => file.endsWith('.json'))).toHaveLength(1);
+  });
+
   it('writes a suite whose answers its SQL recomputes, whose dbPath is relative to the task file, and records the explorer baseline', async () => {
     const result = sandbox('ddr', 'scaffold', '--db', db, '--entity', 'places.id', '--time', 'departed', '--count', '3', '--out', suite);
     expect(result.status, result.stderr).toBe(0);
