@@ -14,6 +14,12 @@ if (!process.execArgv.includes('--no-node-snapshot')) {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));
   child.on('exit', (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 1)));
 } else {
+  // A reader that stops early (`sandbox … | head`) closes the pipe: stop as a process killed by SIGPIPE does (exit
+  // 141, no stack trace). A run stopped this way is resumable like any interrupted run.
+  process.stdout.on('error', (error) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(128 + constants.signals.SIGPIPE);
+  });
   const { register } = await import('tsx/esm/api');
   register();
   const { main } = await import('../src/cli/main.ts');
