@@ -1,8 +1,12 @@
 /* exported NAME, init, check */
+/* global lib */
 'use strict';
 // Groups (multisets) of tools that must be called together. A tool's groups are alternatives (CCTU's
 // "should be called in parallel with one of [...]"): its call passes when the step's calls (attempted,
 // blocked or not) contain all of at least one group it belongs to, and is blocked otherwise.
+// With `wording: 'cctu'` the feedback is CCTU's own text (github Junjie-Ye/CCTU,
+// utils/constraint_checker/handlers/tool.py, ToolParallelHandler.check): every group holding the tool, in
+// order, and the step's calls as Python prints a list. A group of one tool is met by calling it.
 const NAME = 'PARALLEL DEPENDENCIES';
 
 function init(params) {
@@ -15,7 +19,7 @@ function init(params) {
       if (groupsOf[tool].indexOf(position) < 0) groupsOf[tool].push(position);
     }
   });
-  return { groups: params.groups, needs: needs, groupsOf: groupsOf };
+  return { groups: params.groups, needs: needs, groupsOf: groupsOf, cctu: params.wording === 'cctu' };
 }
 
 function tally(names) {
@@ -40,6 +44,17 @@ function check(state, step) {
     let satisfied = false;
     for (const position of mine) if (!satisfied && contains(present, state.needs[position])) satisfied = true;
     if (satisfied) continue;
+    if (state.cctu) {
+      const expected = state.groups.filter(function (group) { return group.indexOf(call.name) >= 0; });
+      verdicts.push({
+        effect: 'block-call',
+        callId: call.id,
+        message: "INSTRUCTION FOLLOWING ERROR: TOOL PARALLEL NOT FOLLOWED! Tool '" + call.name + "' parallel requirement not met: should be called in parallel with one of " +
+          expected.map(function (group) { return '[' + group.join(', ') + ']'; }).join(' OR ') + '. Current parallel calls: ' +
+          lib.pythonRepr(step.calls.map(function (other) { return other.name; })),
+      });
+      continue;
+    }
     const listed = mine.map(function (position) { return '[' + state.groups[position].join(', ') + ']'; });
     verdicts.push({
       effect: 'block-call',

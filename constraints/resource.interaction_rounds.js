@@ -5,10 +5,12 @@
 // with status `limit`, and so does any message after it; a final answer before `min` is rejected. A final
 // answer rejected in round `max` also ends the episode — the host adds that verdict, since it depends on
 // what the other constraints say (src/validator/round-limit.ts).
+// With `wording: 'cctu'` (imported CCTU tasks) the feedback is CCTU's own text, byte for byte: github
+// Junjie-Ye/CCTU, utils/constraint_checker/handlers/interact.py, RoundHandler.check.
 const NAME = 'INTERACTION ROUNDS';
 
 function init(params) {
-  return { min: params.min || 0, max: params.max === undefined ? null : params.max };
+  return { min: params.min || 0, max: params.max === undefined ? null : params.max, cctu: params.wording === 'cctu' };
 }
 
 function check(state, step) {
@@ -23,7 +25,9 @@ function check(state, step) {
     if (step.round < state.min) {
       verdicts.push({
         effect: 'reject-answer',
-        message: 'This answer comes in round ' + step.round + ', but the task needs ' + range +
+        message: state.cctu
+          ? 'INSTRUCTION FOLLOWING ERROR: MIN ROUND NOT FOLLOWED! Minimum round requirement not met: final in round ' + step.round + ', requires at least ' + state.min + ' rounds.'
+          : 'This answer comes in round ' + step.round + ', but the task needs ' + range +
           ' interaction rounds (at least ' + state.min + '). Keep working with the tools before giving the final answer.',
       });
     }

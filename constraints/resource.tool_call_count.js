@@ -2,10 +2,12 @@
 'use strict';
 // Every attempted call counts, blocked or not (CCTU's reference checker). Calls past `max` are
 // blocked; a final answer with fewer than `min` calls so far is rejected.
+// With `wording: 'cctu'` (imported CCTU tasks) the feedback is CCTU's own text, byte for byte: github
+// Junjie-Ye/CCTU, utils/constraint_checker/handlers/interact.py, CallTimesHandler.check.
 const NAME = 'TOOL CALL COUNT';
 
 function init(params) {
-  return { min: params.min || 0, max: params.max === undefined ? null : params.max, count: 0 };
+  return { min: params.min || 0, max: params.max === undefined ? null : params.max, count: 0, cctu: params.wording === 'cctu' };
 }
 
 function check(state, step) {
@@ -14,7 +16,9 @@ function check(state, step) {
     if (state.count < state.min) {
       verdicts.push({
         effect: 'reject-answer',
-        message: 'You made ' + state.count + ' tool calls in total, at least ' + state.min +
+        message: state.cctu
+          ? 'INSTRUCTION FOLLOWING ERROR: MIN CALL TIMES NOT FOLLOWED! Minimum tool call times requirement not met: total ' + state.count + ', requires at least ' + state.min + '.'
+          : 'You made ' + state.count + ' tool calls in total, at least ' + state.min +
           ' are required. Call the tools you need before giving the final answer.',
       });
     }
@@ -26,7 +30,9 @@ function check(state, step) {
       verdicts.push({
         effect: 'block-call',
         callId: call.id,
-        message: 'Tool calls total ' + state.count + ', at most ' + state.max +
+        message: state.cctu
+          ? 'INSTRUCTION FOLLOWING ERROR: MAX CALL TIMES NOT FOLLOWED! Maximum tool call times requirement not met: total ' + state.count + ', requires at most ' + state.max + '. Please provide the final answer.'
+          : 'Tool calls total ' + state.count + ', at most ' + state.max +
           ' are allowed, so this call of `' + call.name + '` was not executed. Please provide the final answer.',
       });
     }

@@ -18,6 +18,7 @@ import { checkModelSpec } from './cli-options.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { formatTable } from './format-table.ts';
 import { formatScore } from './transcript.ts';
+import { isTrajectoryName } from '../schemas/run-folder.ts';
 
 /** Every trajectory a path names: the file itself, or the *.jsonl files of a run directory. */
 async function trajectoryFiles(target: string): Promise<string[]> {
@@ -28,7 +29,7 @@ async function trajectoryFiles(target: string): Promise<string[]> {
     throw new SandboxError('not-found', `no trajectory or run directory ${target}`);
   }
   if (info.isFile()) return [target];
-  const files = (await readdir(target)).filter((name) => name.endsWith('.jsonl')).sort();
+  const files = (await readdir(target)).filter(isTrajectoryName).sort();
   if (files.length === 0) throw new SandboxError('not-found', `no trajectories (*.jsonl) in ${target}`);
   return files.map((name) => path.join(target, name));
 }

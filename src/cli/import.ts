@@ -17,7 +17,8 @@ export function importCommand(): Command {
       // Loaded here, not at the top: every other subcommand would pay for them at start-up.
       const { checkOutDir, importCctu, writeSuite } = await import('../import/cctu/index.ts');
       await checkOutDir(options.out);
-      const tasks = await importCctu(options.data, options.checkCode);
+      const { tasks, notes } = await importCctu(options.data, options.checkCode);
+      for (const note of notes) process.stderr.write(`note: ${note}\n`);
       const files = await writeSuite(options.out, tasks);
       process.stdout.write(`imported ${tasks.length} CCTU sample${tasks.length === 1 ? '' : 's'} into ${options.out} (${files.length} task files)\n`);
     });

@@ -169,7 +169,12 @@ async function gateNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
   }
   if (decision.rejection !== null) {
     counts.rejectedAnswers += 1;
-    if (decision.endReason !== null) return { ...ended('limit', decision.endReason), counts };
+    if (decision.endReason !== null) {
+      // The rejection is still said: CCTU's harness appends the last round's feedback before it stops
+      // (github Junjie-Ye/CCTU, response_generator.py, sample_process), and its scorer reads it.
+      context.recorder.record({ type: 'feedback', round: counts.rounds, kind: 'constraint', content: decision.rejection });
+      return { ...ended('limit', decision.endReason), counts };
+    }
     return { counts, pending: { ...pending, decision, feedback: { kind: 'constraint', content: decision.rejection } } };
   }
   // The answer is accepted; a plan may then be executed.

@@ -8,6 +8,7 @@ import type { RunSettings } from '../schemas/event.ts';
 import { EnforcementSchema } from '../schemas/step.ts';
 import type { Task } from '../schemas/task.ts';
 import { checkWithSchema, parseJson } from '../schemas/json-with-schema.ts';
+import { isTrajectoryName } from '../schemas/run-folder.ts';
 
 /**
  * The identity of a run folder: what must be the same for two invocations of `sandbox run` to add episodes to
@@ -100,7 +101,7 @@ export function identityDifferences(recorded: RunIdentity, wanted: RunIdentity):
 export async function readRunFile(outDir: string, shown: string): Promise<RunFile | null> {
   const file = path.join(outDir, RUN_FILE);
   if (!existsSync(file)) {
-    const trajectories = existsSync(outDir) ? (await readdir(outDir)).filter((name) => name.endsWith('.jsonl')) : [];
+    const trajectories = existsSync(outDir) ? (await readdir(outDir)).filter(isTrajectoryName) : [];
     if (trajectories.length === 0) return null;
     throw new SandboxError('invalid-input', `${shown} holds ${trajectories.length} trajectories but no run.json saying which run made them: give --out <another dir>, or --fresh to start it over`);
   }

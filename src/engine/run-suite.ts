@@ -4,6 +4,7 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 import pLimit from 'p-limit';
 import { gradeEpisode, summarizeScores, type GradeOptions } from '../graders/index.ts';
+import { writeCctuResponseFile } from './cctu-response-file.ts';
 import type { StartEnvironmentOptions } from '../mcp/start-environment.ts';
 import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
@@ -173,7 +174,7 @@ export async function pendingEpisodes(
 /** Removes what a run wrote in a folder (trajectories, run.json, summary.json), nothing else: `--fresh`. */
 async function clearRunFolder(outDir: string): Promise<void> {
   if (!existsSync(outDir)) return;
-  const names = (await readdir(outDir)).filter((name) => name.endsWith('.jsonl') || name === RUN_FILE || name === 'summary.json');
+  const names = (await readdir(outDir)).filter((name) => name.endsWith('.jsonl') || name === RUN_FILE || name === 'summary.json'); // response.jsonl too
   await Promise.all(names.map((name) => rm(path.join(outDir, name), { force: true })));
 }
 
@@ -237,6 +238,8 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   const errors = errorReasons(episodes);
   await writeRunFile(options.outDir, { ...runFile, finishedAt: new Date().toISOString(), episodes: total });
   await writeFile(path.join(options.outDir, 'summary.json'), `${JSON.stringify({ episodes, tables, errors, ...(failures.length > 0 ? { failures } : {}) }, null, 2)}\n`);
+  // Imported CCTU tasks: CCTU's own response.jsonl too, for its evaluation.py.
+  await writeCctuResponseFile(options.outDir, options.tasks, repeats, trajectoryFile);
   return { outDir: options.outDir, ran, kept: total - pending.length, episodes, tables, errors, failures };
 }
 

@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { SandboxError } from '../sandbox-error.ts';
+import { isTrajectoryName } from '../schemas/run-folder.ts';
 
 /** A file of a run folder the store indexes, with what decides whether it must be read again. */
 export interface RunFile {
@@ -18,7 +19,7 @@ const MAX_DEPTH = 4;
 function kindOf(name: string): RunFile['kind'] | undefined {
   if (name === 'run.json') return 'run';
   if (name === 'summary.json') return 'summary';
-  if (name.endsWith('.jsonl')) return 'trajectory';
+  if (isTrajectoryName(name)) return 'trajectory';
   // what `sandbox replay --save` / `sandbox validate --save` write beside a trajectory
   if (name.endsWith('.replay.json') || name.endsWith('.validate.json')) return 'divergences';
   return undefined;

@@ -5,6 +5,11 @@ const count = z.number().int().nonnegative();
 const maxCount = count.optional();
 
 const base = { id: z.string().min(1), description: z.string().optional() };
+/**
+ * `cctu`: the feedback is CCTU's own text, byte for byte (github Junjie-Ye/CCTU, utils/constraint_checker/handlers/);
+ * `sandbox import cctu` sets it on every constraint it writes. Absent: this sandbox's wording.
+ */
+const wording = z.literal('cctu').optional();
 
 /** CCTU's round limit when a task sets none (its runner's default). */
 export const CCTU_DEFAULT_MAX_ROUNDS = 20;
@@ -37,24 +42,40 @@ export const ConstraintSchema = z.discriminatedUnion('category', [
     ...base,
     category: z.literal('resource.interaction_rounds'),
     /** `max` is the episode's round limit: CCTU's default of 20 when the task sets none. */
-    params: z.object({ min: count.default(0), max: count.default(CCTU_DEFAULT_MAX_ROUNDS) }).refine(maxNotBelowMin, maxNotBelowMinError),
+    params: z.object({ min: count.default(0), max: count.default(CCTU_DEFAULT_MAX_ROUNDS), wording }).refine(maxNotBelowMin, maxNotBelowMinError),
   }),
-  z.object({ ...base, category: z.literal('resource.tool_call_count'), params: z.object(minMax).refine(maxNotBelowMin, maxNotBelowMinError) }),
-  z.object({ ...base, category: z.literal('resource.specific_tool_call_count'), params: z.object({ limits: z.record(z.string(), count) }) }),
-  z.object({ ...base, category: z.literal('behavior.sequential_dependencies'), params: z.object({ chains: z.array(z.array(z.string()).min(2)).min(1) }) }),
-  z.object({ ...base, category: z.literal('behavior.parallel_dependencies'), params: z.object({ groups: z.array(z.array(z.string()).min(2)).min(1) }) }),
+  z.object({ ...base, category: z.literal('resource.tool_call_count'), params: z.object({ ...minMax, wording }).refine(maxNotBelowMin, maxNotBelowMinError) }),
+  z.object({ ...base, category: z.literal('resource.specific_tool_call_count'), params: z.object({ limits: z.record(z.string(), count), wording }) }),
+  z.object({
+    ...base,
+    category: z.literal('behavior.sequential_dependencies'),
+    params: z.object({
+      /** Ordered chains; a chain of one tool, or none at all, checks nothing (CCTU accepts both). */
+      chains: z.array(z.array(z.string())),
+      /**
+       * CCTU's one-query case (handlers/tool.py, ToolOrderHandler.check, query 96): when the episode's first tool is
+       * `name`, these chains apply instead of `chains`; otherwise none do.
+       */
+      firstTool: z.object({ name: z.string().min(1), chains: z.array(z.array(z.string())) }).optional(),
+      wording,
+    }),
+  }),
+  /** Groups of tools called together; a group of one tool is met by calling it (CCTU accepts it), no group checks nothing. */
+  z.object({ ...base, category: z.literal('behavior.parallel_dependencies'), params: z.object({ groups: z.array(z.array(z.string()).min(1)), wording }) }),
   z.object({
     ...base,
     category: z.literal('behavior.parallel_calls_count'),
-    params: z.object({ ...minMax, unit: z.enum(['type', 'times']).default('type') }).refine(maxNotBelowMin, maxNotBelowMinError),
+    params: z.object({ ...minMax, unit: z.enum(['type', 'times']).default('type'), wording }).refine(maxNotBelowMin, maxNotBelowMinError),
   }),
   z.object({ ...base, category: z.literal('toolset.available_tools'), params: z.object({}).default({}) }),
   z.object({ ...base, category: z.literal('toolset.required_parameters'), params: z.object({}).default({}) }),
   z.object({ ...base, category: z.literal('toolset.parameter_types'), params: z.object({}).default({}) }),
+  /** CCTU's own argument check (constraints/toolset.cctu_arguments.js) on `tools`, the sample's `tools` JSON text as CCTU released it. */
+  z.object({ ...base, category: z.literal('toolset.cctu_arguments'), params: z.object({ tools: z.string().min(1) }) }),
   z.object({
     ...base,
     category: z.literal('response.length'),
-    params: z.object({ ...minMax, unit: z.enum(['chars', 'words']) }).refine(maxNotBelowMin, maxNotBelowMinError),
+    params: z.object({ ...minMax, unit: z.enum(['chars', 'words']), wording }).refine(maxNotBelowMin, maxNotBelowMinError),
   }),
   z.object({
     ...base,
@@ -105,7 +126,7 @@ export const ConstraintSchema = z.discriminatedUnion('category', [
       /** Display name used in feedback: INSTRUCTION FOLLOWING ERROR: <NAME> NOT FOLLOWED! */
       name: z.string().min(1),
       /**
-       * Python source defining `function`, called on every final answer (after its last `</think>`, trimmed) as
+       * Python source defining `function`, called on every final answer (every `<think>…</think>` removed, stripped: CCTU's) as
        * `function(response)` and returning `(ok, message)` — CCTU's response validators; run in the Python sandbox.
        */
       source: z.string().min(1),

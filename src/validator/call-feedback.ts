@@ -1,27 +1,28 @@
 import type { Verdict } from '../schemas/step.ts';
 
 /**
- * Which feedback a blocked call gets. `first` (the default, CCTU's): only the first block of each call is
- * reported — resource checks before behaviour checks, then custom constraints, then the argument checks
- * (toolset), ties in the task's order — so a call blocked by a limit is not also reported for its
- * arguments, and per-category violation counts compare with CCTU's. `all`: every constraint's block.
+ * Which feedback a blocked call gets. `cctu` (the default) is CCTU's checker (github Junjie-Ye/CCTU,
+ * utils/constraint_checker/core.py `get_feedback_if`, feedback.py `Feedback.tool_msgs_by_callid`, and
+ * args_checker.py `ToolArgsChecker.check`): every constraint that blocks a call says so, in the task's
+ * constraint order (CCTU's handler order), the messages joined by the gate into the call's one tool message;
+ * the argument checks (the `toolset.*` categories) speak only for a call no other constraint blocked, and
+ * then once (CCTU's argument checker reports one error per call). `all`: every block, of every category.
  */
-export type CallFeedback = 'first' | 'all';
+export type CallFeedback = 'cctu' | 'all';
 
-const ORDER = ['resource', 'behavior', 'custom', 'response', 'toolset'];
+const isArgumentCheck = (verdict: Verdict): boolean => verdict.category.startsWith('toolset.');
 
-function rank(category: string): number {
-  const position = ORDER.indexOf(category.split('.')[0]!);
-  return position < 0 ? ORDER.length : position;
-}
-
-/** The verdicts with, per call, only its first block (see CallFeedback); other verdicts untouched, order kept. */
-export function firstBlockPerCall(verdicts: readonly Verdict[]): Verdict[] {
-  const first = new Map<string, Verdict>();
+/** The verdicts under CCTU's rule (see CallFeedback); every verdict but argument blocks untouched, order kept. */
+export function cctuCallFeedback(verdicts: readonly Verdict[]): Verdict[] {
+  const blockedByHandler = new Set<string>();
   for (const verdict of verdicts) {
-    if (verdict.effect !== 'block-call' || verdict.callId === undefined) continue;
-    const kept = first.get(verdict.callId);
-    if (kept === undefined || rank(verdict.category) < rank(kept.category)) first.set(verdict.callId, verdict);
+    if (verdict.effect === 'block-call' && verdict.callId !== undefined && !isArgumentCheck(verdict)) blockedByHandler.add(verdict.callId);
   }
-  return verdicts.filter((verdict) => verdict.effect !== 'block-call' || verdict.callId === undefined || first.get(verdict.callId) === verdict);
+  const argumentReported = new Set<string>();
+  return verdicts.filter((verdict) => {
+    if (verdict.effect !== 'block-call' || verdict.callId === undefined || !isArgumentCheck(verdict)) return true;
+    if (blockedByHandler.has(verdict.callId) || argumentReported.has(verdict.callId)) return false;
+    argumentReported.add(verdict.callId);
+    return true;
+  });
 }

@@ -15,6 +15,7 @@ export const BUILTIN_CATEGORIES = CONSTRAINT_CATEGORIES.filter((category) => cat
 const LIBRARIES = [
   { file: 'shared/json-schema.js', exports: ['parseArguments', 'schemaIssues', 'callArguments', 'callIssues'], hooks: ['useTools'] },
   { file: 'shared/markdown.js', exports: ['markdownElements', 'markdownTables'], hooks: [] },
+  { file: 'shared/python-text.js', exports: ['pythonStrip', 'pythonSplit', 'pythonRepr', 'pythonJsonLoads', 'PyInt', 'PyFloat', 'PyDict'], hooks: [] },
   { file: 'shared/answer-text.js', exports: ['answerText'], hooks: [] },
 ];
 /** Helpers only the runtimes use (not on `lib`). */

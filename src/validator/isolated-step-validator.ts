@@ -16,7 +16,7 @@ import {
 } from './isolate-pool.ts';
 import type { StepValidator } from './step-validator.ts';
 import { customConstraintName } from './custom-constraint-name.ts';
-import { firstBlockPerCall, type CallFeedback } from './call-feedback.ts';
+import { cctuCallFeedback, type CallFeedback } from './call-feedback.ts';
 import { roundLimitVerdicts } from './round-limit.ts';
 
 /** Limits of the validator isolates. */
@@ -25,7 +25,7 @@ export interface ValidatorOptions {
   memoryLimitMb?: number;
   /** Wall time one call into an isolate (one step: all built-ins, or one custom constraint) may take (default 100 ms). */
   timeoutMs?: number;
-  /** Feedback of a call several constraints block: only the first (CCTU's, the default) or all. */
+  /** Feedback of a call several constraints block: CCTU's (every handler's, the argument check's only alone; the default) or all. */
   callFeedback?: CallFeedback;
 }
 
@@ -78,7 +78,7 @@ export class IsolatedStepValidator implements StepValidator {
   ) {
     this.memoryLimitMb = options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.callFeedback = options.callFeedback ?? 'first';
+    this.callFeedback = options.callFeedback ?? 'cctu';
     this.toolsJson = JSON.stringify(tools);
     constraints.forEach((constraint, index) => {
       if (constraint.category === 'custom') {
@@ -109,7 +109,7 @@ export class IsolatedStepValidator implements StepValidator {
     // In constraint order, as one call for all would give them (the sort is stable).
     if (this.customs.length > 0) found.sort((a, b) => a[0] - b[0]);
     let verdicts = found.map((encoded) => this.toVerdict(encoded));
-    if (verdicts.length > 1 && this.callFeedback === 'first') verdicts = firstBlockPerCall(verdicts);
+    if (verdicts.length > 1 && this.callFeedback === 'cctu') verdicts = cctuCallFeedback(verdicts);
     if (verdicts.length > 0 && step.kind === 'final-answer') verdicts = verdicts.concat(roundLimitVerdicts(this.constraints, step, verdicts, this.broken));
     if (this.pending.length === 0) return verdicts;
     const all = this.pending.concat(verdicts);

@@ -2,6 +2,7 @@ import { PythonSandbox, type PythonOutcome } from '../python-sandbox/index.ts';
 import type { Constraint } from '../schemas/constraint.ts';
 import type { Step, Verdict } from '../schemas/step.ts';
 import { customConstraintName } from './custom-constraint-name.ts';
+import { cctuAnswerText, pythonStrip } from '../schemas/cctu-text.ts';
 
 export type PythonConstraint = Extract<Constraint, { category: 'python' }>;
 
@@ -15,11 +16,8 @@ export interface PythonValidatorOptions {
 export const DEFAULT_PYTHON_VALIDATOR_TIMEOUT_MS = 2_000;
 const PREFIX = 'INSTRUCTION FOLLOWING ERROR: ';
 
-/** The response a Python validator reads: the text after the last `</think>` (reasoning is not the answer), trimmed. */
-export function responseForValidation(content: string): string {
-  const end = content.lastIndexOf('</think>');
-  return (end < 0 ? content : content.slice(end + '</think>'.length)).trim();
-}
+/** The response a Python validator reads: CCTU's (`cctuAnswerText`: every `<think>…</think>` removed, then stripped). */
+export const responseForValidation = cctuAnswerText;
 
 /**
  * The task's `python` constraints (CCTU's response validators), run in one Python sandbox per episode, opened at
@@ -95,7 +93,8 @@ export class PythonStepValidator {
           constraintId: constraint.id,
           category: 'python',
           effect: 'reject-answer',
-          message: `${PREFIX}${customConstraintName(constraint.params.name)} NOT FOLLOWED! ${outcome.message}`,
+          // Stripped, as CCTU's Feedback.add_user strips every message (utils/constraint_checker/feedback.py).
+          message: pythonStrip(`${PREFIX}${customConstraintName(constraint.params.name)} NOT FOLLOWED! ${outcome.message}`),
         });
       }
     });

@@ -5,22 +5,16 @@ import { PythonSandbox } from '../../python-sandbox/index.ts';
 import { SandboxError } from '../../sandbox-error.ts';
 import { checkWithSchema, parseJson, parseJsonWithSchema } from '../../schemas/json-with-schema.ts';
 import { CctuTaskSchema, type CctuTask } from '../../schemas/cctu-task.ts';
-import type { Constraint } from '../../schemas/constraint.ts';
-import { CctuSampleSchema, CodesSchema, OpenAiToolSchema, UnsolvedSetSchema, splitSampleId, type CctuSample, type CheckFile } from './cctu-sample.ts';
-import { PYTHON_FUNCTIONS, UnmappableConstraint, mapConstraint } from './map-constraint.ts';
-import { pythonFileFor, readCheckCode } from './read-check-code.ts';
+import { CctuSampleSchema, CodesSchema, OpenAiToolSchema, UnsolvedSetSchema, type CctuSample } from './cctu-sample.ts';
+import { KNOWN_EXTRA_CONFIG_KEYS, UnmappableConstraint, configKeysOf, handlerKey, isPythonHandler, isRegistered, mapConstraint } from './map-constraint.ts';
+import { readCheckCode } from './read-check-code.ts';
 
 /** CCTU's protocol: a conversation ends at 20 rounds (assistant messages) whatever its constraints say. */
 export const CCTU_MAX_ROUNDS = 20;
 /** CCTU's limit on one tool call. */
 export const CCTU_TOOL_TIMEOUT_MS = 10_000;
-
-/** The toolset checks CCTU runs on every call of every case. */
-const TOOLSET: Constraint[] = [
-  { id: 'toolset-available-tools', category: 'toolset.available_tools', params: {} },
-  { id: 'toolset-required-parameters', category: 'toolset.required_parameters', params: {} },
-  { id: 'toolset-parameter-types', category: 'toolset.parameter_types', params: {} },
-];
+/** CCTU sets no limit on tool calls; this is only a guard against a runaway model (20 rounds of 500 parallel calls). */
+export const CCTU_MAX_TOOL_CALLS = 10_000;
 
 function invalid(message: string): never {
   throw new SandboxError('invalid-task', message);
@@ -54,15 +48,25 @@ function missingFunctions(sandbox: PythonSandbox, unit: string, source: string, 
   return missing.length === 0 ? undefined : `does not define ${missing.map((name) => `${name}()`).join(', ')}`;
 }
 
-async function importSample(sample: CctuSample, checkCodeDir: string, sandbox: PythonSandbox): Promise<CctuTask> {
-  const { queryId, structure } = splitSampleId(sample.id);
+/** What the import says once on stderr: keys CCTU ignores, and files it does not read. */
+interface Notes {
+  sampleKeys: Set<string>;
+  configKeys: Set<string>;
+  unread: string[];
+  other: string[];
+}
+
+async function importSample(sample: CctuSample, checkCodeDir: string, sandbox: PythonSandbox, notes: Notes): Promise<CctuTask> {
+  // core.py, DialogueConstraintChecker.__init__: query_id = int(id.split("_")[0]) names the folder.
+  const queryId = BigInt(sample.id);
+  const folder = queryId.toString();
   const where = (file: string) => `sample ${sample.id} (${file})`;
-  const checks = await readCheckCode(checkCodeDir, queryId, (file, message) => invalid(`${where(file)}: ${message}`));
+  const { files, others } = await readCheckCode(checkCodeDir, folder, (file, message) => invalid(`${where(file)}: ${message}`));
   const tools = parseJsonField(sample, 'tools', z.array(OpenAiToolSchema).min(1));
   const codes = parseJsonField(sample, 'codes', CodesSchema);
   const unsolved = parseJsonField(sample, 'unsolved_set', UnsolvedSetSchema);
 
-  // Opening messages: an optional system message, then the user's query.
+  // The opening messages (response_generator.py, sample_process: the conversation starts as sample['messages']).
   const roles = sample.messages.map((message) => message.role).join(',');
   if (roles !== 'system,user' && roles !== 'user') invalid(`sample ${sample.id}: "messages" must be [system, user] or [user], got [${roles}]`);
   const system = sample.messages.length === 2 ? sample.messages[0]!.content : '';
@@ -78,34 +82,41 @@ async function importSample(sample: CctuSample, checkCodeDir: string, sandbox: P
     return { name, description: tool.function.description, parameters: tool.function.parameters, implementation: source, language: 'python' as const };
   });
 
+  // core.py, _init_handlers: constraint i is handled by HANDLER_REGISTRY[(primary, secondary)] and configured from
+  // check_constraint_<i>.json or .py; CCTU prints and skips a pair it does not know — here that refuses the sample.
+  const read = new Set<string>();
+  const sampleNotes: string[] = [];
   const constraints = sample.constraints_list.map((triple, index) => {
-    const [primary, secondary] = triple;
-    const isPython = primary === 'Response' && PYTHON_FUNCTIONS[secondary] !== undefined;
-    const check: CheckFile | undefined = isPython ? pythonFileFor(index, checks) : checks.get(index)?.find((file) => file.kind === 'json');
-    const file = check?.file ?? path.join(checkCodeDir, queryId, `check_constraint_${index}.${isPython ? 'py' : 'json'}`);
+    const key = handlerKey(triple[0], triple[1]);
+    if (!isRegistered(key)) invalid(`sample ${sample.id}: constraints_list[${index}] ${JSON.stringify([triple[0], triple[1]])} is not a pair of CCTU's HANDLER_REGISTRY (utils/constraint_checker/handlers/registry.py)`);
+    const name = `check_constraint_${index}.${isPythonHandler(key) ? 'py' : 'json'}`;
+    const check = files.get(name);
+    read.add(name);
+    const file = check?.file ?? path.join(checkCodeDir, folder, name);
     try {
-      const constraint = mapConstraint(index, triple, check);
+      const constraint = mapConstraint(index, triple, check, { queryId, tools: toolNames, note: (text) => sampleNotes.push(`sample ${sample.id}: ${text}`) });
+      if (check?.kind === 'json') {
+        for (const configKey of Object.keys(check.config)) if (!configKeysOf(key).includes(configKey) && !KNOWN_EXTRA_CONFIG_KEYS.includes(configKey)) notes.configKeys.add(configKey);
+      }
       if (constraint.category === 'python') {
         const problem = missingFunctions(sandbox, `validator_${index}`, constraint.params.source, [constraint.params.function]);
         if (problem !== undefined) invalid(`${where(file)}: the validator ${problem}`);
       }
       return constraint;
     } catch (error) {
-      if (error instanceof UnmappableConstraint) invalid(`${where(file)}: constraint ${index} ${JSON.stringify(triple.slice(0, 2))}: ${error.message}`);
+      if (error instanceof UnmappableConstraint) invalid(`${where(file)}: constraints_list[${index}] ${JSON.stringify(triple.slice(0, 2))}: ${error.message}`);
       throw error;
     }
   });
-  for (const [index, files] of checks) {
-    if (index >= sample.constraints_list.length) invalid(`${where(files[0]!.file)}: constraints_list has no constraint ${index}`);
-  }
+  notes.other.push(...sampleNotes);
+  notes.unread.push(...[...files.values()].filter((check) => !read.has(path.basename(check.file))).map((check) => check.file), ...others);
 
-  const subqueries = Object.entries(unsolved).flatMap(([tool, answers]) => {
-    if (!toolNames.includes(tool)) invalid(`sample ${sample.id} (unsolved_set): golden answers for ${tool}, which "tools" does not list`);
-    return answers.map((answer) => ({ query: '', tool, answer }));
-  });
-  if (subqueries.length === 0) invalid(`sample ${sample.id} (unsolved_set): no golden answers`);
+  // evaluation.py, solve_rate_is_one: each golden answer must be found in a tool message of its tool.
+  const subqueries = Object.entries(unsolved).flatMap(([tool, answers]) => answers.map((answer) => ({ query: '', tool, answer })));
+  const rounds = constraints.find((constraint) => constraint.category === 'resource.interaction_rounds');
 
   const { id: _id, data_source: _source, messages, tools: _tools, codes: _codes, constraints_list, unsolved_set: _unsolved, ...extra } = sample;
+  for (const key of Object.keys(extra)) notes.sampleKeys.add(key);
   const task = {
     schemaVersion: 1,
     id: taskIdOf(sample.id),
@@ -117,9 +128,12 @@ async function importSample(sample: CctuSample, checkCodeDir: string, sandbox: P
     protocol: 'cctu-official',
     environment: { servers: [{ name: 'mock-tools', options: { world: {} } }] },
     tools: mockTools,
-    constraints: [...constraints, ...TOOLSET],
-    limits: { maxRounds: CCTU_MAX_ROUNDS, toolTimeoutMs: CCTU_TOOL_TIMEOUT_MS },
-    grading: { structure, dataSource: sample.data_source, subqueries },
+    // CCTU's argument check (args_checker.py) runs last, on the calls no handler blocked (src/validator/call-feedback.ts).
+    constraints: [...constraints, { id: 'toolset-cctu-arguments', category: 'toolset.cctu_arguments', params: { tools: sample.tools } }],
+    // response_generator.py: max_turns=20, lowered by an interaction-rounds constraint (RoundHandler.configure);
+    // CCTU limits neither the number of calls nor their time but per call (utils.py, call_function: 10 s).
+    limits: { maxRounds: rounds?.category === 'resource.interaction_rounds' ? rounds.params.max : CCTU_MAX_ROUNDS, maxToolCalls: CCTU_MAX_TOOL_CALLS, toolTimeoutMs: CCTU_TOOL_TIMEOUT_MS },
+    grading: { structure: sample.data_source, dataSource: sample.data_source, subqueries },
     metadata: {
       cctu: {
         id: sample.id,
@@ -127,7 +141,7 @@ async function importSample(sample: CctuSample, checkCodeDir: string, sandbox: P
         messages,
         tools,
         constraints_list,
-        refine_constraint: [...checks.values()].flat().map((check) => (check.kind === 'json' ? check.config.refine_constraint : undefined)).find((text) => typeof text === 'string'),
+        refine_constraint: [...files.values()].map((check) => (check.kind === 'json' ? check.config.refine_constraint : undefined)).find((text) => typeof text === 'string'),
         ...extra,
       },
     },
@@ -137,13 +151,23 @@ async function importSample(sample: CctuSample, checkCodeDir: string, sandbox: P
   return parsed.data;
 }
 
+function describeNotes(notes: Notes): string[] {
+  const lines: string[] = [];
+  const list = (keys: Set<string>) => [...keys].sort().map((key) => `"${key}"`).join(', ');
+  if (notes.sampleKeys.size > 0) lines.push(`samples carry keys CCTU's code does not read, kept in each task's metadata.cctu: ${list(notes.sampleKeys)}`);
+  if (notes.configKeys.size > 0) lines.push(`check_code configurations carry keys CCTU's handlers do not read, ignored as CCTU ignores them: ${list(notes.configKeys)}`);
+  if (notes.unread.length > 0) lines.push(`check_code holds ${notes.unread.length} file${notes.unread.length === 1 ? '' : 's'} CCTU does not read (no constraint of that index and kind), ignored: ${notes.unread.slice(0, 3).join(', ')}${notes.unread.length > 3 ? ', …' : ''}`);
+  return [...lines, ...notes.other];
+}
+
 /**
  * Converts CCTU's released benchmark (`input_data.jsonl` + `check_code/`) into tasks of the `cctu-official`
- * protocol, one per sample, losslessly: the Python tools and validators stay Python, each constraint keeps CCTU's
- * configuration, golden answers keep CCTU's matching rule, and the original sample is kept in `metadata.cctu`.
- * The first problem throws an `invalid-task` SandboxError naming the sample and the file.
+ * protocol, one per sample, as CCTU's own code reads them: the Python tools and validators stay Python, each
+ * constraint keeps CCTU's configuration, handler order and feedback text, golden answers keep CCTU's matching
+ * rule, and the original sample is kept in `metadata.cctu`. The first problem throws an `invalid-task`
+ * SandboxError naming the sample and the file. `notes` are what deserves a word on stderr, each said once.
  */
-export async function importCctu(dataPath: string, checkCodeDir: string): Promise<CctuTask[]> {
+export async function importCctu(dataPath: string, checkCodeDir: string): Promise<{ tasks: CctuTask[]; notes: string[] }> {
   let text: string;
   try {
     text = await readFile(dataPath, 'utf8');
@@ -158,18 +182,17 @@ export async function importCctu(dataPath: string, checkCodeDir: string): Promis
     return [checkWithSchema(json, CctuSampleSchema, typeof id === 'string' ? `${where} (sample ${id})` : where, { code: 'invalid-task' })];
   });
   if (samples.length === 0) invalid(`${dataPath}: no samples`);
+  const notes: Notes = { sampleKeys: new Set(), configKeys: new Set(), unread: [], other: [] };
   const sandbox = await PythonSandbox.open({ timeoutMs: 10_000 });
   try {
     const tasks: CctuTask[] = [];
-    const seen = new Map<string, string>();
+    const seen = new Set<string>();
     for (const sample of samples) {
-      const task = await importSample(sample, checkCodeDir, sandbox);
-      const clash = seen.get(task.id);
-      if (clash !== undefined) invalid(`sample ${sample.id}: its task id ${task.id} is also sample ${clash}'s`);
-      seen.set(task.id, sample.id);
-      tasks.push(task);
+      if (seen.has(sample.id)) invalid(`sample ${sample.id}: the id appears twice in ${dataPath} (CCTU keys its samples by id)`);
+      seen.add(sample.id);
+      tasks.push(await importSample(sample, checkCodeDir, sandbox, notes));
     }
-    return tasks;
+    return { tasks, notes: describeNotes(notes) };
   } finally {
     sandbox.dispose();
   }

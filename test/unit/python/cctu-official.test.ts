@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { solveSubqueries } from '../../../src/graders/cctu.ts';
-import { gradeCctuOfficial } from '../../../src/graders/cctu-official.ts';
+import { answerVerify, gradeCctuOfficial, summarizeCctuOfficial } from '../../../src/graders/cctu-official.ts';
 import { CctuTaskSchema } from '../../../src/schemas/cctu-task.ts';
 import type { TrajectoryEvent } from '../../../src/schemas/event.ts';
 
@@ -60,9 +60,17 @@ const TASK = CctuTaskSchema.parse({
 let seq = 0;
 const base = () => ({ schemaVersion: 1 as const, seq: seq++, time: '' });
 const start = (): TrajectoryEvent => ({ ...base(), type: 'episode-start', taskId: TASK.id, model: 'scripted', settings: { enforcement: 'block', seed: 0, repeat: 0, execute: false }, versions: {}, messages: [], tools: [] });
-const assistant = (round: number): TrajectoryEvent => ({ ...base(), type: 'model-response', round, message: { role: 'assistant', content: '' }, usage: {}, latencyMs: 0 });
+// An assistant message; with `call`, it calls tool a (id c<round>), whose result() follows.
+const assistant = (round: number, call = true, content = ''): TrajectoryEvent => ({
+  ...base(),
+  type: 'model-response',
+  round,
+  message: call ? { role: 'assistant', content: null, tool_calls: [{ id: `c${round}`, type: 'function', function: { name: 'a', arguments: '{}' } }] } : { role: 'assistant', content },
+  usage: {},
+  latencyMs: 0,
+});
 const result = (round: number, content: string): TrajectoryEvent => ({ ...base(), type: 'tool-result', round, callId: `c${round}`, name: 'a', content, isError: false, durationMs: 0 });
-const feedback = (round: number): TrajectoryEvent => ({ ...base(), type: 'feedback', round, kind: 'constraint', content: 'INSTRUCTION FOLLOWING ERROR: RESPONSE LENGTH NOT FOLLOWED! shorter' });
+const feedback = (round: number, content = 'INSTRUCTION FOLLOWING ERROR: MAX LENGTH NOT FOLLOWED! shorter'): TrajectoryEvent => ({ ...base(), type: 'feedback', round, kind: 'constraint', content });
 const end = (status: 'completed' | 'limit' | 'error'): TrajectoryEvent => ({
   ...base(),
   type: 'episode-end',
@@ -79,20 +87,56 @@ function scores(events: TrajectoryEvent[]) {
   return { sr: metrics.sr, psr: metrics.psr };
 }
 
+// evaluation.py, judge / solve_rate_is_one / compute_if_flags, on the conversation cctuMessages builds.
 describe("CCTU's SR and PSR", () => {
   it('found and no feedback: SR 1, PSR 1', () => {
-    expect(scores([start(), assistant(1), result(1, 'Paris'), assistant(2), end('completed')])).toEqual({ sr: 1, psr: 1 });
+    expect(scores([start(), assistant(1), result(1, 'Paris'), assistant(2, false), end('completed')])).toEqual({ sr: 1, psr: 1 });
   });
   it('feedback before the last assistant message only: SR 1, PSR 0', () => {
-    expect(scores([start(), assistant(1), result(1, 'Paris'), assistant(2), feedback(2), assistant(3), end('completed')])).toEqual({ sr: 1, psr: 0 });
+    expect(scores([start(), assistant(1), result(1, 'Paris'), assistant(2, false), feedback(2), assistant(3, false), end('completed')])).toEqual({ sr: 1, psr: 0 });
   });
   it('feedback after the last assistant message: SR 0, PSR 0', () => {
-    expect(scores([start(), assistant(1), result(1, 'Paris'), assistant(2), feedback(2), end('limit')])).toEqual({ sr: 0, psr: 0 });
+    expect(scores([start(), assistant(1), result(1, 'Paris'), assistant(2, false), feedback(2), end('limit')])).toEqual({ sr: 0, psr: 0 });
   });
-  it('a trajectory ending on a tool message counts as ending in error feedback: SR 0, PSR 0', () => {
+  it('a trajectory ending on a tool message: SR 0, PSR 0 (compute_if_flags returns 1, 1)', () => {
     expect(scores([start(), assistant(1), result(1, 'Paris'), end('limit')])).toEqual({ sr: 0, psr: 0 });
   });
   it('a golden answer not found: SR 0, PSR 0', () => {
-    expect(scores([start(), assistant(1), result(1, 'Lyon'), assistant(2), end('completed')])).toEqual({ sr: 0, psr: 0 });
+    expect(scores([start(), assistant(1), result(1, 'Lyon'), assistant(2, false), end('completed')])).toEqual({ sr: 0, psr: 0 });
+  });
+  it('a tool message whose call id no assistant message made is not read (build_tool_call_id2name)', () => {
+    expect(scores([start(), assistant(1, false), result(1, 'Paris'), assistant(2, false), end('completed')])).toEqual({ sr: 0, psr: 0 });
+  });
+  it('the error mark counts in any message, the assistant\'s own included, any case, and only with "… NOT FOLLOWED!"', () => {
+    expect(scores([start(), assistant(1), result(1, 'Paris'), assistant(2, false, 'instruction following error: max length not followed! (quoting)'), end('completed')])).toEqual({ sr: 1, psr: 0 });
+    expect(scores([start(), assistant(1), result(1, 'Paris'), assistant(2, false), feedback(2, 'INSTRUCTION FOLLOWING ERROR: something else'), assistant(3, false), end('completed')])).toEqual({ sr: 1, psr: 1 });
+    // [A-Z0-9 _] with IGNORECASE: a hyphen breaks the mark; Python's IGNORECASE also takes "ı" for "i".
+    expect(scores([start(), assistant(1), result(1, 'Paris'), assistant(2, false), feedback(2, 'INSTRUCTION FOLLOWING ERROR: MAX-LENGTH NOT FOLLOWED!'), assistant(3, false), end('completed')])).toEqual({ sr: 1, psr: 1 });
+    expect(scores([start(), assistant(1), result(1, 'Paris'), assistant(2, false), feedback(2, 'INSTRUCTıON FOLLOWING ERROR: X NOT FOLLOWED!'), assistant(3, false), end('completed')])).toEqual({ sr: 1, psr: 0 });
+  });
+});
+
+describe("CCTU's answer_verify", () => {
+  it('lower-cases, removes commas and strips both sides, then needs every ", " piece', () => {
+    expect(answerVerify('The height: 8,849 m', '8849 M')).toBe(true);
+    expect(answerVerify('Mount Everest', 'Mount Everest, Nepal')).toBe(false);
+    // Each piece is stripped after the commas go: " Nepal" is "nepal".
+    expect(answerVerify('everest in nepal', 'Everest,  Nepal')).toBe(true);
+  });
+});
+
+describe("CCTU's leaderboard", () => {
+  const score = (repeat: number, source: string, sr: number, psr: number) => ({ taskId: `t${repeat}${source}`, style: 'cctu' as const, repeat, status: 'completed' as const, passed: sr === 1, metrics: { sr, psr }, details: { protocol: 'cctu-official', dataSource: source } });
+  it('is evaluation.py\'s main: per repeat the rate in %, mean ± population std, "%.2f" (half to even)', () => {
+    // Single-Hop: repeat 0 → 1/2 = 50 %, repeat 1 → 2/2 = 100 %: mean 75.00, std 25.00. Multi-Hop: 0 % and 100 %: 50.00 ± 50.00.
+    // Overall: repeat 0 → 1/3 (33.33…), repeat 1 → 3/3 (100): mean 66.666… → 66.67, std 33.333… → 33.33.
+    const scores = [score(0, 'Single-Hop', 1, 0), score(0, 'Single-Hop', 0, 0), score(0, 'Multi-Hop', 0, 0), score(1, 'Single-Hop', 1, 1), score(1, 'Single-Hop', 1, 1), score(1, 'Multi-Hop', 1, 0)];
+    const [table] = summarizeCctuOfficial(scores);
+    expect(table!.columns).toEqual(['episodes', 'Single-Hop SR', 'Single-Hop PSR', 'Multi-Hop SR', 'Multi-Hop PSR', 'Overall SR', 'Overall PSR']);
+    expect(table!.rows).toEqual([[6, '75.00 ± 25.00', '50.00 ± 50.00', '50.00 ± 50.00', '0.00 ± 0.00', '66.67 ± 33.33', '33.33 ± 33.33']]);
+  });
+  it('rounds a tie to even as Python\'s format does: 1/800 = 0.125 % is "0.12"', () => {
+    const scores = Array.from({ length: 800 }, (_, index) => score(0, 'Single-Hop', index === 0 ? 1 : 0, 0));
+    expect(summarizeCctuOfficial(scores)[0]!.rows[0]![1]).toBe('0.12 ± 0.00');
   });
 });

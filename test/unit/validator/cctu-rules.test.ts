@@ -176,16 +176,18 @@ for (const [text, strict, lenient] of JSON_ANSWERS) {
   }
 }
 
-// ── Rule 6: a call several constraints block gets only the first feedback (resource, behaviour, custom, toolset). ──
+// ── Rule 6: a call several constraints block gets every handler's feedback, in the task's order (CCTU's handler order); the
+// argument check's only when no handler blocked it (core.py get_feedback_if, args_checker.py ToolArgsChecker.check). ──
 for (const badArguments of [false, true]) {
   for (const overLimit of [false, true]) {
     for (const outOfOrder of [false, true]) {
       const args = badArguments ? '{"n":"seven"}' : '{"n":7}';
       const steps: Step[] = [calls(1, ['a', '{}', 'k0']), calls(2, [outOfOrder ? 'c' : 'b', args, 'k1'])];
-      const first = overLimit ? 'limit block-call k1' : outOfOrder ? 'order block-call k1' : badArguments ? 'types block-call k1' : null;
-      // Listed in reverse order in the task: the order of the feedback is CCTU's, not the task's.
+      const handlers = [...(outOfOrder ? ['order block-call k1'] : []), ...(overLimit ? ['limit block-call k1'] : [])];
+      const expected = handlers.length > 0 ? handlers : badArguments ? ['types block-call k1'] : [];
+      // The argument check is listed first, yet speaks only for a call no handler blocked.
       const constraints = [constraint('types', 'toolset.parameter_types'), constraint('order', 'behavior.sequential_dependencies', { chains: [['b', 'c']] }), constraint('limit', 'resource.tool_call_count', { max: overLimit ? 1 : 5 })];
-      cases.push({ rule: '6 first feedback per call', name: `bad arguments ${badArguments}, over the limit ${overLimit}, out of order ${outOfOrder}`, constraints, steps, expected: first === null ? [] : [first] });
+      cases.push({ rule: '6 feedback per call', name: `bad arguments ${badArguments}, over the limit ${overLimit}, out of order ${outOfOrder}`, constraints, steps, expected });
     }
   }
 }
