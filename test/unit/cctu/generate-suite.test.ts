@@ -58,7 +58,7 @@ describe('CCTU-style generator', () => {
     expect(stats.constraintTypes.max).toBeLessThanOrEqual(12);
     expect(stats.constraintTypes.mean).toBeGreaterThan(6.5);
     expect(stats.constraintTypes.mean).toBeLessThan(7.8);
-    expect(Object.keys(stats.casesPerCategory).sort()).toEqual(CONSTRAINT_CATEGORIES.filter((category) => category !== 'custom' && category !== 'python').sort());
+    expect(Object.keys(stats.casesPerCategory).sort()).toEqual(CONSTRAINT_CATEGORIES.filter((category) => category !== 'custom' && category !== 'python' && category !== 'toolset.cctu_arguments').sort());
     for (const task of suite) {
       const categories = new Set(task.constraints.map((constraint) => constraint.category));
       for (const always of ['resource.interaction_rounds', 'toolset.available_tools', 'toolset.required_parameters', 'toolset.parameter_types'] as const) expect(categories).toContain(always);

@@ -15,7 +15,7 @@ describe('constraint params of the wrong shape are rejected at load, naming the 
     [{ id: 'a', category: 'resource.tool_call_count', params: { min: 5, max: 3 } }, 'params.max'],
     [{ id: 'a', category: 'resource.interaction_rounds', params: { max: -1 } }, 'params.max'],
     [{ id: 'a', category: 'resource.specific_tool_call_count', params: { limits: { search: 1.5 } } }, 'params.limits.search'],
-    [{ id: 'a', category: 'behavior.sequential_dependencies', params: { chains: [['only_one']] } }, 'params.chains.0'],
+    [{ id: 'a', category: 'behavior.sequential_dependencies', params: { chains: ['only_one'] } }, 'params.chains.0'],
     [{ id: 'a', category: 'behavior.parallel_calls_count', params: { unit: 'num' } }, 'params.unit'],
     [{ id: 'a', category: 'response.length', params: { max: 10 } }, 'params.unit'],
     [{ id: 'a', category: 'response.format', params: { format: 'yaml' } }, 'params.format'],
