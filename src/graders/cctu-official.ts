@@ -146,7 +146,7 @@ function ratesByRepeat(scores: readonly EpisodeScore[], metric: 'sr' | 'psr'): n
 }
 
 /** CCTU's four structures, in its leaderboard's order (README.md's table; evaluation.py groups by data_source). */
-export const CCTU_DATA_SOURCES = ['Single-Hop', 'Parallel Single-Hop', 'Multi-Hop', 'Parallel Multi-Hop'] as const;
+const CCTU_DATA_SOURCES = ['Single-Hop', 'Parallel Single-Hop', 'Multi-Hop', 'Parallel Multi-Hop'] as const;
 
 /**
  * CCTU's leaderboard (its README's table): SR and PSR per data source, then Overall, each `mean ± std` over repeats as
