@@ -40,8 +40,8 @@ export const SubquerySchema = z.object({
 
 /**
  * How a CCTU task is played and scored. `sandbox` (the default): this repository's protocol and grader.
- * `cctu-official`: CCTU's released protocol as `sandbox import cctu` writes it — 20 rounds at most, its golden-answer
- * matching (one golden answer consumed per tool message) and SR/PSR rules, summaries by data source and structure.
+ * `cctu-official`: CCTU's released protocol as `sandbox import cctu` writes it — its checker's rules and wording, 20
+ * rounds at most, evaluation.py's judge and leaderboard (src/graders/cctu-official.ts), CCTU's response.jsonl.
  */
 export const CctuProtocolSchema = z.enum(['sandbox', 'cctu-official']);
 export type CctuProtocol = z.infer<typeof CctuProtocolSchema>;
@@ -55,7 +55,7 @@ export const CctuTaskSchema = z.object({
   /** Absent for imported CCTU tasks (CCTU releases no reference trajectories). */
   reference: z.object({ ...referenceBaseShape }).optional(),
   grading: z.object({
-    /** One of CctuStructureSchema for generated tasks; an imported task keeps CCTU's category from its id. */
+    /** One of CctuStructureSchema for generated tasks; an imported task's is CCTU's `data_source` (`Single-Hop`, …). */
     structure: z.string().min(1),
     /** CCTU's `data_source` (imported tasks): summaries are grouped by it. */
     dataSource: z.string().min(1).optional(),
