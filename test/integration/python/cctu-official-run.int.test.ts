@@ -88,6 +88,14 @@ describe('an imported CCTU suite', () => {
     expect(unmet.at(-1)).toEqual({ role: 'user', content: 'INSTRUCTION FOLLOWING ERROR: MIN PARALLEL CALLS NOT FOLLOWED! Minimum parallel tool call types requirement not met: max seen 2, requires at least 3.' });
     // Round 2 is the last of 2: its tool calls run, and the conversation ends on their tool message.
     expect(conversation('rounds-max').at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_2_0' });
+
+    // response.jsonl is no trajectory: grading the folder and resuming the run read past it.
+    const graded = await run(process.execPath, [SANDBOX, 'grade', out], { timeout: 300_000 });
+    expect(graded.stdout).toContain(`CCTU leaderboard`);
+    expect(graded.stdout).toContain(String(board.rows[0]![9]));
+    const resumed = await run(process.execPath, [SANDBOX, 'run', '--suite', suite, '--model', `scripted:${fixture.script}`, '--out', out], { timeout: 300_000 });
+    expect(resumed.stdout).toMatch(/0 episodes run, 200 kept/);
+    expect(readFileSync(path.join(out, 'response.jsonl'), 'utf8').trimEnd().split('\n')).toHaveLength(200);
   });
 
   it('serves one imported task to an MCP client, its Python tool answering through the gateway', { timeout: 180_000 }, async () => {
