@@ -269,7 +269,16 @@ export class PythonSandbox {
   /** The prelude's functions answer with a JSON envelope: { ok, value } or { ok: false, error, memory? }. */
   #unwrap(outcome: PythonOutcome): PythonOutcome {
     if (!outcome.ok) return outcome;
-    const envelope = JSON.parse(outcome.value) as { ok: boolean; value?: string; error?: string; memory?: boolean };
+    let envelope: { ok: boolean; value?: string; error?: string; memory?: boolean };
+    try {
+      envelope = JSON.parse(outcome.value) as typeof envelope;
+    } catch {
+      // Code that replaced what the prelude answers with (json.dumps) forged its own answer, and not even as JSON.
+      return { ok: false, error: `the sandbox's answer is not its envelope: ${outcome.value.slice(0, 200)}`, kind: 'exception' };
+    }
+    if (typeof envelope !== 'object' || envelope === null || typeof envelope.ok !== 'boolean' || (envelope.value !== undefined && typeof envelope.value !== 'string')) {
+      return { ok: false, error: `the sandbox's answer is not its envelope: ${outcome.value.slice(0, 200)}`, kind: 'exception' };
+    }
     if (envelope.ok) return { ok: true, value: envelope.value ?? '' };
     return { ok: false, error: envelope.error ?? 'unknown error', kind: envelope.memory === true ? 'memory' : 'exception' };
   }

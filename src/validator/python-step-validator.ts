@@ -118,7 +118,12 @@ export class PythonStepValidator {
       return `the Python sandbox could not start: ${(failure as Error).message}`;
     }
     if (!outcome.ok) return outcome.kind === 'exception' ? outcome.error : `${outcome.error} (${outcome.kind})`;
-    const result = JSON.parse(outcome.value) as unknown;
+    let result: unknown;
+    try {
+      result = JSON.parse(outcome.value);
+    } catch {
+      return `it must return (bool, str), returned ${outcome.value.slice(0, 200)}`;
+    }
     if (!Array.isArray(result) || result.length !== 2 || typeof result[0] !== 'boolean') return `it must return (bool, str), returned ${outcome.value.slice(0, 200)}`;
     return { passed: result[0], message: typeof result[1] === 'string' ? result[1] : JSON.stringify(result[1]) };
   }

@@ -111,6 +111,19 @@ describe('a hostile Python validator cannot change another validator’s verdict
     });
   }
 
+  it('a payload answering for the sandbox with text that is not its envelope gets an error verdict; the run goes on', async () => {
+    const source = hostileSource("import json\njson.dumps = lambda *a, **k: 'not json'\n");
+    const validator = await createStepValidator([constraint('hostile', 'python', { name: 'hostile', function: 'check', source }), ...honestConstraints()], TOOLS);
+    try {
+      expect(await validator.check(answer(1, ANSWER))).toEqual([
+        { constraintId: 'hostile', category: 'python', effect: 'error', message: "check failed: the sandbox's answer is not its envelope: not json" },
+        ...EXPECTED,
+      ]);
+    } finally {
+      validator.dispose();
+    }
+  }, 180_000);
+
   it('the next episode: a validator tampered with in one episode leaves the next episode’s verdicts as the rule gives', async () => {
     const source = hostileSource(`import json, re\njson.dumps = lambda *a, **k: ${FORGED_ENVELOPE}\nre.search = lambda *a, **k: True\n`);
     const first = await createStepValidator([constraint('total', 'python', { name: 'total', function: 'check', source: source })], TOOLS);
