@@ -7,6 +7,11 @@
 'use strict';
 (function (global) {
   let files = global.__PY_FILES;
+  // Pyodide's WebAssembly module, compiled once in the host (python-sandbox.ts): `readbuffer` hands the loader a
+  // placeholder for the binary, and instantiating the placeholder instantiates the compiled module.
+  let compiled = global.__PY_WASM.module;
+  const wasmPlaceholder = new ArrayBuffer(8);
+  delete global.__PY_WASM;
   const epoch = global.__PY_EPOCH_MS;
   const initialSeed = global.__PY_SEED | 0;
   let seed = initialSeed;
@@ -20,6 +25,7 @@
     return file;
   };
   global.readbuffer = function readbuffer(path) {
+    if (path === '/pyodide/pyodide.asm.wasm' && files !== null) return wasmPlaceholder;
     const file = files === null ? undefined : files[path];
     if (!(file instanceof SharedArrayBuffer)) throw new Error('no such file: ' + path);
     return file;
@@ -36,6 +42,7 @@
     seed = initialSeed;
     ticks = 0;
     files = null;
+    compiled = null;
     delete global.__PY_RESET;
   };
   global.performance = { now: () => (ticks += 0.001), timeOrigin: epoch };
@@ -68,6 +75,7 @@
 
   const syncInstantiate = (source, imports) => {
     if (source instanceof WebAssembly.Module) return new WebAssembly.Instance(source, imports);
+    if (compiled !== null && bytesOf(source).buffer === wasmPlaceholder) return { module: compiled, instance: new WebAssembly.Instance(compiled, imports) };
     const module = new WebAssembly.Module(source);
     return { module, instance: new WebAssembly.Instance(module, imports) };
   };

@@ -1,5 +1,5 @@
 import ivm from 'isolated-vm';
-import { INDEX_URL, pyodideAssets } from './pyodide-assets.ts';
+import { INDEX_URL, nonZeroPageRuns, pyodideAssets } from './pyodide-assets.ts';
 import { readCachedSnapshot, saveCachedSnapshotInBackground } from './snapshot-cache.ts';
 
 /** Limits of one Python sandbox (the defaults are the JS tool sandbox's: 64 MiB, 10 s per call). */
@@ -25,14 +25,40 @@ const JS_HEAP_MB = 128;
 /** A snapshot restore needs the WASM heap it was taken with (~30 MB); the Python cap must leave room above it. */
 const MIN_MEMORY_MB = 40;
 
+const WASM_FILE = `${INDEX_URL}pyodide.asm.wasm`;
+
 type Entry = (op: string, a: string, b?: string, c?: string, d?: string) => string;
 
 let filesCopy: ivm.ExternalCopy<Record<string, string | SharedArrayBuffer>> | undefined;
+/**
+ * Pyodide's WebAssembly module, compiled once per process (in the host) and handed to every isolate as the same
+ * compiled module: isolated-vm's ExternalCopy serialises a `WebAssembly.Module` as V8's `CompiledWasmModule`
+ * (src/external_copy/serializer_nortti.cc, `GetWasmModuleTransferId` / `GetWasmModuleFromId`), which shares one
+ * native module between isolates. So no isolate compiles the 9.6 MB again, and the machine code V8 tiers up while
+ * one sandbox runs (Liftoff first, then TurboFan for hot functions) is what the next sandbox starts with: a fresh
+ * sandbox's first call runs optimised code, not baseline code. The module is immutable; each isolate instantiates it
+ * with memory of its own.
+ */
+let compiledWasm: ivm.ExternalCopy<{ module: object }> | undefined;
+/** Node's WebAssembly (this project's TypeScript libs declare no DOM or WebAssembly globals). */
+const { Module: WasmModule } = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => object } }).WebAssembly;
+
+function compiledWasmCopy(bytes: SharedArrayBuffer): ivm.ExternalCopy<{ module: object }> {
+  if (compiledWasm === undefined) {
+    const copy = new ivm.ExternalCopy({ module: new WasmModule(new Uint8Array(bytes)) });
+    compiledWasm = copy;
+    // A live ExternalCopy of a compiled module keeps the process from exiting (isolated-vm 5.0.4): let it go first.
+    process.once('exit', () => copy.release());
+  }
+  return compiledWasm;
+}
 /**
  * The memory snapshot sandboxes are restored from (this process's, or the on-disk cache's), in a SharedArrayBuffer:
  * every isolate reads the process's one copy (30 MB) instead of holding its own until its next garbage collection.
  */
 let snapshot: ivm.ExternalCopy<SharedArrayBuffer> | undefined;
+/** The snapshot's non-zero page runs (found once per process): a restore copies them and little else. */
+let snapshotRuns: ivm.ExternalCopy<Int32Array> | undefined;
 /** Settles once this process's snapshot is on disk (or its save failed); undefined until a full boot made one. */
 let snapshotSaved: Promise<void> | undefined;
 
@@ -48,6 +74,8 @@ export const sandboxStarts = {
   fullMs: 0,
   restoredMs: 0,
   lastFullStagesMs: undefined as Record<'assets' | 'isolate' | 'pyodide' | 'snapshot' | 'prelude', number> | undefined,
+  /** The same stages of this process's last restore (`snapshot` is 0: none is made). */
+  lastRestoreStagesMs: undefined as Record<'assets' | 'isolate' | 'pyodide' | 'snapshot' | 'prelude', number> | undefined,
   stdlib: undefined as 'bytecode' | 'source' | undefined,
 };
 
@@ -77,10 +105,16 @@ const MAKE_SNAPSHOT = `globalThis.__py.runPython('import json, random, traceback
 const FINISH = `
 (() => {
   const py = globalThis.__py, prelude = globalThis.__PY_PRELUDE;
-  for (const name of ['__py', '__PY_PRELUDE', '__PY_STATE', 'read', 'readbuffer', 'load']) delete globalThis[name];
+  for (const name of ['__py', '__PY_PRELUDE', '__PY_STATE', '__PY_SNAPSHOT_RUNS', 'read', 'readbuffer', 'load']) delete globalThis[name];
   globalThis.__PY_RESET();
   if (py._api && py._api.config) py._api.config._loadSnapshot = undefined;
   py.runPython(prelude);
+  // The prelude made every file and folder read-only; from now on the file system refuses to change modes, owners
+  // or times (EPERM: Python's PermissionError), so \`os.chmod\` cannot make it writable again.
+  const FS = py.FS, EPERM = 63;
+  for (const name of ['chmod', 'fchmod', 'lchmod', 'chown', 'fchown', 'lchown', 'utime']) {
+    FS[name] = () => { throw new FS.ErrnoError(EPERM); };
+  }
   const define = py.globals.get('__sandbox_define');
   const functions = py.globals.get('__sandbox_functions');
   const call = py.globals.get('__sandbox_call');
@@ -107,12 +141,17 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
     const context = isolate.createContextSync();
     const global = context.global;
     global.setSync('globalThis', global.derefInto());
-    filesCopy ??= new ivm.ExternalCopy(assets.files);
+    filesCopy ??= new ivm.ExternalCopy(Object.fromEntries(Object.entries(assets.files).filter(([name]) => name !== WASM_FILE)));
     global.setSync('__PY_FILES', filesCopy.copyInto());
+    global.setSync('__PY_WASM', compiledWasmCopy(assets.files[WASM_FILE] as SharedArrayBuffer).copyInto());
     global.setSync('__PY_SEED', RANDOM_SEED);
     global.setSync('__PY_EPOCH_MS', SANDBOX_EPOCH_MS);
     global.setSync('__PY_HEAP_MAX', Math.max(memoryLimitMb, MIN_MEMORY_MB) * 1024 * 1024);
-    if (snapshot !== undefined) global.setSync('__PY_SNAPSHOT', snapshot.copyInto());
+    if (snapshot !== undefined) {
+      snapshotRuns ??= new ivm.ExternalCopy(nonZeroPageRuns(snapshot.copy()));
+      global.setSync('__PY_SNAPSHOT', snapshot.copyInto());
+      global.setSync('__PY_SNAPSHOT_RUNS', snapshotRuns.copyInto());
+    }
     context.evalSync(assets.globalsSource, { filename: 'isolate-globals.js' });
     for (const [name, file, source] of [['__asm', 'pyodide.asm.mjs', assets.moduleSource], ['__loader', 'pyodide.mjs', assets.loaderSource]] as const) {
       const module = isolate.compileModuleSync(source, { filename: `file://${INDEX_URL}${file}` });
@@ -137,14 +176,16 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
     context.evalSync(FINISH, { timeout: 60_000 });
     stages.push(performance.now());
     const elapsed = performance.now() - started;
+    const [assetsMs, isolateMs, pyodideMs, snapshotMs, preludeMs] = stages.slice(1).map((at, index) => at - stages[index]!);
+    const stagesMs = { assets: assetsMs!, isolate: isolateMs!, pyodide: pyodideMs!, snapshot: snapshotMs!, prelude: preludeMs! };
     if (fromSnapshot) {
       sandboxStarts.restored += 1;
       sandboxStarts.restoredMs += elapsed;
+      sandboxStarts.lastRestoreStagesMs = stagesMs;
     } else {
       sandboxStarts.full += 1;
       sandboxStarts.fullMs += elapsed;
-      const [assetsMs, isolateMs, pyodideMs, snapshotMs, preludeMs] = stages.slice(1).map((at, index) => at - stages[index]!);
-      sandboxStarts.lastFullStagesMs = { assets: assetsMs!, isolate: isolateMs!, pyodide: pyodideMs!, snapshot: snapshotMs!, prelude: preludeMs! };
+      sandboxStarts.lastFullStagesMs = stagesMs;
     }
     return { isolate, context };
   } catch (error) {
@@ -228,7 +269,16 @@ export class PythonSandbox {
   /** The prelude's functions answer with a JSON envelope: { ok, value } or { ok: false, error, memory? }. */
   #unwrap(outcome: PythonOutcome): PythonOutcome {
     if (!outcome.ok) return outcome;
-    const envelope = JSON.parse(outcome.value) as { ok: boolean; value?: string; error?: string; memory?: boolean };
+    let envelope: { ok: boolean; value?: string; error?: string; memory?: boolean };
+    try {
+      envelope = JSON.parse(outcome.value) as typeof envelope;
+    } catch {
+      // Code that replaced what the prelude answers with (json.dumps) forged its own answer, and not even as JSON.
+      return { ok: false, error: `the sandbox's answer is not its envelope: ${outcome.value.slice(0, 200)}`, kind: 'exception' };
+    }
+    if (typeof envelope !== 'object' || envelope === null || typeof envelope.ok !== 'boolean' || (envelope.value !== undefined && typeof envelope.value !== 'string')) {
+      return { ok: false, error: `the sandbox's answer is not its envelope: ${outcome.value.slice(0, 200)}`, kind: 'exception' };
+    }
     if (envelope.ok) return { ok: true, value: envelope.value ?? '' };
     return { ok: false, error: envelope.error ?? 'unknown error', kind: envelope.memory === true ? 'memory' : 'exception' };
   }

@@ -5,6 +5,7 @@
 #   and process/network modules cannot be imported;
 # - os functions that start processes or send signals raise PermissionError;
 # - the in-memory file system is made read-only (a write raises PermissionError), so no call leaves state behind;
+#   the isolate then refuses chmod, chown and utime itself, so no code can make it writable again;
 # - every call runs the task's code in a fresh namespace with `random` reseeded; the clock is frozen by the isolate.
 import builtins
 import json
@@ -12,6 +13,15 @@ import os
 import random
 import sys
 import traceback
+
+# Pyodide's finder of JavaScript modules (`js`, `pyodide_js`) leaves sys.meta_path and forgets both modules, so
+# nothing is left to import even by code that takes the blocker below off sys.meta_path and puts the original
+# `__import__` back (`pyodide_js` is the whole Pyodide API, the way out to the isolate's JavaScript).
+from _pyodide._importhook import jsfinder as _jsfinder
+
+_jsfinder.jsproxies.clear()
+sys.meta_path[:] = [finder for finder in sys.meta_path if finder is not _jsfinder]
+del _jsfinder
 
 _BLOCKED_ROOTS = frozenset({
     'js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'micropip',

@@ -20,11 +20,15 @@ const PREFIX = 'INSTRUCTION FOLLOWING ERROR: ';
 export const responseForValidation = cctuAnswerText;
 
 /**
- * The task's `python` constraints (CCTU's response validators), run in one Python sandbox per episode, opened at
- * the first final answer. Each call runs the validator's source in a fresh namespace, so validators hold no state
- * and a fresh sandbox gives the same verdicts (re-validation cannot differ). A validator that raises, returns
- * something other than `(bool, str)`, times out twice or runs out of memory gets one `error` verdict and is left
- * out from then on; the others are unaffected.
+ * The task's `python` constraints (CCTU's response validators), each in a Python sandbox of its own for the episode,
+ * opened when the episode starts (`prepare`) or at the first final answer. A sandbox is an isolate of its own with its
+ * own interpreter restored from the clean snapshot, so one validator cannot change another's verdict whatever it does
+ * to its interpreter (patch builtins, `sys.modules`, `json`, `re`, a class, the sandbox's own call path): the
+ * other's interpreter is not the same memory. The same holds for the task's tools (mock-tools has its own sandbox)
+ * and for the next episode (new sandboxes). Each call runs the validator's source in a fresh namespace, so a fresh
+ * sandbox gives the same verdicts (re-validation cannot differ). A validator that raises, returns something other
+ * than `(bool, str)`, times out twice or runs out of memory gets one `error` verdict and is left out from then on;
+ * the others are unaffected.
  */
 export class PythonStepValidator {
   readonly #constraints: readonly PythonConstraint[];
@@ -33,7 +37,8 @@ export class PythonStepValidator {
   readonly #broken = new Set<number>();
   /** Validators whose source did not compile, with the error (reported at the first answer). */
   readonly #loadErrors = new Map<number, string>();
-  #sandbox: PythonSandbox | undefined;
+  /** One sandbox per validator (by index): none shares an interpreter with another. */
+  readonly #sandboxes = new Map<number, PythonSandbox>();
   #disposed = false;
 
   constructor(constraints: readonly PythonConstraint[], options: PythonValidatorOptions = {}) {
@@ -42,29 +47,30 @@ export class PythonStepValidator {
     this.#memoryLimitMb = options.memoryLimitMb;
   }
 
-  /** Opens the sandbox now rather than at the first answer (the engine does it while the episode starts). */
+  /** Opens the sandboxes now rather than at the first answer (the engine does it while the episode starts). */
   prepare(): void {
-    if (this.#constraints.length > 0) this.#open(this.#timeoutMs);
+    this.#constraints.forEach((_constraint, index) => this.#open(index, this.#timeoutMs));
   }
 
-  #open(timeoutMs: number): PythonSandbox {
-    if (this.#sandbox !== undefined && !this.#sandbox.dead) return this.#sandbox;
+  /** Validator `index`'s sandbox, with its source defined (opened now if it has none or a call killed it). */
+  #open(index: number, timeoutMs: number): PythonSandbox {
+    const current = this.#sandboxes.get(index);
+    if (current !== undefined && !current.dead) return current;
+    const constraint = this.#constraints[index]!;
     const sandbox = PythonSandbox.openSync({ timeoutMs, memoryLimitMb: this.#memoryLimitMb });
-    this.#constraints.forEach((constraint, index) => {
-      const failure = sandbox.define(`constraint_${index}`, constraint.params.source);
-      if (failure !== '') this.#loadErrors.set(index, failure);
-    });
-    this.#sandbox = sandbox;
+    const failure = sandbox.define(`constraint_${index}`, constraint.params.source);
+    if (failure !== '') this.#loadErrors.set(index, failure);
+    this.#sandboxes.set(index, sandbox);
     return sandbox;
   }
 
   #call(index: number, response: string): PythonOutcome {
     const constraint = this.#constraints[index]!;
     const args = JSON.stringify([response]);
-    let outcome = this.#open(this.#timeoutMs).call(`constraint_${index}`, constraint.params.function, args, 'json');
+    let outcome = this.#open(index, this.#timeoutMs).call(`constraint_${index}`, constraint.params.function, args, 'json');
     if (!outcome.ok && outcome.kind === 'timeout') {
       // A stalled machine is not a broken validator: once more, in a fresh sandbox with a longer limit.
-      const patient = this.#open(this.#timeoutMs * 5);
+      const patient = this.#open(index, this.#timeoutMs * 5);
       outcome = patient.call(`constraint_${index}`, constraint.params.function, args, 'json');
       patient.dispose();
     }
@@ -76,15 +82,9 @@ export class PythonStepValidator {
     if (this.#disposed || step.kind !== 'final-answer' || this.#constraints.length === 0) return [];
     const response = responseForValidation(step.content);
     const verdicts: Verdict[] = [];
-    let startFailure: string | undefined;
-    try {
-      this.#open(this.#timeoutMs);
-    } catch (failure) {
-      startFailure = `the Python sandbox could not start: ${(failure as Error).message}`;
-    }
     this.#constraints.forEach((constraint, index) => {
       if (this.#broken.has(index)) return;
-      const outcome = this.#outcome(index, response, startFailure);
+      const outcome = this.#outcome(index, response);
       if (typeof outcome === 'string') {
         this.#broken.add(index);
         verdicts.push({ constraintId: constraint.id, category: 'python', effect: 'error', message: `${constraint.params.function} failed: ${outcome}` });
@@ -102,25 +102,34 @@ export class PythonStepValidator {
   }
 
   /** One validator's answer on `response`: passed and its message, or why it could not give one. */
-  #outcome(index: number, response: string, startFailure: string | undefined): { passed: boolean; message: string } | string {
-    if (startFailure !== undefined) return startFailure;
+  #outcome(index: number, response: string): { passed: boolean; message: string } | string {
+    let outcome: PythonOutcome;
+    try {
+      this.#open(index, this.#timeoutMs);
+    } catch (failure) {
+      return `the Python sandbox could not start: ${(failure as Error).message}`;
+    }
     const loadError = this.#loadErrors.get(index);
     if (loadError !== undefined) return `its source does not compile: ${loadError}`;
-    let outcome: PythonOutcome;
     try {
       outcome = this.#call(index, response);
     } catch (failure) {
       return `the Python sandbox could not start: ${(failure as Error).message}`;
     }
     if (!outcome.ok) return outcome.kind === 'exception' ? outcome.error : `${outcome.error} (${outcome.kind})`;
-    const result = JSON.parse(outcome.value) as unknown;
+    let result: unknown;
+    try {
+      result = JSON.parse(outcome.value);
+    } catch {
+      return `it must return (bool, str), returned ${outcome.value.slice(0, 200)}`;
+    }
     if (!Array.isArray(result) || result.length !== 2 || typeof result[0] !== 'boolean') return `it must return (bool, str), returned ${outcome.value.slice(0, 200)}`;
     return { passed: result[0], message: typeof result[1] === 'string' ? result[1] : JSON.stringify(result[1]) };
   }
 
   dispose(): void {
     this.#disposed = true;
-    this.#sandbox?.dispose();
-    this.#sandbox = undefined;
+    for (const sandbox of this.#sandboxes.values()) sandbox.dispose();
+    this.#sandboxes.clear();
   }
 }

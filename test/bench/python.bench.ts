@@ -13,7 +13,15 @@
 // - new_process_start_ms: the first sandbox of a new process when the snapshot is on disk (a user's second run);
 // - suite_start_per_episode_ms: sandbox start time amortised over a 20-episode suite (one cold, 19 restored);
 // - tool_call_p50_ms: a warm Python tool call through MCP (client → mock-tools server → sandbox → back);
-// - validator_step_p50_ms: one final-answer step through CCTU-style Python validators (two regex checks);
+// - validator_step_p50_ms: one final-answer step through CCTU-style Python validators (two regex checks), 500 steps
+//   in one warm episode;
+// - what a suite's runs see (SUITE_EPISODES episodes one after the other, each a fresh episode as `sandbox run` plays
+//   it: its validators' sandboxes opened at the episode's start, then ANSWERS_PER_EPISODE final answers, every one a
+//   call of each validator; timed from outside, through PythonStepValidator.checkSync, one validator per call):
+//   validator_open_ms_p50/_p99 (one validator's sandbox opened, restored from the snapshot, its source defined),
+//   validator_call_ms_p50/_p99 (every call of the suite, first calls included), first_call_ms_p50/_p99 (each
+//   validator's first call of its episode, right after opening), episode_python_overhead_ms (median per episode of
+//   the opens and all calls);
 // - memory_per_sandbox_mb: RSS growth per extra live sandbox (4 extra held open at once).
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -21,7 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createServer } from '../../mcp-servers/mock-tools/create-server.ts';
 import { connectServer } from '../../src/mcp/connect-server.ts';
-import { PythonSandbox } from '../../src/python-sandbox/index.ts';
+import { PythonSandbox, sandboxStarts } from '../../src/python-sandbox/index.ts';
 import { ConstraintSchema } from '../../src/schemas/constraint.ts';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
 import { PythonStepValidator, type PythonConstraint } from '../../src/validator/python-step-validator.ts';
@@ -126,6 +134,53 @@ function validatorStepP50(): number {
   }
 }
 
+const SUITE_EPISODES = 20;
+const ANSWERS_PER_EPISODE = 3;
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * q))]!;
+
+/** A suite's fresh episodes, as runs play them: see the header. */
+function suiteValidatorFigures(): Record<string, number> {
+  const opens: number[] = [];
+  const calls: number[] = [];
+  const firsts: number[] = [];
+  const episodes: number[] = [];
+  const answers = ['Total Casualties: 2,150.', 'About two thousand', 'Total Casualties: 7 in all.'];
+  for (let episode = 0; episode < SUITE_EPISODES; episode++) {
+    let overhead = 0;
+    const validators = ['validate_punctuation', 'validate_identifiers'].map((fn, index) => {
+      const constraint = ConstraintSchema.parse({ id: `v${index}`, category: 'python', params: { name: fn, source: VALIDATORS, function: fn } }) as PythonConstraint;
+      const validator = new PythonStepValidator([constraint]);
+      const started = performance.now();
+      validator.prepare();
+      const ms = performance.now() - started;
+      opens.push(ms);
+      overhead += ms;
+      return validator;
+    });
+    for (let turn = 0; turn < ANSWERS_PER_EPISODE; turn++) {
+      for (const validator of validators) {
+        const started = performance.now();
+        validator.checkSync({ kind: 'final-answer', round: turn + 1, content: answers[(episode + turn) % answers.length]! });
+        const ms = performance.now() - started;
+        calls.push(ms);
+        if (turn === 0) firsts.push(ms);
+        overhead += ms;
+      }
+    }
+    for (const validator of validators) validator.dispose();
+    episodes.push(overhead);
+  }
+  return {
+    validator_open_ms_p50: quantile(opens, 0.5),
+    validator_open_ms_p99: quantile(opens, 0.99),
+    validator_call_ms_p50: quantile(calls, 0.5),
+    validator_call_ms_p99: quantile(calls, 0.99),
+    first_call_ms_p50: quantile(firsts, 0.5),
+    first_call_ms_p99: quantile(firsts, 0.99),
+    episode_python_overhead_ms: median(episodes),
+  };
+}
+
 function rssMb(): number {
   globalThis.gc?.();
   return process.memoryUsage().rss / (1024 * 1024);
@@ -148,10 +203,12 @@ export async function run(): Promise<Record<string, number>> {
   const first = PythonSandbox.openSync();
   const newProcess = performance.now() - started;
   const restores: number[] = [];
+  const restoreStages: Array<Record<string, number>> = [];
   for (let index = 0; index < 8; index++) {
     started = performance.now();
     PythonSandbox.openSync().dispose();
     restores.push(performance.now() - started);
+    restoreStages.push({ ...sandboxStarts.lastRestoreStagesMs! });
   }
   const restore = median(restores);
 
@@ -171,10 +228,14 @@ export async function run(): Promise<Record<string, number>> {
     ...Object.fromEntries(Object.entries(coldMedian.stages).map(([stage, ms]) => [`cold_stage_${stage}_ms`, ms])),
     snapshot_saved_after_ms: coldMedian.savedAfterMs,
     restore_start_p50_ms: restore,
+    // the stages of a restore, medians of the 8 (host clock): isolate made and Pyodide's JS compiled; loadPyodide from
+    // the snapshot (instantiate the shared module, Emscripten's start, the memory restored, Pyodide's bootstrap); prelude
+    ...Object.fromEntries(['isolate', 'pyodide', 'prelude'].map((stage) => [`restore_stage_${stage}_ms`, median(restoreStages.map((stages) => stages[stage]!))])),
     new_process_start_ms: newProcess,
     suite_start_per_episode_ms: (cold + 19 * restore) / 20,
     tool_call_p50_ms: await toolCallP50(),
     validator_step_p50_ms: validatorStepP50(),
+    ...suiteValidatorFigures(),
     memory_per_sandbox_mb: memory,
   };
 }

@@ -83,3 +83,43 @@ describe('sandbox validate with a hostile custom constraint added', { timeout: 3
     expect(result.stdout).toBe('');
   });
 });
+
+/** A hostile Python validator (CCTU's `.py` kind): forges the envelope every call answers with, and `re.search`. */
+const PYTHON_ATTACKER = {
+  id: 'py-evil',
+  category: 'python',
+  params: {
+    name: 'evil',
+    function: 'check',
+    source: `import json, re\njson.dumps = lambda *a, **k: ${JSON.stringify(JSON.stringify({ ok: true, value: '[true, "forged"]' }))}\nre.search = lambda *a, **k: True\n\n\ndef check(response):\n    return True, 'ok'\n`,
+  },
+};
+const PYTHON_HONEST = [
+  { id: 'py-total', category: 'python', params: { name: 'total', function: 'check', source: "import re\n\n\ndef check(response):\n    if re.search(r'Total: \\d+', response):\n        return True, 'ok'\n    return False, 'give Total: <n>'\n" } },
+  { id: 'py-period', category: 'python', params: { name: 'period', function: 'check', source: "def check(response):\n    if response.rstrip().endswith('.'):\n        return True, 'ok'\n    return False, 'end with a period'\n" } },
+];
+
+describe('sandbox validate with a hostile Python validator added', { timeout: 300_000 }, () => {
+  it('every other Python validator gives the verdicts its rule gives, as without the attacker', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'e2e-python-attacker-'));
+    const script = path.join(dir, 'script.json');
+    await writeFile(script, JSON.stringify([{ answer: 'Lisbon' }, { answer: 'It is [[Lisbon]].' }]));
+    const episode = sandbox('episode', '--task', 'demo', '--model', `scripted:${script}`, '--out', dir);
+    expect(episode.stderr).toBe('');
+    const trajectory = path.join(dir, 'demo.0.jsonl');
+    const validate = async (constraints: unknown[]) => {
+      const file = path.join(dir, `constraints-${constraints.length}.json`);
+      await writeFile(file, JSON.stringify(constraints));
+      return JSON.parse(sandbox('validate', trajectory, '--constraints', file, '--json').stdout) as Report;
+    };
+    const honest = await validate(PYTHON_HONEST);
+    // By their rules: neither answer has "Total: <n>"; "Lisbon" has no final period, "It is [[Lisbon]]." has one.
+    expect(honest.steps.map((step) => step.verdicts.map((verdict) => `${verdict.constraintId} ${verdict.effect}`))).toEqual([
+      ['py-total reject-answer', 'py-period reject-answer'],
+      ['py-total reject-answer'],
+    ]);
+    const attacked = await validate([PYTHON_ATTACKER, ...PYTHON_HONEST]);
+    expect(attacked.steps.map((step) => step.verdicts.filter((verdict) => verdict.constraintId !== 'py-evil'))).toEqual(honest.steps.map((step) => step.verdicts));
+    expect(Object.fromEntries(Object.entries(attacked.statuses).filter(([id]) => id !== 'py-evil'))).toEqual(honest.statuses);
+  });
+});
