@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import {
   confirmedJoins,
+  containmentCandidates,
   declaredKeys,
   KEYS_SQL,
   literal,
@@ -15,6 +16,8 @@ import {
   singular,
   tableKeys,
   TEMPORAL,
+  uniqueColumnsSql,
+  withUniqueKeys,
   words,
   type CatalogColumn,
   type JoinColumn,
@@ -47,11 +50,17 @@ async function catalog(connection: DuckDBConnection): Promise<Map<string, Catalo
   return schema;
 }
 
-/** The joins of a database: declared foreign keys, then name candidates whose values mostly exist in the key. */
+/**
+ * The joins of a database: declared foreign keys, then name candidates whose values mostly exist in the key, then
+ * columns whose values all exist in another table's key (keys by declaration, by name, else an all-distinct column).
+ */
 export async function databaseJoins(connection: DuckDBConnection, schema: Map<string, CatalogColumn[]>): Promise<{ joins: JoinColumn[]; keys: Map<string, string> }> {
   const declared = declaredKeys(await queryRows(connection, KEYS_SQL));
-  const keys = tableKeys(schema, declared.keys);
-  const candidates = nameCandidates(schema, keys).filter((candidate) => !declared.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
+  const named = tableKeys(schema, declared.keys);
+  const uniqueSql = uniqueColumnsSql(schema, named);
+  const keys = uniqueSql === null ? named : withUniqueKeys(schema, named, await queryRows(connection, uniqueSql));
+  const byName = nameCandidates(schema, keys).filter((candidate) => !declared.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
+  const candidates = [...byName, ...containmentCandidates(schema, keys, [...declared.joins, ...byName])];
   const found = candidates.length === 0 ? [] : confirmedJoins(candidates, await queryRows(connection, overlapSql(candidates)));
   return { joins: mergeJoins(declared.joins, found), keys };
 }

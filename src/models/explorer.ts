@@ -7,6 +7,7 @@ import { nextRound, playbackMessage } from './playback-message.ts';
 import { FINISH_PREFIX } from '../schemas/ddr-messages.ts';
 import {
   confirmedJoins,
+  containmentCandidates,
   declaredKeys,
   entityScopes,
   KEYS_SQL,
@@ -18,6 +19,8 @@ import {
   quote,
   tableKeys,
   TEMPORAL,
+  uniqueColumnsSql,
+  withUniqueKeys,
   words,
   type EntityScope,
   type JoinColumn,
@@ -206,6 +209,8 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
   let probes: Probe[] | null = null;
   let schema: Map<string, Column[]> | null = null;
   let declared: ReturnType<typeof declaredKeys> | null = null;
+  /** Whether the keys are settled (the all-distinct columns of tables without one were asked for, when needed). */
+  let keyed = false;
   let keys = new Map<string, string>();
   let candidates: JoinColumn[] = [];
   let joins: JoinColumn[] = [];
@@ -250,15 +255,28 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
           }
           said = `The database has ${schema.size} tables; next I look for the keys that connect them.`;
           pending = { sql: KEYS_SQL, intent: 'declared keys' };
-        } else if (declared === null) {
-          declared = declaredKeys(rows);
-          keys = tableKeys(schema, declared.keys);
-          candidates = nameCandidates(schema, keys).filter((candidate) => !declared!.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
-          said = `${declared.joins.length} foreign keys are declared; ${candidates.length} more columns look like references by name.`;
-          pending = candidates.length > 0 ? { sql: overlapSql(candidates), intent: 'value overlap of join candidates' } : null;
-          if (!pending) {
-            joins = declared.joins;
-            probes = planFor();
+        } else if (declared === null || !keyed) {
+          if (declared === null) {
+            declared = declaredKeys(rows);
+            keys = tableKeys(schema, declared.keys);
+            const uniqueSql = uniqueColumnsSql(schema, keys);
+            // Tables with no key by declaration or name: their all-distinct columns are asked for first.
+            if (uniqueSql !== null) pending = { sql: uniqueSql, intent: 'all-distinct columns of tables without a key' };
+            keyed = uniqueSql === null;
+            said = `${declared.joins.length} foreign keys are declared${keyed ? '' : `; ${[...schema.keys()].filter((table) => !keys.has(table)).length} tables have no key by declaration or name, so next I look for columns whose values are all distinct`}.`;
+          } else {
+            keys = withUniqueKeys(schema, keys, lastResult.content.startsWith('{') ? rows : []);
+            keyed = true;
+          }
+          if (keyed) {
+            const byName = nameCandidates(schema, keys).filter((candidate) => !declared!.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
+            candidates = [...byName, ...containmentCandidates(schema, keys, [...declared.joins, ...byName])];
+            said = `${said ? `${said} ` : ''}${byName.length} columns look like references by name, and ${candidates.length - byName.length} more could be by their values; next I check their values against the keys.`;
+            pending = candidates.length > 0 ? { sql: overlapSql(candidates), intent: 'value overlap of join candidates' } : null;
+            if (!pending) {
+              joins = declared.joins;
+              probes = planFor();
+            }
           }
         } else if (probes === null) {
           const found = lastResult.content.startsWith('{') ? confirmedJoins(candidates, rows) : [];
