@@ -233,6 +233,8 @@ export function choiceMentions(clause: string, choices: readonly string[]): Choi
   const mentions: ChoiceMention[] = [];
   const taken: Array<[number, number]> = [];
   for (const choice of [...new Set(choices.map((value) => value.toLowerCase().replaceAll('_', ' ')))].sort((a, b) => b.length - a.length)) {
+    // Most choices are not in a given clause: a substring test rules them out before any pattern runs.
+    if (!clause.includes(choice)) continue;
     let pattern = choicePatterns.get(choice);
     if (!pattern) {
       // A plural names the value too ("on Saturdays").

@@ -21,21 +21,64 @@ export interface EntityMention {
   role: 'subject' | 'value' | 'reference';
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const patterns = new WeakMap<EntityNames, RegExp>();
+interface EntityIndex {
+  /** An id or name, its words joined by one space → this task's (null) or another's id. */
+  byText: Map<string, string | null>;
+  /** The most words an id or name has. */
+  longest: number;
+  /** The first word of every id and name (a run starting elsewhere names none). */
+  firsts: Set<string>;
+}
+const indexes = new WeakMap<EntityNames, EntityIndex>();
+const wordsOf = (text: string) => text.split(/\s+/).filter((word) => word !== '');
 
-function patternOf(entities: EntityNames): RegExp {
-  let pattern = patterns.get(entities);
-  if (!pattern) {
-    const kind = entities.kind ? `${escape(entities.kind.toLowerCase())}\\s+#?` : '(?!)';
-    const alternatives = [...new Set([...entities.own, ...entities.others.keys()])]
-      .filter((text) => text.trim() !== '')
-      .sort((a, b) => b.length - a.length)
-      .map((text) => (/^\d+$/.test(text) ? `(?<=${kind})${escape(text)}` : escape(text)));
-    pattern = alternatives.length === 0 ? /(?!)/g : new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join('|')})(?:'s)?(?![\\p{L}\\p{N}])`, 'gu');
-    patterns.set(entities, pattern);
+function indexOf(entities: EntityNames): EntityIndex {
+  let index = indexes.get(entities);
+  if (!index) {
+    const byText = new Map<string, string | null>();
+    for (const [text, id] of entities.others) byText.set(wordsOf(text).join(' '), id);
+    for (const text of entities.own) byText.set(wordsOf(text).join(' '), null);
+    byText.delete('');
+    index = { byText, longest: Math.max(1, ...[...byText.keys()].map((text) => text.split(' ').length)), firsts: new Set([...byText.keys()].map((text) => text.split(' ')[0]!)) };
+    indexes.set(entities, index);
   }
-  return pattern;
+  return index;
+}
+
+/** The clause's words (runs of non-space characters without the punctuation around them), with their offsets. */
+function clauseWords(clause: string): Array<{ word: string; start: number; end: number }> {
+  const words: Array<{ word: string; start: number; end: number }> = [];
+  for (const match of clause.matchAll(/\S+/g)) {
+    const lead = /^[("'[]*/.exec(match[0])![0].length;
+    const word = match[0].slice(lead).replace(/[)"'\].,;:!?]+$/, '');
+    if (word !== '') words.push({ word, start: match.index + lead, end: match.index + lead + word.length });
+  }
+  return words;
+}
+
+/**
+ * Where a clause names an entity: the longest run of words that is an id or a name (a possessive "'s" read as the
+ * entity); an id that is a bare number only after the entity kind ("station 5").
+ */
+function findEntities(clause: string, entities: EntityNames): Array<{ entity: string | null; start: number; end: number; possessive: boolean }> {
+  const { byText, longest, firsts } = indexOf(entities);
+  const words = clauseWords(clause);
+  const kind = entities.kind?.toLowerCase();
+  const found: Array<{ entity: string | null; start: number; end: number; possessive: boolean }> = [];
+  for (let first = 0; first < words.length; first += 1) {
+    if (!firsts.has(words[first]!.word) && !firsts.has(words[first]!.word.replace(/'s$/, ''))) continue;
+    for (let count = Math.min(longest, words.length - first); count >= 1; count -= 1) {
+      const run = words.slice(first, first + count);
+      const last = run.at(-1)!.word;
+      const possessive = last.endsWith("'s");
+      const text = [...run.slice(0, -1).map((entry) => entry.word), possessive ? last.slice(0, -2) : last].join(' ');
+      if (!byText.has(text) || (/^\d+$/.test(text) && words[first - 1]?.word !== kind)) continue;
+      found.push({ entity: byText.get(text)!, start: run[0]!.start, end: run.at(-1)!.end, possessive });
+      first += count - 1;
+      break;
+    }
+  }
+  return found;
 }
 
 const REFERENCE_BEFORE = /(\bthan|\bvs\.?|\bversus|\bcompared (with|to)|\bunlike|\blike|\bagainst)\s+(the\s+)?([\p{L}]+\s+)?$/u;
@@ -47,15 +90,12 @@ const REFERENCE_BEFORE = /(\bthan|\bvs\.?|\bversus|\bcompared (with|to)|\bunlike
  * ("Station S005 had 288 departures"). This task's own id or name is always a subject: never a candidate answer.
  */
 export function entityMentions(clause: string, entities: EntityNames, isChoice: (entity: string) => boolean, otherValues: readonly Mention[]): EntityMention[] {
-  const own = new Set(entities.own);
   const found: EntityMention[] = [];
   const possessive: boolean[] = [];
-  for (const match of clause.matchAll(patternOf(entities))) {
-    const text = match[0].replace(/'s$/, '');
-    const entity = own.has(text) ? null : entities.others.get(text)!;
-    const before = clause.slice(Math.max(0, match.index - 30), match.index);
-    found.push({ entity, start: match.index, end: match.index + match[0].length, role: REFERENCE_BEFORE.test(before) ? 'reference' : 'subject' });
-    possessive.push(match[0].endsWith("'s"));
+  for (const match of findEntities(clause, entities)) {
+    const before = clause.slice(Math.max(0, match.start - 30), match.start);
+    found.push({ entity: match.entity, start: match.start, end: match.end, role: REFERENCE_BEFORE.test(before) ? 'reference' : 'subject' });
+    possessive.push(match.possessive);
   }
   found.forEach((mention, index) => {
     if (mention.entity === null || mention.role === 'reference' || possessive[index] || !isChoice(mention.entity)) return;

@@ -62,8 +62,14 @@ export function normaliseText(text: string): string {
  * conflate; transfer/transcript/transaction no longer do, as the first-five-letters prefix this replaced made them.
  */
 export function stem(word: string): string {
-  return stemmer(word);
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    stemmed = stemmer(word);
+    if (stems.size < 100_000) stems.set(word, stemmed);
+  }
+  return stemmed;
 }
+const stems = new Map<string, string>();
 
 /** The stemmed content words of already normalised text, with their word positions. */
 export function termPositions(text: string): Array<{ term: string; position: number; start: number }> {

@@ -4,11 +4,9 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeAnswer } from '../../../episodes/ddr-generator/compute-answer.ts';
-import { checklistAccuracy, gradeChecklist } from '../../../src/graders/checklist.ts';
-import { gradingContext, readCatalog } from '../../../src/graders/database-catalog.ts';
 import { buildBikeShareDb } from '../../fixtures/ddr-foreign/bike-share-db.ts';
 import { buildFreightDb } from '../../fixtures/ddr-foreign/freight-db.ts';
-import { FOREIGN_ENTITIES, type ForeignEntity } from '../../fixtures/ddr-foreign/foreign-sets.ts';
+import { ANSWER_SETS, FOREIGN_ENTITIES, gradeForeignSets, type AnswerSetName, type ForeignEntity } from '../../fixtures/ddr-foreign/foreign-sets.ts';
 
 // Two databases this project did not generate items for, with checklists and answer sets written by hand
 // (test/fixtures/ddr-foreign/), graded as `sandbox grade` grades: with what the grader reads from the served database
@@ -27,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(async () => rm(scratch, { recursive: true, force: true }));
 
-const BOUNDS: Record<keyof ForeignEntity['answers'], [number, number]> = {
+const BOUNDS: Record<AnswerSetName, [number, number]> = {
   perfect: [1, 1],
   paraphrase: [0.95, 1],
   units: [0.95, 1],
@@ -56,20 +54,10 @@ describe('the deterministic DDR grader on foreign databases', { timeout: 120_000
 
   for (const database of ['bike-share', 'freight'] as const) {
     it(`${database}: perfect 100, paraphrase and units ≥ 95, wrong entity, contradictions and shotgun ≤ 5 (%)`, async () => {
-      const failures: string[] = [];
-      for (const [set, [low, high]] of Object.entries(BOUNDS) as Array<[keyof ForeignEntity['answers'], [number, number]]>) {
-        let [correct, items] = [0, 0];
-        const outcomes: string[] = [];
-        for (const entry of FOREIGN_ENTITIES.filter((candidate) => candidate.database === database)) {
-          const context = gradingContext(await readCatalog(files[database]), entry.entity);
-          const verdicts = gradeChecklist(entry.checklist, [entry.answers[set].replace(/^FINISH:\s*/, '')], context);
-          correct += checklistAccuracy(verdicts) * verdicts.length;
-          items += verdicts.length;
-          outcomes.push(...verdicts.map((verdict) => `${entry.entity.id} ${verdict.itemId} ${verdict.verdict}`));
-        }
-        const accuracy = correct / items;
-        if (accuracy < low - 1e-9 || accuracy > high + 1e-9) failures.push(`${set} ${(100 * accuracy).toFixed(1)} %: ${outcomes.join('; ')}`);
-      }
+      const graded = await gradeForeignSets(database, files[database]);
+      const failures = ANSWER_SETS.filter((set) => graded[set].accuracy < BOUNDS[set][0] - 1e-9 || graded[set].accuracy > BOUNDS[set][1] + 1e-9).map(
+        (set) => `${set} ${(100 * graded[set].accuracy).toFixed(1)} %: ${graded[set].outcomes.join('; ')}`,
+      );
       expect(failures).toEqual([]);
     });
   }
