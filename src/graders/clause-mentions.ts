@@ -72,8 +72,8 @@ const DIRECTION_WORDS: Record<WordMention['direction'], string[]> = {
   improved: ['improved', 'improving', 'improvement', 'improves', 'better'],
   worsened: ['worsened', 'worsening', 'worsens', 'deteriorated', 'deteriorating', 'deterioration', 'worse'],
   same: ['unchanged', 'stable', 'flat', 'steady', 'no change', 'no significant change', 'about the same', 'roughly the same', 'the same', 'held steady', 'did not change', 'barely moved', 'stayed level'],
-  up: ['increased', 'increasing', 'increase', 'increases', 'rose', 'risen', 'rising', 'rises', 'grew', 'grown', 'growth', 'growing', 'higher', 'climbed', 'went up', 'above', 'longer', 'larger', 'gained', 'jumped', 'exceeds', 'exceeded'],
-  down: ['decreased', 'decreasing', 'decrease', 'decreases', 'fell', 'fallen', 'falling', 'falls', 'dropped', 'drop', 'declined', 'declining', 'decline', 'lower', 'went down', 'below', 'shorter', 'fewer', 'shrank', 'reduced', 'reduction', 'smaller', 'slipped'],
+  up: ['increased', 'increasing', 'increase', 'increases', 'rose', 'risen', 'rising', 'rises', 'grew', 'grown', 'growth', 'growing', 'higher', 'upward', 'upwards', 'climbed', 'went up', 'above', 'longer', 'larger', 'gained', 'jumped', 'exceeds', 'exceeded'],
+  down: ['decreased', 'decreasing', 'decrease', 'decreases', 'fell', 'fallen', 'falling', 'falls', 'dropped', 'drop', 'declined', 'declining', 'decline', 'lower', 'downward', 'downwards', 'went down', 'below', 'shorter', 'fewer', 'shrank', 'reduced', 'reduction', 'smaller', 'slipped'],
 };
 const DIRECTION_PATTERN = new RegExp(
   `(?<![\\p{L}\\p{N}])(${Object.values(DIRECTION_WORDS).flat().sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}\\p{N}])`,
@@ -156,7 +156,7 @@ export function numberMentions(clause: string): NumberMention[] {
   return mentions;
 }
 
-const CLOCK = /(?<![\w.:])(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s?(a\.m\.|p\.m\.|am|pm|o'clock|h(?=\s|$))?(?![\w:])/g;
+const CLOCK = /(?<![\w.:])(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s?(a\.m\.|p\.m\.|am|pm|o'clock|h(?=[\s.,;)]|$))?(?![\w:])/g;
 
 /**
  * Times of day: "17:00", "5 p.m.", "5pm", "9:30 am", "5 o'clock", "17h" (value: the hour, minutes as a fraction).

@@ -81,6 +81,8 @@ function findEntities(clause: string, entities: EntityNames): Array<{ entity: st
   return found;
 }
 
+const SUBJECT_AFTER = /^\s*(had|has|have|is|was|were|are|saw|sees|recorded|records|logged|logs|got|gets|averaged|averages|showed|shows)\b/;
+const CONTRAST_BEFORE = /\b(while|whereas|but|unlike)\s+(station\s+|depot\s+|the\s+)?$/;
 const REFERENCE_BEFORE = /(\bthan|\bvs\.?|\bversus|\bcompared (with|to)|\bunlike|\blike|\bagainst)\s+(the\s+)?([\p{L}]+\s+)?$/u;
 
 /**
@@ -104,7 +106,9 @@ export function entityMentions(clause: string, entities: EntityNames, isChoice: 
     // A list of entities ("D1, D3, D5 and D7") is a list of values, the first one too.
     const next = found[index + 1];
     const listed = next !== undefined && /^\s*(,|and|or|&|\/)\s*(and\s+|or\s+)?$/.test(clause.slice(mention.end, next.start));
-    if (index > 0 || alone || listed) mention.role = 'value';
+    // A sentence of its own about it ("… while S005 had 290") makes it a subject wherever it stands.
+    const acts = SUBJECT_AFTER.test(clause.slice(mention.end, mention.end + 20)) || CONTRAST_BEFORE.test(clause.slice(Math.max(0, mention.start - 12), mention.start));
+    if (alone || (!acts && (index > 0 || listed))) mention.role = 'value';
   });
   return found;
 }

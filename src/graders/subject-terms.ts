@@ -34,6 +34,8 @@ const PARAPHRASES: ReadonlyArray<readonly string[]> = [
   ['most', 'most frequent', 'most common', 'most often', 'leading', 'largest', 'biggest', 'main', 'principal', 'primary', 'top', 'dominant', 'usually', 'mostly', 'chiefly', 'mainly'],
   ['share', 'proportion', 'fraction'],
   ['average', 'mean', 'typical', 'on average', 'averages', 'averaged', 'averaging'],
+  ['trip', 'trips', 'ride', 'rides', 'journey', 'journeys'],
+  ['start', 'starts', 'started', 'starting', 'began', 'begin', 'begins', 'origin', 'leaving', 'leave', 'leaves', 'departing', 'depart', 'departs', 'departed', 'departures', 'departure'],
 ];
 
 const STOPWORDS = new Set(

@@ -1,8 +1,8 @@
 /**
  * Rewrites the forms people write values in into the one form the mention readers parse: numbers in words as
  * digits ("two hundred forty" → "240"), dates in the common formats as ISO dates ("March 4, 2025", "4 Mar 2025",
- * "2025/03/04", "14/03/2025" → "2025-03-04"). A slashed date whose day and month can both be either ("03/04/2025")
- * is left as written: it names no date exactly, so it credits none. Input and output are normalised (lower-case)
+ * "2025/03/04", "14/03/2025", "14.03.2025" → "2025-03-04"). A slashed or dotted date whose day and month can both be
+ * either ("03/04/2025") names no date exactly: it becomes "an ambiguous date" and credits none. Input and output are normalised (lower-case)
  * clauses.
  */
 const SMALL: Record<string, number> = {
@@ -52,11 +52,18 @@ const DATE_FORMS: Array<[RegExp, (match: string[]) => string | null]> = [
   ],
 ];
 
+/** Words after a small number word that make it a fraction or a figure of speech ("two halves", "three quarters of"), not a value. */
+const NOT_A_COUNT = /^\s+(halves|half|thirds?|quarters?|fifths?|tenths?|of|or)\b/;
+const WEEKDAY_BEFORE_DATE = /\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+(?=\d{4}-\d{2}-\d{2}\b)/g;
+
 export function canonicalValues(clause: string): string {
-  let text = clause.replace(NUMBER_WORDS, (run) => {
+  let text = clause.replace(NUMBER_WORDS, (run, offset: number, whole: string) => {
     const value = wordsValue(run.trim());
-    return value === null ? run : String(value);
+    if (value === null || (value < 10 && !/\s|-/.test(run.trim()) && NOT_A_COUNT.test(whole.slice(offset + run.length)))) return run;
+    return String(value);
   });
-  for (const [pattern, rewrite] of DATE_FORMS) text = text.replace(pattern, (...match) => rewrite(match.slice(0, -2) as string[]) ?? match[0]);
-  return text;
+  // A date that is not one date ("03/04/2025": 3 April or 4 March) is no value either: its digits are not read.
+  for (const [pattern, rewrite] of DATE_FORMS) text = text.replace(pattern, (...match) => rewrite(match.slice(0, -2) as string[]) ?? 'an ambiguous date');
+  // The weekday of a date is part of it ("Tuesday, 4 March 2025"), not a weekday stated on its own.
+  return text.replace(WEEKDAY_BEFORE_DATE, '');
 }

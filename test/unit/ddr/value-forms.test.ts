@@ -53,6 +53,7 @@ describe('units and formats a person accepts, converted exactly within the item\
       expect(grade([peak], `Most rides leave at ${form}, the peak hour.`)).toEqual({ peak: form.includes("o'clock") ? 'INCORRECT_INFO' : 'CORRECT_INFO' });
     }
     expect(grade([peak], 'Most rides leave at 6 p.m., the peak hour.')).toEqual({ peak: 'INCORRECT_INFO' });
+    expect(grade([peak], 'Peak departure time is 17h.')).toEqual({ peak: 'CORRECT_INFO' });
   });
 
   it('reads dates in the common formats, and not an ambiguous day/month', () => {
@@ -61,8 +62,18 @@ describe('units and formats a person accepts, converted exactly within the item\
     }
     expect(grade([opened], 'Dock K-07 opened on March 15, 2024.')).toEqual({ opened: 'INCORRECT_INFO' });
     const early = item({ id: 'opened', question: 'On what date did dock K-07 open?', answer: '2024-03-04', answer_type: 'category' });
-    // 03/04/2024 is 4 March or 3 April: it names neither date exactly.
+    // 03/04/2024 is 4 March or 3 April: it names neither date exactly, and its digits are no value either.
     expect(grade([early], 'Dock K-07 opened on 03/04/2024.')).toEqual({ opened: 'INSUFFICIENT_INFO' });
+    expect(grade([early, peak], 'Dock K-07 opened on 04.03.2024, and most rides leave at the peak hour.')).toEqual({ opened: 'INSUFFICIENT_INFO', peak: 'INSUFFICIENT_INFO' });
+    // The weekday of a date is part of the date, not a weekday stated on its own.
+    const weekday = item({ id: 'weekday', question: 'On which weekday do most rides leave dock K-07?', answer: 'Saturday', answer_type: 'category', choices: ['Monday', 'Thursday', 'Saturday'] });
+    expect(grade([opened, weekday], 'Dock K-07 opened on Thursday, 14 March 2024.')).toEqual({ opened: 'CORRECT_INFO', weekday: 'INSUFFICIENT_INFO' });
+  });
+
+  it('does not read a small number word in a figure of speech as a value', () => {
+    const trend = item({ id: 'trend', question: 'Did the average ride time of dock K-07 increase, decrease or stay stable from the first half to the second?', answer: 'increased', answer_type: 'direction', kind: 'trend' });
+    expect(grade([minutes, trend], 'The average ride time trended upward from the first half to the second, as the two halves show.')).toEqual({ ride: 'INSUFFICIENT_INFO', trend: 'CORRECT_INFO' });
+    expect(grade([count], 'Three quarters of the rides began there.')).toEqual({ rides: 'INSUFFICIENT_INFO' });
   });
 });
 
@@ -84,6 +95,9 @@ describe('the subject of a sentence decides whose fact it is', () => {
     expect(grade(items, 'Dock K-03 had 288 rides. Most of its rides end at K-02.', context)).toEqual({ rides: 'INSUFFICIENT_INFO', destination: 'INSUFFICIENT_INFO' });
     expect(grade(items, 'At Canal Basin, 288 rides began.', context)).toEqual({ rides: 'INSUFFICIENT_INFO', destination: 'INSUFFICIENT_INFO' });
     expect(grade(items, 'K-07 had 288 rides, more than K-03\'s 250 rides.', context)).toMatchObject({ rides: 'CORRECT_INFO' });
+    expect(grade(items, 'K-07 vs K-03: K-07 had 288 rides while K-03 had 250.', context)).toMatchObject({ rides: 'CORRECT_INFO' });
+    // A coded value named alone is the answer it names: the wrong one here.
+    expect(grade(items, 'Canal Basin is where most of its rides end.', context)).toMatchObject({ destination: 'INCORRECT_INFO' });
   });
 
   it('never reads the task\'s own id or name as a competing candidate', () => {
