@@ -5,6 +5,8 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseJoins } from '../../../episodes/ddr-generator/scaffold-suite.ts';
+import { gradeChecklist } from '../../../src/graders/checklist.ts';
+import { gradingContext, readCatalog } from '../../../src/graders/database-catalog.ts';
 import { DdrTaskSchema } from '../../../src/schemas/ddr-task.ts';
 import { buildBikeShareDb } from '../../fixtures/ddr-foreign/bike-share-db.ts';
 import { buildFreightDb } from '../../fixtures/ddr-foreign/freight-db.ts';
@@ -64,5 +66,13 @@ describe('ddr scaffold and the explorer on databases whose joins are neither dec
     expect(questions.some((question) => question.includes('end station S000'))).toBe(true);
     // The baseline the scaffold recorded: the explorer, played on the task over the same joins.
     expect(task.grading.baseline?.explorer.accuracy).toBeGreaterThan(0);
+    // duration_s is in seconds (its suffix): S000's mean is 1774 s (bike-share-db.ts), which a person may write in
+    // minutes and seconds, and the grader converts exactly.
+    const duration = task.grading.checklist.find((item) => item.question === 'What is the average duration of the trips with start station S000, in seconds?');
+    expect(duration).toMatchObject({ answer: 1774, unit: 's' });
+    const catalog = await readCatalog(path.join(scratch, 'bike-share.duckdb'));
+    const verdictOf = (text: string) => gradeChecklist([duration!], [text], gradingContext(catalog, task.grading.entity))[0]!.verdict;
+    expect(verdictOf('Trips with start station S000 last 29 min 34 s on average.')).toBe('CORRECT_INFO');
+    expect(verdictOf('Trips with start station S000 last 31 minutes on average.')).toBe('INCORRECT_INFO');
   });
 });
