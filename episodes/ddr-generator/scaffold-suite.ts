@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import {
   confirmedJoins,
+  containmentCandidates,
   declaredKeys,
   KEYS_SQL,
   literal,
@@ -15,6 +16,8 @@ import {
   singular,
   tableKeys,
   TEMPORAL,
+  uniqueColumnsSql,
+  withUniqueKeys,
   words,
   type CatalogColumn,
   type JoinColumn,
@@ -47,11 +50,17 @@ async function catalog(connection: DuckDBConnection): Promise<Map<string, Catalo
   return schema;
 }
 
-/** The joins of a database: declared foreign keys, then name candidates whose values mostly exist in the key. */
+/**
+ * The joins of a database: declared foreign keys, then name candidates whose values mostly exist in the key, then
+ * columns whose values all exist in another table's key (keys by declaration, by name, else an all-distinct column).
+ */
 export async function databaseJoins(connection: DuckDBConnection, schema: Map<string, CatalogColumn[]>): Promise<{ joins: JoinColumn[]; keys: Map<string, string> }> {
   const declared = declaredKeys(await queryRows(connection, KEYS_SQL));
-  const keys = tableKeys(schema, declared.keys);
-  const candidates = nameCandidates(schema, keys).filter((candidate) => !declared.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
+  const named = tableKeys(schema, declared.keys);
+  const uniqueSql = uniqueColumnsSql(schema, named);
+  const keys = uniqueSql === null ? named : withUniqueKeys(schema, named, await queryRows(connection, uniqueSql));
+  const byName = nameCandidates(schema, keys).filter((candidate) => !declared.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
+  const candidates = [...byName, ...containmentCandidates(schema, keys, [...declared.joins, ...byName])];
   const found = candidates.length === 0 ? [] : confirmedJoins(candidates, await queryRows(connection, overlapSql(candidates)));
   return { joins: mergeJoins(declared.joins, found), keys };
 }
@@ -81,6 +90,21 @@ interface RelatedTable {
   midpoint?: { sql: string; text: string };
 }
 
+/** Units a column name's suffix gives its values ("duration_s": seconds), for the item's unit and wording. */
+const UNIT_SUFFIXES: Array<[RegExp, { unit: string; words: string }]> = [
+  [/_(s|sec|secs|seconds)$/i, { unit: 's', words: 'seconds' }],
+  [/_(min|mins|minutes)$/i, { unit: 'min', words: 'minutes' }],
+  [/_(h|hr|hrs|hours)$/i, { unit: 'h', words: 'hours' }],
+  [/_(d|days)$/i, { unit: 'days', words: 'days' }],
+  [/_(pct|percent)$/i, { unit: '%', words: 'percent' }],
+];
+
+/** A numeric column as a measure in words and its unit, when its name's suffix says one ("duration_s" → "duration", seconds). */
+function measureOf(column: string): { measure: string; unit?: { unit: string; words: string } } {
+  const found = UNIT_SUFFIXES.find(([pattern]) => pattern.test(column));
+  return found ? { measure: words(column.replace(found[0], '')), unit: found[1] } : { measure: words(column) };
+}
+
 function relatedFacts(kind: string, id: string, related: RelatedTable, peers: number): FactTemplate[] {
   const { table, column } = related;
   const mine = `${quote(column)} = ${literal(id)}`;
@@ -101,22 +125,24 @@ function relatedFacts(kind: string, id: string, related: RelatedTable, peers: nu
   ];
   for (const numeric of related.numeric) {
     const value = quote(numeric.name);
-    const subject = `${words(numeric.name)} of ${rows}`;
+    const { measure, unit } = measureOf(numeric.name);
+    const subject = `${measure} of ${rows}`;
     const perEntity = `SELECT ${quote(column)} AS k, avg(${value}) AS v FROM ${quote(table)} WHERE ${quote(column)} IS NOT NULL GROUP BY 1`;
     facts.push({
       id: `${prefix}-${numeric.name}-mean`,
       kind: 'aggregate',
-      question: `What is the average ${words(numeric.name)} of ${rows}?`,
+      question: `What is the average ${measure} of ${rows}${unit ? `, in ${unit.words}` : ''}?`,
+      ...(unit ? { unit: unit.unit } : {}),
       answer_type: 'number',
       toleranceSql: toleranceSql(`(SELECT avg(${value}) FROM ${quote(table)} WHERE ${mine})`),
       sql: `SELECT round(avg(${value}), 2) FROM ${quote(table)} WHERE ${mine}`,
       ambiguousSql: `SELECT avg(${value}) IS NULL FROM ${quote(table)} WHERE ${mine}`,
-      statement: (answer) => `The average ${subject} is ${answer}.`,
+      statement: (answer) => `The average ${subject} is ${answer}${unit ? ` ${unit.words}` : ''}.`,
     });
     facts.push({
       id: `${prefix}-${numeric.name}-rank`,
       kind: 'rank',
-      question: `Among the ${peers} ${kind} values that have ${words(table)} by ${words(column)}, where does ${kind} ${id} rank by the average ${words(numeric.name)} of those ${words(table)} (1 = highest)?`,
+      question: `Among the ${peers} ${kind} values that have ${words(table)} by ${words(column)}, where does ${kind} ${id} rank by the average ${measure} of those ${words(table)} (1 = highest)?`,
       answer_type: 'number',
       tolerance: 0,
       unit: 'rank',

@@ -3,6 +3,7 @@ import { ChecklistVerdictSchema, type ChecklistItem, type ItemVerdict } from '..
 import {
   choiceMentions,
   directionMentions,
+  DURATION_SECONDS,
   isHedged,
   numberMentions,
   ordersValues,
@@ -13,7 +14,9 @@ import {
   type QuantityClass,
   type WordMention,
 } from './clause-mentions.ts';
-import { itemTerms, keyTerms, normaliseText, specificTerms, termPositions } from './subject-terms.ts';
+import { entityMentions, isRecordDump, ownerAt, type EntityMention, type EntityNames } from './entity-subjects.ts';
+import { itemTerms, keyTerms, normaliseText, specificTerms, stem, termPositions } from './subject-terms.ts';
+import { canonicalValues } from './value-forms.ts';
 
 type Evidence = 'support' | 'contradict' | 'none';
 
@@ -29,12 +32,14 @@ export function splitClauses(text: string): string[] {
 function quantityOf(unit: string | undefined): QuantityClass {
   const lower = (unit ?? '').toLowerCase().trim();
   if (['%', 'percent', 'pp', 'percentage points', 'percentage point'].includes(lower)) return 'percent';
+  if (['fraction', 'share', 'proportion'].includes(lower)) return 'fraction';
+  if (/^(hour of (the )?day|time of day|o'clock|clock hour)$/.test(lower)) return 'clock';
   if (lower === 'rank') return 'rank';
   if (['×', 'x', 'times', 'ratio'].includes(lower)) return 'ratio';
   if (['σ', 'sd', 'standard deviations', 'z', 'z-score'].includes(lower)) return 'sigma';
   if (['s', 'sec', 'seconds', 'second'].includes(lower)) return 'seconds';
-  if (['min', 'minutes'].includes(lower)) return 'minutes';
-  if (['h', 'hours'].includes(lower)) return 'hours';
+  if (['min', 'mins', 'minute', 'minutes'].includes(lower)) return 'minutes';
+  if (['h', 'hr', 'hrs', 'hour', 'hours'].includes(lower)) return 'hours';
   if (['day', 'days'].includes(lower)) return 'days';
   if (['month', 'months'].includes(lower)) return 'months';
   if (['year', 'years'].includes(lower)) return 'years';
@@ -52,10 +57,14 @@ function unitScale(unit: string | undefined): number {
 /** Whether a number stated as `stated` can be a value of an item measured as `expected` (a bare number fits a count or a duration). */
 function compatible(expected: QuantityClass, mention: NumberMention): boolean {
   if (expected === mention.quantity) return true;
+  // A duration in any unit, converted exactly; a share as a percentage or a fraction.
+  if (DURATION_SECONDS[expected] !== undefined && DURATION_SECONDS[mention.quantity] !== undefined) return true;
+  if (expected === 'fraction' && mention.quantity === 'percent') return true;
+  if (mention.quantity === 'clock') return false;
   if (mention.quantity !== 'plain') return false;
   // A fraction may be a share stated without a percent sign ("0.71 of calls"): weak, never contradicting.
   if (expected === 'percent') return mention.decimals > 0 && Math.abs(mention.value) <= 1;
-  return !['rank', 'ratio', 'sigma'].includes(expected);
+  return !['rank', 'ratio', 'sigma', 'fraction'].includes(expected) || (expected === 'fraction' && Math.abs(mention.value) <= 1);
 }
 
 /** Whether an item's number is a signed difference (a change, a gap, a z-score), stated as "fell 15 %" as often as "-15 %". */
@@ -63,7 +72,7 @@ function isSignedDifference(item: ChecklistItem): boolean {
   return item.kind !== 'lookup' && item.kind !== 'aggregate' && /\b(change|changed|differ|differs|difference|standard deviations?)\b/i.test(item.question);
 }
 
-const MEASURED = new Set<QuantityClass>(['percent', 'rank', 'ratio', 'sigma', 'seconds', 'minutes', 'hours', 'days', 'months', 'years']);
+const MEASURED = new Set<QuantityClass>(['percent', 'fraction', 'rank', 'ratio', 'sigma', 'seconds', 'minutes', 'hours', 'days', 'months', 'years', 'clock']);
 
 interface PreparedItem {
   item: ChecklistItem;
@@ -74,7 +83,12 @@ interface PreparedItem {
   choices: string[];
   /** Terms a clause must name for a value to be about this item: the denominator of a rate ("per admission"). */
   required: string[];
+  /** The answer is a date (ISO): every date a clause names is a candidate for it. */
+  date: boolean;
 }
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const ISO_DATES = /(?<![\w-])\d{4}-\d{2}-\d{2}(?![\w-])/g;
 
 /** What the grader derives from the checklist once: each item's subject terms and their specificity. */
 export interface GradingContext {
@@ -82,10 +96,15 @@ export interface GradingContext {
   entityId?: string;
   /** Column name (lower case) → its documentation in the served database. */
   documentation?: ReadonlyMap<string, string>;
+  /** The entities of the task's kind (ids and names): a value stated about another one is that one's. */
+  entities?: EntityNames;
+  /** A coded value (lower case) → the display names the database gives it ("s005" → ["elm park"]). */
+  displayNames?: ReadonlyMap<string, readonly string[]>;
 }
 
 function prepare(checklist: readonly ChecklistItem[], context: GradingContext): PreparedItem[] {
-  const base = checklist.map((item) => itemTerms(item, { ...context, measuredUnit: MEASURED.has(quantityOf(item.unit)) }));
+  // An hour of the day is the subject ("at what hour"), not a unit of measurement.
+  const base = checklist.map((item) => itemTerms(item, { ...context, measuredUnit: MEASURED.has(quantityOf(item.unit)) && quantityOf(item.unit) !== 'clock' }));
   const weighted = specificTerms(base);
   const keysByItem = keyTerms(base, weighted);
   return checklist.map((item, index) => {
@@ -95,14 +114,24 @@ function prepare(checklist: readonly ChecklistItem[], context: GradingContext): 
       ? [...new Set([...(item.choices ?? []), ...(Array.isArray(item.answer) ? item.answer : [String(item.answer)])].map((choice) => choice.toLowerCase().replaceAll('_', ' ')))]
       : [];
     const required = [...normaliseText(item.question).matchAll(/\b(?:per|each)\s+([\p{L}]+)/gu)].map((match) => termPositions(match[1]!)[0]?.term).filter((term): term is string => term !== undefined);
-    return { item, quantity: quantityOf(item.unit), terms, keys, choices, required };
+    return { item, quantity: quantityOf(item.unit), terms, keys, choices, required, date: item.answer_type === 'category' && ISO_DATE.test(String(item.answer)) };
   });
+}
+
+/** Display name (lower case) → the choice it names, for every choice the database gives a name. */
+function choiceAliases(items: readonly PreparedItem[], displayNames: ReadonlyMap<string, readonly string[]> | undefined): Map<string, string> {
+  const aliases = new Map<string, string>();
+  if (!displayNames) return aliases;
+  for (const choice of new Set(items.flatMap((prepared) => prepared.choices))) {
+    for (const name of displayNames.get(choice) ?? []) if (!aliases.has(name)) aliases.set(name, choice);
+  }
+  return aliases;
 }
 
 function candidatesFor(mention: Mention, items: readonly PreparedItem[]): PreparedItem[] {
   if (mention.kind === 'number') return items.filter((prepared) => prepared.item.answer_type === 'number' && compatible(prepared.quantity, mention));
   if (mention.kind === 'direction') return items.filter((prepared) => prepared.item.answer_type === 'direction');
-  return items.filter((prepared) => prepared.choices.includes(mention.choice));
+  return items.filter((prepared) => prepared.choices.includes(mention.choice) || (prepared.date && ISO_DATE.test(mention.choice)));
 }
 
 function score(prepared: PreparedItem, around: ReadonlyMap<string, number>): { score: number; nearKey: boolean; coverage: number } {
@@ -118,12 +147,15 @@ function score(prepared: PreparedItem, around: ReadonlyMap<string, number>): { s
   return { score: total, nearKey, coverage: all === 0 ? 0 : total / all };
 }
 
-/** The word right after a number, stemmed, when it names the item's unit ("104 calls" for a count of calls). */
+/** Whether the word right after a number (or the one after that), stemmed, names the item's unit ("104 calls" for a count of calls). */
 function namesUnit(clause: string, mention: Mention, prepared: PreparedItem): boolean {
+  // A time of day ("5 p.m.", "17:00") names itself as one.
+  if (mention.kind === 'number' && mention.quantity === 'clock') return prepared.quantity === 'clock';
   if (!prepared.item.unit || mention.kind !== 'number' || MEASURED.has(prepared.quantity)) return false;
-  const next = /^\s*([\p{L}]+)/u.exec(clause.slice(mention.end))?.[1];
+  // The next word, or the one after it ("270 outgoing shipments").
+  const next = /^\s*([\p{L}]+)(?:\s+([\p{L}]+))?/u.exec(clause.slice(mention.end));
   const unit = termPositions(normaliseText(prepared.item.unit)).at(0)?.term;
-  return next !== undefined && unit !== undefined && termPositions(next).at(0)?.term === unit;
+  return next !== null && unit !== undefined && [next[1], next[2]].some((word) => word !== undefined && stem(word) === unit);
 }
 
 /**
@@ -134,11 +166,18 @@ function namesUnit(clause: string, mention: Mention, prepared: PreparedItem): bo
  * only when no other item of the checklist fits the clause better ("the hold time of day- and evening-shift agents"
  * is about hold time, not about the agent's shift).
  */
-function attribute(clause: string, items: readonly PreparedItem[], allChoices: readonly string[]): Map<PreparedItem, Mention[]> {
-  const choices = choiceMentions(clause, allChoices);
-  // A number inside a named value ("Type 2 diabetes") is part of the name.
+/** The values a clause states: numbers, direction words and named choices (display names read as their choice, any date as a date). */
+function clauseValues(clause: string, allChoices: readonly string[], aliases: ReadonlyMap<string, string>): Mention[] {
+  const choices: ChoiceMention[] = choiceMentions(clause, allChoices).map((mention) => ({ ...mention, choice: aliases.get(mention.choice) ?? mention.choice }));
+  for (const match of clause.matchAll(ISO_DATES)) {
+    if (!choices.some((choice) => match.index < choice.end && match.index + match[0].length > choice.start)) choices.push({ kind: 'choice', choice: match[0], start: match.index, end: match.index + match[0].length });
+  }
+  // A number inside a named value ("Type 2 diabetes", a date) is part of the name.
   const numbers = numberMentions(clause).filter((number) => !choices.some((choice) => number.start < choice.end && number.end > choice.start));
-  const mentions: Mention[] = [...numbers, ...directionMentions(clause), ...choices].sort((a, b) => a.start - b.start);
+  return [...numbers, ...directionMentions(clause), ...choices].sort((a, b) => a.start - b.start);
+}
+
+function attribute(clause: string, items: readonly PreparedItem[], mentions: readonly Mention[]): Map<PreparedItem, Mention[]> {
   const clauseTerms = new Set(termPositions(clause).map(({ term }) => term));
   const addressed = items.filter((prepared) => [...prepared.keys].some((key) => clauseTerms.has(key)) && prepared.required.every((term) => clauseTerms.has(term)));
   // Named values are not subjects: "Renewables" names a segment, it does not make a sentence about the Renewables share.
@@ -159,12 +198,15 @@ function attribute(clause: string, items: readonly PreparedItem[], allChoices: r
       continue;
     }
     // A count followed by its own unit ("1516 contacts") addresses its item by that word alone.
-    const candidates = candidatesFor(mention, items).filter(
+    let candidates = candidatesFor(mention, items).filter(
       (prepared) =>
         (addressed.includes(prepared) || namesUnit(clause, mention, prepared)) &&
         // A difference is stated with its sign or a direction word ("fell 1.2"); a bare number is a level, not a change.
         !(mention.kind === 'number' && isSignedDifference(prepared.item) && !mention.signed && movementNear(clause, mention) === null && Number(prepared.item.answer) !== 0),
     );
+    // A number followed by the word an item counts ("270 shipments") is that item's, not a neighbour's.
+    const counted = candidates.filter((prepared) => namesUnit(clause, mention, prepared));
+    if (counted.length > 0) candidates = counted;
     if (candidates.length === 0) continue;
     const around = termsAround(mention.kind === 'number' ? clause : valueless, mentions, mention);
     if (mention.kind !== 'number') {
@@ -214,6 +256,9 @@ function numberEvidence(prepared: PreparedItem, mentions: readonly Mention[], cl
     let value = mention.value / (mention.quantity === 'plain' && item.unit && unitScale(item.unit) !== 1 && Math.abs(mention.value) >= 1e5 ? unitScale(item.unit) : 1);
     let weak = mention.weak;
     if (prepared.quantity === 'percent' && mention.quantity === 'plain') [value, weak] = [value * 100, true];
+    if (prepared.quantity === 'fraction' && mention.quantity === 'percent') value /= 100;
+    const [toSeconds, fromSeconds] = [DURATION_SECONDS[prepared.quantity], DURATION_SECONDS[mention.quantity]];
+    if (toSeconds !== undefined && fromSeconds !== undefined) value = (value * fromSeconds) / toSeconds;
     if (prepared.quantity === 'rank' && mention.orientation && item.rank_by && item.peers && mention.orientation !== item.rank_by) value = item.peers + 1 - value;
     if (isSignedDifference(item) && !mention.signed && prepared.quantity !== 'rank' && prepared.quantity !== 'ratio') {
       const movement = movementNear(clause, mention);
@@ -298,13 +343,36 @@ const EVIDENCE: Record<ChecklistItem['answer_type'], (prepared: PreparedItem, me
  */
 export function gradeChecklist(checklist: readonly ChecklistItem[], messages: readonly string[], context: GradingContext = {}): ItemVerdict[] {
   const items = prepare(checklist, context);
-  const allChoices = [...new Set(items.flatMap((prepared) => prepared.choices))];
+  const aliases = choiceAliases(items, context.displayNames);
+  const allChoices = [...new Set([...items.flatMap((prepared) => prepared.choices), ...aliases.keys()])];
+  const answers = new Set(items.map((prepared) => String(prepared.item.answer).toLowerCase().replaceAll('_', ' ')));
   const decided = items.map(() => ({ supporting: [] as number[], contradicting: [] as number[], last: null as { support: boolean; contradict: boolean } | null }));
   messages.forEach((message, index) => {
     const flags = items.map(() => ({ support: false, contradict: false }));
+    // The entity the sentences are about: this task's (null) until a sentence names another as its subject.
+    let carried: string | null = null;
     for (const raw of splitClauses(message)) {
-      const clause = normaliseText(raw);
-      for (const [prepared, mentions] of attribute(clause, items, allChoices)) {
+      const clause = canonicalValues(normaliseText(raw));
+      let values = clauseValues(clause, allChoices, aliases);
+      if (context.entities) {
+        const isChoice = (entity: string) => allChoices.includes(entity.toLowerCase());
+        const named = entityMentions(clause, context.entities, isChoice, values);
+        const subjects = named.filter((mention) => mention.role !== 'value');
+        // A subject or a point of comparison is not a value, and this task's own id or name is never a candidate.
+        const inside = (value: Mention, mention: EntityMention) => value.start < mention.end && value.end > mention.start;
+        values = values.filter((value) => !subjects.some((mention) => inside(value, mention) && !(mention.entity === null && value.kind === 'choice' && answers.has(value.choice))));
+        if (isRecordDump(clause)) {
+          // A dump of records states its values together, about this task's entity when it names it at all; the
+          // entities it names are its records' keys, not values.
+          if (carried !== null && !named.some((mention) => mention.entity === null)) continue;
+          values = values.filter((value) => !named.some((mention) => inside(value, mention)));
+        } else {
+          values = values.filter((value) => ownerAt(value.start, named, carried) === null);
+          const lastSubject = named.filter((mention) => mention.role === 'subject').at(-1);
+          if (lastSubject) carried = lastSubject.entity;
+        }
+      }
+      for (const [prepared, mentions] of attribute(clause, items, values)) {
         const evidence = EVIDENCE[prepared.item.answer_type](prepared, mentions, clause);
         const flag = flags[items.indexOf(prepared)]!;
         if (evidence === 'support') flag.support = true;

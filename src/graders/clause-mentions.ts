@@ -1,7 +1,10 @@
 import { termPositions } from './subject-terms.ts';
 
 /** What kind of quantity a number is stated as, from its suffix or the words around it. */
-export type QuantityClass = 'percent' | 'rank' | 'ratio' | 'sigma' | 'seconds' | 'minutes' | 'hours' | 'days' | 'months' | 'years' | 'plain';
+export type QuantityClass = 'percent' | 'fraction' | 'rank' | 'ratio' | 'sigma' | 'seconds' | 'minutes' | 'hours' | 'days' | 'months' | 'years' | 'clock' | 'plain';
+
+/** Seconds per unit of each duration class: a duration stated in one unit is converted exactly to the item's. */
+export const DURATION_SECONDS: Partial<Record<QuantityClass, number>> = { seconds: 1, minutes: 60, hours: 3600, days: 86_400 };
 
 export interface NumberMention {
   kind: 'number';
@@ -69,8 +72,8 @@ const DIRECTION_WORDS: Record<WordMention['direction'], string[]> = {
   improved: ['improved', 'improving', 'improvement', 'improves', 'better'],
   worsened: ['worsened', 'worsening', 'worsens', 'deteriorated', 'deteriorating', 'deterioration', 'worse'],
   same: ['unchanged', 'stable', 'flat', 'steady', 'no change', 'no significant change', 'about the same', 'roughly the same', 'the same', 'held steady', 'did not change', 'barely moved', 'stayed level'],
-  up: ['increased', 'increasing', 'increase', 'increases', 'rose', 'risen', 'rising', 'rises', 'grew', 'grown', 'growth', 'growing', 'higher', 'climbed', 'went up', 'above', 'longer', 'larger', 'gained', 'jumped', 'exceeds', 'exceeded'],
-  down: ['decreased', 'decreasing', 'decrease', 'decreases', 'fell', 'fallen', 'falling', 'falls', 'dropped', 'drop', 'declined', 'declining', 'decline', 'lower', 'went down', 'below', 'shorter', 'fewer', 'shrank', 'reduced', 'reduction', 'smaller', 'slipped'],
+  up: ['increased', 'increasing', 'increase', 'increases', 'rose', 'risen', 'rising', 'rises', 'grew', 'grown', 'growth', 'growing', 'higher', 'upward', 'upwards', 'climbed', 'went up', 'above', 'longer', 'larger', 'gained', 'jumped', 'exceeds', 'exceeded'],
+  down: ['decreased', 'decreasing', 'decrease', 'decreases', 'fell', 'fallen', 'falling', 'falls', 'dropped', 'drop', 'declined', 'declining', 'decline', 'lower', 'downward', 'downwards', 'went down', 'below', 'shorter', 'fewer', 'shrank', 'reduced', 'reduction', 'smaller', 'slipped'],
 };
 const DIRECTION_PATTERN = new RegExp(
   `(?<![\\p{L}\\p{N}])(${Object.values(DIRECTION_WORDS).flat().sort((a, b) => b.length - a.length).join('|')})(?![\\p{L}\\p{N}])`,
@@ -79,7 +82,7 @@ const DIRECTION_PATTERN = new RegExp(
 const DIRECTION_OF = new Map(Object.entries(DIRECTION_WORDS).flatMap(([direction, words]) => words.map((word) => [word, direction as WordMention['direction']])));
 
 /** Words that present a value as a guess: a hedged statement does not state a fact, it covers several. */
-const HEDGE = /(?<![\p{L}])(maybe|perhaps|possibly|might|may be|may have|could be|could have|not sure|unsure|uncertain|unclear|i think|i guess|i believe|probably|presumably|either|somewhere between|or so|give or take|hard to say|cannot tell|can't tell|not certain|if not)(?![\p{L}])/u;
+const HEDGE = /(?<![\p{L}])(maybe|perhaps|possibly|might|may be|may have|could be|could have|not sure|unsure|uncertain|unclear|i think|i guess|i believe|probably|presumably|either|somewhere between|or so|give or take|hard to say|cannot tell|can't tell|not certain|if not|or rather|rather than that|i mean|make that|scratch that|no wait|or was it)(?![\p{L}])/u;
 /** Words that order several named values ("A, followed by B"), so that the first one named is the one stated. */
 const ORDERING = /(?<![\p{L}])(followed by|then|ahead of|second|next|before|than|rather than|compared|versus|vs|while|whereas|runner-up|after it|behind)(?![\p{L}])/u;
 
@@ -101,11 +104,18 @@ function orientationNear(clause: string, start: number, end: number): 'highest' 
 /** The numbers of a normalised clause, with what they are stated as. */
 export function numberMentions(clause: string): NumberMention[] {
   const mentions: NumberMention[] = [];
-  for (const match of clause.matchAll(NUMBER)) {
+  // Clock times and durations in several units are read whole first; their digits are then not read again.
+  let masked = clause;
+  for (const mention of [...durationRuns(clause), ...clockMentions(clause)]) {
+    if (mentions.some((other) => mention.start < other.end && mention.end > other.start)) continue;
+    mentions.push(mention);
+    masked = masked.slice(0, mention.start) + ' '.repeat(mention.end - mention.start) + masked.slice(mention.end);
+  }
+  for (const match of masked.matchAll(NUMBER)) {
     const [text, hash, sign, whole, fraction, ordinal, suffix] = match;
     const start = match.index;
     const end = start + text.length;
-    const before = clause.slice(Math.max(0, start - 24), start);
+    const before = masked.slice(Math.max(0, start - 24), start);
     const after = clause.slice(end, end + 16);
     // "of 40" / "out of 40" after a rank names the peer count, not a value.
     if (/\b(out of|of|among)(\s+the)?\s*$/.test(before) && mentions.some((mention) => mention.quantity === 'rank' && start - mention.end < 30)) continue;
@@ -146,6 +156,66 @@ export function numberMentions(clause: string): NumberMention[] {
   return mentions;
 }
 
+const CLOCK = /(?<![\w.:])(\d{1,2})(?::(\d{2}))?(?::\d{2})?\s?(a\.m\.|p\.m\.|am|pm|o'clock|h(?=[\s.,;)]|$))?(?![\w:])/g;
+
+/**
+ * Times of day: "17:00", "5 p.m.", "5pm", "9:30 am", "5 o'clock", "17h" (value: the hour, minutes as a fraction).
+ * A bare hour without a colon or a suffix is not a clock time here (it is a plain number, which an hour-of-day item
+ * also accepts).
+ */
+function clockMentions(clause: string): NumberMention[] {
+  const mentions: NumberMention[] = [];
+  for (const match of clause.matchAll(CLOCK)) {
+    const [text, hourText, minuteText, suffix] = match;
+    if (minuteText === undefined && suffix === undefined) continue;
+    // "17h" is a clock time only as an hour of the day; "5 h" is a duration.
+    if (suffix === 'h' && (minuteText !== undefined || /\s/.test(text))) continue;
+    let hour = Number(hourText);
+    const minute = minuteText === undefined ? 0 : Number(minuteText);
+    if (minute >= 60) continue;
+    const meridiem = suffix?.replaceAll('.', '');
+    if (meridiem === 'am' || meridiem === 'pm') {
+      if (hour < 1 || hour > 12) continue;
+      hour = (hour % 12) + (meridiem === 'pm' ? 12 : 0);
+    } else if (hour > 24) continue;
+    mentions.push({ kind: 'number', value: hour + minute / 60, decimals: minute === 0 ? 0 : 2, quantity: 'clock', signed: false, weak: false, reference: false, start: match.index, end: match.index + text.length });
+  }
+  return mentions;
+}
+
+const DURATION_PART = /(\d+(?:\.\d+)?)\s?(days?|d|hours?|hrs?|h|minutes?|mins?|m|seconds?|secs?|s)\b/g;
+const PART_CLASS: Array<[RegExp, QuantityClass]> = [[/^d/, 'days'], [/^h/, 'hours'], [/^m/, 'minutes'], [/^s/, 'seconds']];
+
+/**
+ * A duration written in several units ("28 min 54 s", "1h 5m", "1 day 2 hours"): one mention in its largest unit,
+ * the parts summed exactly. Parts must go from larger to smaller units, separated by spaces, a comma or "and".
+ */
+function durationRuns(clause: string): NumberMention[] {
+  const parts = [...clause.matchAll(DURATION_PART)].map((match) => ({
+    value: Number(match[1]),
+    quantity: PART_CLASS.find(([pattern]) => pattern.test(match[2]!))![1],
+    start: match.index,
+    end: match.index + match[0].length,
+  }));
+  const mentions: NumberMention[] = [];
+  let index = 0;
+  while (index < parts.length) {
+    let last = index;
+    while (
+      last + 1 < parts.length &&
+      DURATION_SECONDS[parts[last + 1]!.quantity]! < DURATION_SECONDS[parts[last]!.quantity]! &&
+      /^\s*(,|and)?\s*$/.test(clause.slice(parts[last]!.end, parts[last + 1]!.start))
+    ) last += 1;
+    if (last > index) {
+      const unit = DURATION_SECONDS[parts[index]!.quantity]!;
+      const seconds = parts.slice(index, last + 1).reduce((sum, part) => sum + part.value * DURATION_SECONDS[part.quantity]!, 0);
+      mentions.push({ kind: 'number', value: seconds / unit, decimals: 6, quantity: parts[index]!.quantity, signed: false, weak: false, reference: false, start: parts[index]!.start, end: parts[last]!.end });
+    }
+    index = last + 1;
+  }
+  return mentions;
+}
+
 /** The direction words of a normalised clause. */
 export function directionMentions(clause: string): WordMention[] {
   return [...clause.matchAll(DIRECTION_PATTERN)].map((match) => ({
@@ -163,9 +233,12 @@ export function choiceMentions(clause: string, choices: readonly string[]): Choi
   const mentions: ChoiceMention[] = [];
   const taken: Array<[number, number]> = [];
   for (const choice of [...new Set(choices.map((value) => value.toLowerCase().replaceAll('_', ' ')))].sort((a, b) => b.length - a.length)) {
+    // Most choices are not in a given clause: a substring test rules them out before any pattern runs.
+    if (!clause.includes(choice)) continue;
     let pattern = choicePatterns.get(choice);
     if (!pattern) {
-      pattern = new RegExp(`(?<![\\p{L}\\p{N}])${choice.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'gu');
+      // A plural names the value too ("on Saturdays").
+      pattern = new RegExp(`(?<![\\p{L}\\p{N}])${choice.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}${/\p{L}$/u.test(choice) ? '(?:s|es)?' : ''}(?![\\p{L}\\p{N}])`, 'gu');
       choicePatterns.set(choice, pattern);
     }
     for (const match of clause.matchAll(pattern)) {

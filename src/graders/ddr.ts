@@ -3,7 +3,7 @@ import type { ItemVerdict } from '../schemas/checklist.ts';
 import type { DdrTask } from '../schemas/ddr-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { checklistAccuracy, firstCountingK, gradeChecklist, judgeChecklist } from './checklist.ts';
-import { readCatalog, servedDatabase, type DatabaseCatalog } from './database-catalog.ts';
+import { gradingContext, readCatalog, servedDatabase, type DatabaseCatalog } from './database-catalog.ts';
 import { explorationMetrics } from './exploration.ts';
 import { agentMessages, extractInsights, NOT_EXTRACTED } from './insights.ts';
 import { judgeUsageMetrics, metered, type JudgeUsage } from './metered-judge.ts';
@@ -32,7 +32,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
     const checklist = task.grading.checklist;
     const messages = agentMessages(events);
     const catalog = await catalogOf(task);
-    const verdicts = gradeChecklist(checklist, messages, { entityId: task.grading.entity.id, documentation: catalog?.documentation });
+    const verdicts = gradeChecklist(checklist, messages, gradingContext(catalog, task.grading.entity));
     let judged: ItemVerdict[] | null = null;
     let insights: string[] | null = null;
     let judgeUsage: JudgeUsage | null = null;

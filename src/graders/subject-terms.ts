@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 import type { ChecklistItem } from '../schemas/checklist.ts';
 
 /**
@@ -33,6 +34,8 @@ const PARAPHRASES: ReadonlyArray<readonly string[]> = [
   ['most', 'most frequent', 'most common', 'most often', 'leading', 'largest', 'biggest', 'main', 'principal', 'primary', 'top', 'dominant', 'usually', 'mostly', 'chiefly', 'mainly'],
   ['share', 'proportion', 'fraction'],
   ['average', 'mean', 'typical', 'on average', 'averages', 'averaged', 'averaging'],
+  ['trip', 'trips', 'ride', 'rides', 'journey', 'journeys'],
+  ['start', 'starts', 'started', 'starting', 'began', 'begin', 'begins', 'origin', 'leaving', 'leave', 'leaves', 'departing', 'depart', 'departs', 'departed', 'departures', 'departure'],
 ];
 
 const STOPWORDS = new Set(
@@ -56,10 +59,19 @@ export function normaliseText(text: string): string {
   return text.toLowerCase().replaceAll('_', ' ').replace(ALIAS_PATTERN, (phrase) => ALIASES.get(phrase) ?? phrase);
 }
 
-/** A crude stem: the first five letters of a word (escalated/escalation, resolved/resolution, admission/admissions). */
+/**
+ * A word's Porter stem (the `stemmer` package): escalated/escalation, admission/admissions, departures/departure
+ * conflate; transfer/transcript/transaction no longer do, as the first-five-letters prefix this replaced made them.
+ */
 export function stem(word: string): string {
-  return word.length > 5 ? word.slice(0, 5) : word;
+  let stemmed = stems.get(word);
+  if (stemmed === undefined) {
+    stemmed = stemmer(word);
+    if (stems.size < 100_000) stems.set(word, stemmed);
+  }
+  return stemmed;
 }
+const stems = new Map<string, string>();
 
 /** The stemmed content words of already normalised text, with their word positions. */
 export function termPositions(text: string): Array<{ term: string; position: number; start: number }> {
@@ -105,7 +117,9 @@ export function itemTerms(
     for (const [column, comment] of options.documentation) {
       const name = column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       // The column that selects the entity ("patient_id = 'P-0042'") is in every item: its documentation says nothing about one.
-      const selectsEntity = options.entityId !== undefined && new RegExp(`(?<![a-z0-9_])${name}\\s*=\\s*'${options.entityId.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'`).test(sql);
+      // A count's selecting column is what it counts, though ("trips with departure station S000": departures).
+      const counts = /^\s*select\s+count\(\s*\*\s*\)\s+from\b/.test(sql);
+      const selectsEntity = !counts && options.entityId !== undefined && new RegExp(`(?<![a-z0-9_])${name}\\s*=\\s*'${options.entityId.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}'`).test(sql);
       if (!selectsEntity && new RegExp(`(?<![a-z0-9_])${name}(?![a-z0-9_])`).test(sql)) {
         add(column, 0.5);
         // Only the first sentence of a comment: the rest lists values and caveats, not the subject.
@@ -130,7 +144,8 @@ export function specificTerms(termsByItem: ReadonlyArray<Map<string, number>>): 
 
 /**
  * Each item's key terms: the terms of its question that at most half of the checklist's questions share (one of
- * them must stand near a value for the value to be about the item); when none is that specific, its heaviest term.
+ * them must stand near a value for the value to be about the item); when none is that specific, its heaviest term
+ * and the terms only its column documentation gives it.
  */
 export function keyTerms(termsByItem: ReadonlyArray<Map<string, number>>, weighted: ReadonlyArray<Map<string, number>>): Array<Set<string>> {
   const questions = new Map<string, number>();
@@ -138,7 +153,10 @@ export function keyTerms(termsByItem: ReadonlyArray<Map<string, number>>, weight
   return termsByItem.map((terms, index) => {
     const specific = [...terms].filter(([term, weight]) => weight === 1 && questions.get(term)! <= Math.max(1, termsByItem.length / 2)).map(([term]) => term);
     if (specific.length > 0) return new Set(specific);
+    // Else its heaviest term, and the documentation's terms no other item has ("departure" for a count of trips by
+    // departure station).
     const heaviest = Math.max(0, ...weighted[index]!.values());
-    return new Set([...weighted[index]!].filter(([, weight]) => weight >= heaviest - 1e-9).map(([term]) => term));
+    const documented = [...terms].filter(([term, weight]) => weight < 1 && termsByItem.every((other, position) => position === index || !other.has(term))).map(([term]) => term);
+    return new Set([...[...weighted[index]!].filter(([, weight]) => weight >= heaviest - 1e-9).map(([term]) => term), ...documented]);
   });
 }

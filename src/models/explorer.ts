@@ -7,6 +7,7 @@ import { nextRound, playbackMessage } from './playback-message.ts';
 import { FINISH_PREFIX } from '../schemas/ddr-messages.ts';
 import {
   confirmedJoins,
+  containmentCandidates,
   declaredKeys,
   entityScopes,
   KEYS_SQL,
@@ -18,6 +19,8 @@ import {
   quote,
   tableKeys,
   TEMPORAL,
+  uniqueColumnsSql,
+  withUniqueKeys,
   words,
   type EntityScope,
   type JoinColumn,
@@ -68,16 +71,26 @@ const PROBE_ORDER = ['profile', 'gap', 'trend', 'values', 'peers'] as const;
  * (per category when a small categorical column is present). Profiles come first, so a short budget still
  * reaches every related table.
  */
-export function planProbes(schema: Map<string, Column[]>, scopes: readonly EntityScope[], entityId: string, peerKeys: ReadonlyMap<string, string> = new Map()): Probe[] {
+export function planProbes(
+  schema: Map<string, Column[]>,
+  scopes: readonly EntityScope[],
+  entityId: string,
+  peerKeys: ReadonlyMap<string, string> = new Map(),
+  references: ReadonlySet<string> = new Set(),
+): Probe[] {
   const probes: Array<Probe & { order: number }> = [];
   const add = (kind: (typeof PROBE_ORDER)[number], probe: Probe) => probes.push({ ...probe, order: PROBE_ORDER.indexOf(kind) });
   for (const scope of scopes) {
     const columns = schema.get(scope.table) ?? [];
     const table = scope.table;
+    // The rows in words, with the role of the column that selects them ("trips with start station S000").
+    const selecting = /^t\."((?:[^"]|"")+)" = /.exec(scope.where)?.[1]?.replaceAll('""', '"');
+    const rowsText = selecting && !scope.from.includes(' JOIN ') && peerKeys.get(table) !== selecting ? `${words(table)} with ${words(selecting)} ${entityId}` : words(table);
     const from = `FROM ${scope.from} WHERE ${scope.where}`;
     const col = (name: string) => `t.${quote(name)}`;
     const keyColumns = new Set(peerKeys.values());
-    const numeric = columns.filter((column) => NUMERIC.test(column.type) && !column.name.endsWith('_id') && column.name !== 'id' && !keyColumns.has(column.name));
+    // References to other tables (trips.bike → bikes) are ids, not measures.
+    const numeric = columns.filter((column) => NUMERIC.test(column.type) && !column.name.endsWith('_id') && column.name !== 'id' && !keyColumns.has(column.name) && !references.has(`${table}.${column.name}`));
     const temporal = columns.filter((column) => TEMPORAL.test(column.type));
     const categorical = columns.filter(
       (column) => /^(VARCHAR|BOOLEAN)$/i.test(column.type) && !keyColumns.has(column.name) && column.name !== 'id' && !/(_id|text|name|description|transcript|notes?)$/.test(column.name),
@@ -88,7 +101,10 @@ export function planProbes(schema: Map<string, Column[]>, scopes: readonly Entit
       intent: `profile ${table}`,
       describe: ([row]) =>
         row
-          ? [`${entityId} has ${formatValue(row.row_count)} rows in ${words(table)}.`, ...numeric.map((column) => `In ${words(table)}, average ${words(column.name)} is ${formatValue(row[`avg_${column.name}`])} (min ${formatValue(row[`min_${column.name}`])}, max ${formatValue(row[`max_${column.name}`])}).`)].join(' ')
+          ? [
+              rowsText === words(table) ? `${entityId} has ${formatValue(row.row_count)} rows in ${words(table)}.` : `There are ${formatValue(row.row_count)} ${rowsText}.`,
+              ...numeric.map((column) => `${rowsText === words(table) ? `In ${words(table)}, average ${words(column.name)}` : `The average ${words(column.name)} of the ${rowsText}`} is ${formatValue(row[`avg_${column.name}`])} (min ${formatValue(row[`min_${column.name}`])}, max ${formatValue(row[`max_${column.name}`])}).`),
+            ].join(' ')
           : `No ${words(table)} rows for ${entityId}.`,
     });
     // Peers: only where the scope selects rows by a column of the table itself (one hop), every value of which is an entity.
@@ -102,7 +118,7 @@ export function planProbes(schema: Map<string, Column[]>, scopes: readonly Entit
           intent: `${column.name} among all ${words(peerColumn)} values`,
           describe: ([row]) =>
             row
-              ? `By average ${words(column.name)} in ${words(table)}, ${entityId} ranks ${ordinalText(Number(row.rank_highest))} highest of ${formatValue(row.peers)}; its average is ${formatValue(Math.abs(Number(row.z)))} standard deviations ${Number(row.z) < 0 ? 'below' : 'above'} the mean of all of them.`
+              ? `By average ${words(column.name)} of the ${rowsText}, ${entityId} ranks ${ordinalText(Number(row.rank_highest))} highest of ${formatValue(row.peers)}; its average is ${formatValue(Math.abs(Number(row.z)))} standard deviations ${Number(row.z) < 0 ? 'below' : 'above'} the mean of all of them.`
               : `${entityId} has no ${words(column.name)} in ${words(table)} to compare.`,
         });
       }
@@ -114,7 +130,7 @@ export function planProbes(schema: Map<string, Column[]>, scopes: readonly Entit
         describe: (rows) =>
           rows.length === 0
             ? `No ${words(column.name)} recorded in ${words(table)}.`
-            : `Most frequent ${words(column.name)} in ${words(table)}: ${formatValue(rows[0]!.value)} (${formatValue(rows[0]!.n)} of ${rows.reduce((sum, row) => sum + Number(row.n), 0)}). All ${words(column.name)} values in ${words(table)}: ${rows.map((row) => formatValue(row.value)).join(', ')}.`,
+            : `Most frequent ${words(column.name)} in the ${rowsText}: ${formatValue(rows[0]!.value)} (${formatValue(rows[0]!.n)} of ${rows.reduce((sum, row) => sum + Number(row.n), 0)}). All ${words(column.name)} values in ${words(table)}: ${rows.map((row) => formatValue(row.value)).join(', ')}.`,
       });
     }
     for (let index = 1; index < temporal.length; index += 1) {
@@ -206,6 +222,8 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
   let probes: Probe[] | null = null;
   let schema: Map<string, Column[]> | null = null;
   let declared: ReturnType<typeof declaredKeys> | null = null;
+  /** Whether the keys are settled (the all-distinct columns of tables without one were asked for, when needed). */
+  let keyed = false;
   let keys = new Map<string, string>();
   let candidates: JoinColumn[] = [];
   let joins: JoinColumn[] = [];
@@ -219,7 +237,7 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
       ? entityScopes(key, entity.id, joins, keys)
       // The id is a plain column (calls.queue): every table with that column, selected by it.
       : [...schema!].filter(([, columns]) => columns.some((column) => column.name === key.column)).map(([table]) => ({ table, from: `${quote(table)} AS t`, where: `t.${quote(key.column)} = ${literal(entity.id)}`, via: `${table} by ${key.column}` }));
-    return planProbes(schema!, scopes, entity.id, keys);
+    return planProbes(schema!, scopes, entity.id, keys, new Set(joins.map((join) => `${join.fromTable}.${join.fromColumn}`)));
   }
 
   return {
@@ -250,15 +268,28 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
           }
           said = `The database has ${schema.size} tables; next I look for the keys that connect them.`;
           pending = { sql: KEYS_SQL, intent: 'declared keys' };
-        } else if (declared === null) {
-          declared = declaredKeys(rows);
-          keys = tableKeys(schema, declared.keys);
-          candidates = nameCandidates(schema, keys).filter((candidate) => !declared!.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
-          said = `${declared.joins.length} foreign keys are declared; ${candidates.length} more columns look like references by name.`;
-          pending = candidates.length > 0 ? { sql: overlapSql(candidates), intent: 'value overlap of join candidates' } : null;
-          if (!pending) {
-            joins = declared.joins;
-            probes = planFor();
+        } else if (declared === null || !keyed) {
+          if (declared === null) {
+            declared = declaredKeys(rows);
+            keys = tableKeys(schema, declared.keys);
+            const uniqueSql = uniqueColumnsSql(schema, keys);
+            // Tables with no key by declaration or name: their all-distinct columns are asked for first.
+            if (uniqueSql !== null) pending = { sql: uniqueSql, intent: 'all-distinct columns of tables without a key' };
+            keyed = uniqueSql === null;
+            said = `${declared.joins.length} foreign keys are declared${keyed ? '' : `; ${[...schema.keys()].filter((table) => !keys.has(table)).length} tables have no key by declaration or name, so next I look for columns whose values are all distinct`}.`;
+          } else {
+            keys = withUniqueKeys(schema, keys, lastResult.content.startsWith('{') ? rows : []);
+            keyed = true;
+          }
+          if (keyed) {
+            const byName = nameCandidates(schema, keys).filter((candidate) => !declared!.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
+            candidates = [...byName, ...containmentCandidates(schema, keys, [...declared.joins, ...byName])];
+            said = `${said ? `${said} ` : ''}${byName.length} columns look like references by name, and ${candidates.length - byName.length} more could be by their values; next I check their values against the keys.`;
+            pending = candidates.length > 0 ? { sql: overlapSql(candidates), intent: 'value overlap of join candidates' } : null;
+            if (!pending) {
+              joins = declared.joins;
+              probes = planFor();
+            }
           }
         } else if (probes === null) {
           const found = lastResult.content.startsWith('{') ? confirmedJoins(candidates, rows) : [];

@@ -10,8 +10,8 @@ export interface JoinColumn {
   fromColumn: string;
   toTable: string;
   toColumn: string;
-  /** Declared as a FOREIGN KEY, or found by names and value overlap. */
-  how: 'declared' | 'values';
+  /** Declared as a FOREIGN KEY, found by names and value overlap, or by values alone (every value is a key's). */
+  how: 'declared' | 'values' | 'contained';
 }
 
 /** The catalog query for declared keys: one row per PRIMARY KEY / UNIQUE / FOREIGN KEY constraint on one column. */
@@ -26,7 +26,8 @@ export const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|R
 export const TEMPORAL = /^(DATE|TIMESTAMP.*)$/i;
 /** A column or table name in words ("discharge_date" → "discharge date"). */
 export const words = (name: string) => name.replaceAll('_', ' ');
-const family = (type: string) => (/CHAR|TEXT|STRING|UUID/i.test(type) ? 'text' : /INT|DECIMAL|NUMERIC/i.test(type) ? 'integer' : type.toUpperCase());
+// Lists, structs and maps are their own family (BIGINT[] is not an integer id).
+const family = (type: string) => (/\[|STRUCT|MAP|UNION/i.test(type) ? type.toUpperCase() : /CHAR|TEXT|STRING|UUID/i.test(type) ? 'text' : /INT|DECIMAL|NUMERIC/i.test(type) ? 'integer' : type.toUpperCase());
 export const singular = (name: string) => name.toLowerCase().replace(/(ies)$/, 'y').replace(/(ses|xes)$/, (suffix) => suffix.slice(0, -2)).replace(/s$/, '');
 
 /**
@@ -68,23 +69,89 @@ export function nameCandidates(schema: ReadonlyMap<string, readonly CatalogColum
   return candidates;
 }
 
+/** Type families a value-only join may have: text or integer ids, never measurements. */
+const ID_FAMILIES = new Set(['text', 'integer']);
+/** At most this many value-only candidates are measured (the widest tables first would otherwise dominate). */
+const MAX_CONTAINED = 200;
+/** The share of a key's values a reference by values alone must use. */
+const MIN_COVERAGE = 0.1;
+
+/**
+ * Join candidates by values alone, where neither a key nor a name says so (trips.start_station → stations.station_id):
+ * every text or integer column that is not its table's key, against every other table's key of the same family, not
+ * already a candidate. They are confirmed only when every sampled value is in the key (`confirmedJoins`).
+ */
+export function containmentCandidates(schema: ReadonlyMap<string, readonly CatalogColumn[]>, keys: ReadonlyMap<string, string>, existing: readonly JoinColumn[]): JoinColumn[] {
+  const candidates: JoinColumn[] = [];
+  for (const [fromTable, columns] of schema) {
+    for (const column of columns) {
+      if (keys.get(fromTable) === column.name || !ID_FAMILIES.has(family(column.type))) continue;
+      for (const [toTable, key] of keys) {
+        if (toTable === fromTable || family(schema.get(toTable)?.find((candidate) => candidate.name === key)?.type ?? '') !== family(column.type)) continue;
+        if (existing.some((join) => join.fromTable === fromTable && join.fromColumn === column.name)) continue;
+        if (candidates.length < MAX_CONTAINED) candidates.push({ fromTable, fromColumn: column.name, toTable, toColumn: key, how: 'contained' });
+      }
+    }
+  }
+  return candidates;
+}
+
+/**
+ * For the tables without a key by declaration or name: one query listing their columns whose values are all present
+ * and distinct (\`table_name\`, \`column_name\`), text or integer; null when every table has a key.
+ */
+export function uniqueColumnsSql(schema: ReadonlyMap<string, readonly CatalogColumn[]>, keys: ReadonlyMap<string, string>): string | null {
+  const parts: string[] = [];
+  for (const [table, columns] of schema) {
+    if (keys.has(table)) continue;
+    for (const column of columns.filter((candidate) => ID_FAMILIES.has(family(candidate.type)))) {
+      parts.push(`SELECT ${literal(table)} AS table_name, ${literal(column.name)} AS column_name FROM ${quote(table)} HAVING count(DISTINCT ${quote(column.name)}) = count(*) AND count(${quote(column.name)}) = count(*) AND count(*) > 1`);
+    }
+  }
+  return parts.length === 0 ? null : parts.join(' UNION ALL ');
+}
+
+/** The keys, with the first all-distinct column (uniqueColumnsSql's rows, in column order) of each table that had none. */
+export function withUniqueKeys(schema: ReadonlyMap<string, readonly CatalogColumn[]>, keys: ReadonlyMap<string, string>, rows: ReadonlyArray<Record<string, unknown>>): Map<string, string> {
+  const result = new Map(keys);
+  for (const [table, columns] of schema) {
+    if (result.has(table)) continue;
+    const unique = columns.find((column) => rows.some((row) => row.table_name === table && row.column_name === column.name));
+    if (unique) result.set(table, unique.name);
+  }
+  return result;
+}
+
 /**
  * One query measuring, per candidate, the share of the referencing column's distinct values (a sample of up to
- * 500) found in the referenced key: `pair` (its index) and `overlap` (0..1).
+ * 500) found in the referenced key: `pair` (its index) and `overlap` (0..1); for a candidate by values alone also
+ * `coverage`, its distinct values over the key's (approximate counts).
  */
 export function overlapSql(candidates: readonly JoinColumn[]): string {
   return candidates
     .map((candidate, index) => {
       const sample = `(SELECT DISTINCT ${quote(candidate.fromColumn)} AS v FROM ${quote(candidate.fromTable)} WHERE ${quote(candidate.fromColumn)} IS NOT NULL LIMIT 500)`;
-      return `SELECT ${index} AS pair, (SELECT count(*) FROM ${sample} s WHERE s.v IN (SELECT ${quote(candidate.toColumn)} FROM ${quote(candidate.toTable)}))::DOUBLE / greatest(1, (SELECT count(*) FROM ${sample})) AS overlap`;
+      const coverage = `(SELECT approx_count_distinct(${quote(candidate.fromColumn)}) FROM ${quote(candidate.fromTable)})::DOUBLE / greatest(1, (SELECT approx_count_distinct(${quote(candidate.toColumn)}) FROM ${quote(candidate.toTable)}))`;
+      return `SELECT ${index} AS pair, (SELECT count(*) FROM ${sample} s WHERE s.v IN (SELECT ${quote(candidate.toColumn)} FROM ${quote(candidate.toTable)}))::DOUBLE / greatest(1, (SELECT count(*) FROM ${sample})) AS overlap, ${candidate.how === 'contained' ? coverage : '1.0'} AS coverage`;
     })
     .join(' UNION ALL ');
 }
 
-/** The candidates whose values mostly (≥ 80 %) exist in the referenced key. */
+/**
+ * The candidates whose values mostly (≥ 80 %) exist in the referenced key; a candidate by values alone needs all of
+ * them and to use at least a tenth of the key's values, and is kept only for its first confirmed key (one reference
+ * per column).
+ */
 export function confirmedJoins(candidates: readonly JoinColumn[], rows: ReadonlyArray<Record<string, unknown>>, threshold = 0.8): JoinColumn[] {
   const overlap = new Map(rows.map((row) => [Number(row.pair), Number(row.overlap)]));
-  return candidates.filter((_, index) => (overlap.get(index) ?? 0) >= threshold);
+  const coverage = new Map(rows.map((row) => [Number(row.pair), Number(row.coverage ?? 1)]));
+  const confirmed = candidates.filter((candidate, index) => {
+    if (candidate.how !== 'contained') return (overlap.get(index) ?? 0) >= threshold;
+    // Small integers are in any sequence of ids (stations.docks in trips.trip_id): a reference by values alone must
+    // also use a tenth of the key's values.
+    return (overlap.get(index) ?? 0) >= 1 && (coverage.get(index) ?? 0) >= MIN_COVERAGE;
+  });
+  return confirmed.filter((candidate) => candidate.how !== 'contained' || confirmed.find((other) => other.fromTable === candidate.fromTable && other.fromColumn === candidate.fromColumn) === candidate);
 }
 
 /** Declared foreign keys from KEYS_SQL rows, and the declared keys per table. */

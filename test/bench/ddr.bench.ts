@@ -1,5 +1,7 @@
-// `npm run bench -- ddr`: deterministic grading of a 100-turn DDR trajectory (checklist + exploration), and
-// `sandbox ddr scaffold` of a 10-entity suite on a 1M-row database.
+// `npm run bench -- ddr`: deterministic grading of a 100-turn DDR trajectory (checklist + exploration),
+// `sandbox ddr scaffold` of a 10-entity suite on a 1M-row database (ours, and a foreign one whose joins are found by
+// values alone), and the grader's pooled accuracy on the hand-written adversarial answer sets of two foreign
+// databases (test/fixtures/ddr-foreign/).
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,6 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { scaffoldSuite } from '../../episodes/ddr-generator/scaffold-suite.ts';
 import { ddrGrader } from '../../src/graders/ddr.ts';
 import { buildTransitDb } from '../integration/ddr/transit-db.ts';
+import { buildBikeShareDb } from '../fixtures/ddr-foreign/bike-share-db.ts';
+import { buildFreightDb } from '../fixtures/ddr-foreign/freight-db.ts';
+import { ANSWER_SETS, gradeForeignSets } from '../fixtures/ddr-foreign/foreign-sets.ts';
 import { DdrTaskSchema } from '../../src/schemas/ddr-task.ts';
 import { EVENT_SCHEMA_VERSION, type TrajectoryEvent } from '../../src/schemas/event.ts';
 
@@ -51,7 +56,7 @@ export async function run(): Promise<Record<string, number>> {
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   // Wall time is what the target is about; CPU time (all threads) shows the cost apart from a busy machine.
-  return { grade_ms: median(times), grade_cpu_ms: median(cpu), ...(await scaffold()) };
+  return { grade_ms: median(times), grade_cpu_ms: median(cpu), ...(await scaffold()), ...(await foreignScaffold()), ...(await foreignSets()) };
 }
 
 /**
@@ -72,6 +77,47 @@ async function scaffold(): Promise<Record<string, number>> {
     if (tasks.length !== 10) throw new Error(`scaffold wrote ${tasks.length} tasks, not 10`);
     // CPU time counts DuckDB's worker threads too: on a busy machine it shows the work apart from the waiting.
     return { scaffold_10_entities_1m_rows_ms: elapsed, scaffold_10_entities_1m_rows_cpu_ms: (used.user + used.system) / 1000 };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * `ddr scaffold --entity stations.station_id --count 10` on the foreign bike-share database grown to 1,001,820 trips
+ * (scale 283; built before timing): no declared key and no reference named like its key, so the joins come from
+ * value containment, with the bikes table's key from its all-distinct column.
+ */
+async function foreignScaffold(): Promise<Record<string, number>> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'ddr-bench-foreign-'));
+  try {
+    const db = path.join(scratch, 'bike-share.duckdb');
+    await buildBikeShareDb(db, 283);
+    const started = performance.now();
+    const cpuStarted = process.cpuUsage();
+    const { tasks } = await scaffoldSuite({ db, entity: 'stations.station_id', count: 10, out: path.join(scratch, 'suite') });
+    const elapsed = performance.now() - started;
+    const used = process.cpuUsage(cpuStarted);
+    if (tasks.length !== 10) throw new Error(`foreign scaffold wrote ${tasks.length} tasks, not 10`);
+    return { scaffold_foreign_10_entities_1m_rows_ms: elapsed, scaffold_foreign_10_entities_1m_rows_cpu_ms: (used.user + used.system) / 1000 };
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Pooled accuracy (%) of each adversarial answer set over both foreign databases' entities. */
+async function foreignSets(): Promise<Record<string, number>> {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'ddr-bench-sets-'));
+  try {
+    const files = { 'bike-share': path.join(scratch, 'bike-share.duckdb'), freight: path.join(scratch, 'freight.duckdb') };
+    await buildBikeShareDb(files['bike-share']);
+    await buildFreightDb(files.freight);
+    const graded = [await gradeForeignSets('bike-share', files['bike-share']), await gradeForeignSets('freight', files.freight)];
+    const figures: Record<string, number> = {};
+    for (const set of ANSWER_SETS) {
+      const outcomes = graded.flatMap((database) => database[set].outcomes);
+      figures[`foreign_${set}_pct`] = Number(((100 * outcomes.filter((outcome) => outcome.endsWith(' CORRECT_INFO')).length) / outcomes.length).toFixed(1));
+    }
+    return figures;
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }

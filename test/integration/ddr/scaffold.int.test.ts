@@ -40,7 +40,7 @@ describe('sandbox ddr scaffold on a database of another shape (no comments, refe
     const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
     const connection = await instance.connect();
     const schema = new Map<string, Array<{ name: string; type: string }>>();
-    for (const row of (await connection.runAndReadAll("SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main'")).getRowObjectsJson()) {
+    for (const row of (await connection.runAndReadAll("SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal")).getRowObjectsJson()) {
       schema.set(String(row.table_name), [...(schema.get(String(row.table_name)) ?? []), { name: String(row.column_name), type: String(row.data_type) }]);
     }
     const { joins } = await databaseJoins(connection, schema);

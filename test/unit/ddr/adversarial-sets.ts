@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { checklistAccuracy, gradeChecklist } from '../../../src/graders/checklist.ts';
+import { checklistAccuracy, gradeChecklist, type GradingContext } from '../../../src/graders/checklist.ts';
 import { DdrTaskSchema, type DdrTask } from '../../../src/schemas/ddr-task.ts';
 
 // The committed adversarial answer sets (episodes/ddr-generator/adversarial-main.ts writes them from the suite): per
@@ -29,14 +29,14 @@ export function suiteTask(id: string): DdrTask {
 }
 
 /** Pooled accuracy of one answer set over a scenario's tasks, and every item's outcome (to name them when a bound fails). */
-export function pooled(entries: readonly Answers[], set: keyof Omit<Answers, 'taskId'>, documentation?: (task: DdrTask) => ReadonlyMap<string, string>) {
+export function pooled(entries: readonly Answers[], set: keyof Omit<Answers, 'taskId'>, context?: (task: DdrTask) => GradingContext) {
   let correct = 0;
   let items = 0;
   const outcomes: string[] = [];
   for (const entry of entries) {
     const task = suiteTask(entry.taskId);
     const { grading } = task;
-    const verdicts = gradeChecklist(grading.checklist, [entry[set].replace(/^FINISH:\s*/, '')], { entityId: grading.entity.id, documentation: documentation?.(task) });
+    const verdicts = gradeChecklist(grading.checklist, [entry[set].replace(/^FINISH:\s*/, '')], context?.(task) ?? { entityId: grading.entity.id });
     correct += checklistAccuracy(verdicts) * verdicts.length;
     items += verdicts.length;
     for (const verdict of verdicts) outcomes.push(`${entry.taskId} ${verdict.itemId} ${verdict.verdict}`);
@@ -45,16 +45,16 @@ export function pooled(entries: readonly Answers[], set: keyof Omit<Answers, 'ta
 }
 
 /** The issue's bounds on one scenario's sets, as failures (empty when every bound holds). */
-export function boundFailures(entries: readonly Answers[], documentation?: (task: DdrTask) => ReadonlyMap<string, string>): string[] {
+export function boundFailures(entries: readonly Answers[], context?: (task: DdrTask) => GradingContext): string[] {
   const failures: string[] = [];
-  const perfect = pooled(entries, 'perfect', documentation);
+  const perfect = pooled(entries, 'perfect', context);
   failures.push(...perfect.outcomes.filter((outcome) => !outcome.endsWith(' CORRECT_INFO')).map((outcome) => `perfect: ${outcome}`));
-  const wrong = pooled(entries, 'wrong', documentation);
+  const wrong = pooled(entries, 'wrong', context);
   failures.push(...wrong.outcomes.filter((outcome) => outcome.endsWith(' CORRECT_INFO')).map((outcome) => `wrong: ${outcome}`));
-  const paraphrased = pooled(entries, 'paraphrased', documentation);
+  const paraphrased = pooled(entries, 'paraphrased', context);
   if (paraphrased.accuracy < 0.95) failures.push(`paraphrased ${paraphrased.accuracy}: ${paraphrased.outcomes.filter((outcome) => !outcome.endsWith(' CORRECT_INFO')).join('; ')}`);
   for (const set of ['shotgun', 'hedged'] as const) {
-    const result = pooled(entries, set, documentation);
+    const result = pooled(entries, set, context);
     if (result.accuracy > 0.1) failures.push(`${set} ${result.accuracy}: ${result.outcomes.filter((outcome) => outcome.endsWith(' CORRECT_INFO')).join('; ')}`);
   }
   return failures;
