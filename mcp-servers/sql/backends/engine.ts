@@ -15,7 +15,7 @@ export const isPostgresUrl = (db: string) => /^postgres(?:ql)?:\/\//iu.test(db);
 export function engineOf(db: string): Engine {
   if (isPostgresUrl(db)) return 'postgres';
   const header = Buffer.alloc(16);
-  let read = 0;
+  let read: number;
   try {
     const fd = openSync(db, 'r');
     try {

@@ -53,14 +53,14 @@ function sqliteCatalog(database: Database.Database): Catalog {
   const keys: CatalogKey[] = [];
   for (const object of objects) {
     const comments = columnComments(object.sql ?? '');
-    const info = database.prepare('SELECT name, type, "notnull" AS notnull, pk FROM pragma_table_info(?) ORDER BY cid').all(object.name) as Array<{ name: string; type: string; notnull: number; pk: number }>;
+    const info = database.prepare('SELECT name, type, "notnull" AS not_null, pk FROM pragma_table_info(?) ORDER BY cid').all(object.name) as Array<{ name: string; type: string; not_null: number; pk: number }>;
     const rows = object.type === 'table' ? Number((database.prepare(`SELECT count(*) AS n FROM ${quote(object.name)}`).get() as { n: number }).n) : null;
     tables.push({
       name: object.name,
       kind: object.type,
       rows,
       description: comments.table,
-      columns: info.map((column) => ({ name: column.name, type: column.type, nullable: column.notnull === 0 && column.pk === 0, description: comments.columns.get(column.name.toLowerCase()) ?? null })),
+      columns: info.map((column) => ({ name: column.name, type: column.type, nullable: column.not_null === 0 && column.pk === 0, description: comments.columns.get(column.name.toLowerCase()) ?? null })),
     });
     if (object.type !== 'table') continue;
     const primary = info.filter((column) => column.pk > 0);
