@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { copyDatabase } from '../../../mcp-servers/sql/backends/copy-database.ts';
 import { createServer, MAX_RESULT_BYTES } from '../../../mcp-servers/sql/index.ts';
+import { readCatalog } from '../../../src/graders/database-catalog.ts';
 import { startPostgres, type PostgresCluster } from '../../support/postgres.ts';
 import { buildSmallDatabase } from './build-small-database.ts';
 import { connectInMemory } from './connect-in-memory.ts';
@@ -52,6 +53,17 @@ describe('the same database on DuckDB, SQLite and PostgreSQL', () => {
     const fields = await Promise.all((['duckdb', 'sqlite', 'postgres'] as const).map(async (engine) => JSON.parse((await servers[engine].call('get_field_description', { table: 'calls', field: 'csat' })).text).description as string));
     expect(fields[0]).toMatch(/^Post-contact survey score/);
     expect(new Set(fields).size).toBe(1);
+  });
+
+  it('gives the DDR grader the same schema and column documentation on every engine', async () => {
+    const [duck, sqlite, postgres] = await Promise.all((['duckdb', 'sqlite', 'postgres'] as const).map((engine) => readCatalog(databases[engine])));
+    expect([duck!.engine, sqlite!.engine, postgres!.engine]).toEqual(['duckdb', 'sqlite', 'postgres']);
+    expect(Object.keys(duck!.schema)).toContain('calls');
+    expect(sqlite!.schema).toEqual(duck!.schema);
+    expect(postgres!.schema).toEqual(duck!.schema);
+    expect(duck!.documentation.get('csat')).toMatch(/^Post-contact survey score/);
+    expect([...sqlite!.documentation]).toEqual([...duck!.documentation]);
+    expect([...postgres!.documentation]).toEqual([...duck!.documentation]);
   });
 
   it('answers the same aggregate question with the same numbers', async () => {
