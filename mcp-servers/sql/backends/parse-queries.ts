@@ -1,4 +1,5 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { Parser } from 'node-sql-parser';
 import type { Engine } from './backend.ts';
 
 let parser: Promise<DuckDBConnection> | null = null;
@@ -66,7 +67,7 @@ async function parseDuckDb(sqls: readonly string[]): Promise<Array<ParsedQuery |
 
 /** node-sql-parser's dialect names for the engines it reads (its `database` option). */
 const DIALECTS = { sqlite: 'sqlite', postgres: 'postgresql' } as const;
-let sqlParser: Promise<import('node-sql-parser').Parser> | undefined;
+let sqlParser: Promise<Parser> | undefined;
 
 /** A column reference's name in node-sql-parser's AST: a string, or (PostgreSQL) `{ expr: { value } }`. */
 function columnName(column: unknown): string | undefined {
