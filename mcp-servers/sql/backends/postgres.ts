@@ -167,8 +167,8 @@ async function runPostgres(client: pg.Client, sql: string, limits: QueryLimits):
   const run = (text: string) => client.query({ text, queryMode: 'extended' } as pg.QueryConfig);
   let countingStopped = false;
   try {
-    await client.query('BEGIN TRANSACTION READ ONLY');
-    await client.query(`SET LOCAL statement_timeout = ${left()}`);
+    // Our own statements go together, one round trip each (the simple protocol takes several); the agent's never do.
+    await client.query(`BEGIN TRANSACTION READ ONLY; SET LOCAL statement_timeout = ${left()}`);
     if (keyword === 'explain') {
       const result = await run(body);
       const collector = new RowCollector(result.fields.map((field) => ({ name: field.name, type: 'text' })), limits);
@@ -185,9 +185,8 @@ async function runPostgres(client: pg.Client, sql: string, limits: QueryLimits):
       throw error;
     }
     // FETCH 0 returns no row but the result's columns and their types.
-    const probe = await client.query('FETCH 0 FROM agent_probe');
-    await client.query('CLOSE agent_probe');
-    const fields = probe.fields;
+    const [probe] = (await client.query('FETCH 0 FROM agent_probe; CLOSE agent_probe')) as unknown as pg.QueryResult[];
+    const fields = probe!.fields;
     const columns = fields.map((field) => ({ name: field.name, type: typeName(field.dataTypeID) }));
     const collector = new RowCollector(columns, limits);
     const refusal = collector.columnsRefusal;
@@ -207,16 +206,14 @@ async function runPostgres(client: pg.Client, sql: string, limits: QueryLimits):
         : `DECLARE agent_query NO SCROLL CURSOR FOR WITH agent_query(${inner.join(', ')}) AS (\n${body}\n) SELECT ${cut.map((expression, index) => `${expression} AS ${quote(fields[index]!.name)}`).join(', ')} FROM agent_query`,
     );
     while (collector.wanting) {
-      await client.query(`SET LOCAL statement_timeout = ${left()}`);
-      const batch = await client.query({ text: `FETCH ${FETCH_ROWS} FROM agent_query`, rowMode: 'array' });
-      for (const row of batch.rows as unknown[][]) collector.add(row);
-      if (batch.rows.length < FETCH_ROWS) return collector.body(false);
+      const [, batch] = (await client.query({ text: `SET LOCAL statement_timeout = ${left()}; FETCH ${FETCH_ROWS} FROM agent_query`, rowMode: 'array' })) as unknown as pg.QueryResult[];
+      for (const row of batch!.rows as unknown[][]) collector.add(row);
+      if (batch!.rows.length < FETCH_ROWS) return collector.body(false);
     }
     try {
-      await client.query(`SET LOCAL statement_timeout = ${left()}`);
       // The rows past those kept are counted where they are: MOVE's command tag says how many, none is sent.
-      const moved = await client.query('MOVE FORWARD ALL IN agent_query');
-      collector.total += moved.rowCount ?? 0;
+      const [, moved] = (await client.query(`SET LOCAL statement_timeout = ${left()}; MOVE FORWARD ALL IN agent_query`)) as unknown as pg.QueryResult[];
+      collector.total += moved!.rowCount ?? 0;
     } catch (error) {
       if (pgError(error).code !== CANCELED) throw error;
       countingStopped = true;
