@@ -33,6 +33,9 @@ export const layers = {
       ...middle.map((name) => ({ type: name, pattern: `src/${name}` })),
       { type: 'python-sandbox', pattern: 'src/python-sandbox' },
       { type: 'schemas', pattern: 'src/schemas' },
+      // The SQL server's engine backends (DuckDB, SQLite, PostgreSQL): the one place a database driver is imported, so
+      // the graders, the explorer and the DDR tools read a catalog or parse a query through them, never a driver.
+      { type: 'sql-backends', pattern: 'mcp-servers/sql/backends' },
       { type: 'servers', pattern: 'mcp-servers/*' },
       { type: 'databases', pattern: 'databases' },
       { type: 'episodes', pattern: 'episodes' },
@@ -45,25 +48,26 @@ export const layers = {
       {
         default: 'disallow',
         policies: [
-          allow('cli', ['cli', 'tools', 'queue', 'engine', ...middle, ...mcp, 'python-sandbox', ...base, 'servers', 'databases', 'episodes']),
+          allow('cli', ['cli', 'tools', 'queue', 'engine', ...middle, ...mcp, 'python-sandbox', ...base, 'servers', 'sql-backends', 'databases', 'episodes']),
           // Distributed runs (src/queue) drive the engine for the CLI: cli → queue → engine.
           allow('queue', ['queue', 'engine', ...base]),
           allow('tools', ['tools', ...middle, ...mcp, 'python-sandbox', ...base, 'episodes']),
-          allow('engine', ['engine', ...middle, ...mcp, 'python-sandbox', ...base, 'servers', 'databases']),
+          allow('engine', ['engine', ...middle, ...mcp, 'python-sandbox', ...base, 'servers', 'sql-backends', 'databases']),
           allow('lint', ['lint', 'graders', 'validator', 'planning', 'models', ...mcp, ...base]),
-          allow('graders', ['graders', 'validator', 'planning', 'models', ...base, 'databases']),
+          allow('graders', ['graders', 'validator', 'planning', 'models', 'sql-backends', ...base, 'databases']),
           allow('planning', ['planning', 'models', ...mcp, ...base]),
           allow('validator', ['validator', 'python-sandbox', ...base, 'constraints']),
-          allow('models', ['models', ...base]),
+          allow('models', ['models', 'sql-backends', ...base]),
           allow('mcp', [...mcp, 'python-sandbox', ...base, 'databases']),
-          allow('mcp-environments', [...mcp, 'servers', 'python-sandbox', ...base, 'databases']),
+          allow('mcp-environments', [...mcp, 'servers', 'sql-backends', 'python-sandbox', ...base, 'databases']),
           allow('mcp-for-servers', base),
           allow('python-sandbox', ['python-sandbox', ...base]),
           // Servers use each other's shared parts and src/mcp/for-servers/, never the engine nor the rest of src/mcp.
-          allow('servers', ['servers', 'mcp-for-servers', 'python-sandbox', ...base, 'databases']),
+          allow('servers', ['servers', 'sql-backends', 'mcp-for-servers', 'python-sandbox', ...base, 'databases']),
+          allow('sql-backends', ['sql-backends', ...base]),
           allow('schemas', base),
           allow('databases', ['databases', ...base]),
-          allow('episodes', ['episodes', 'engine', ...middle, ...mcp, 'python-sandbox', ...base, 'databases']),
+          allow('episodes', ['episodes', 'engine', ...middle, ...mcp, 'python-sandbox', 'sql-backends', ...base, 'databases']),
         ],
       },
     ],

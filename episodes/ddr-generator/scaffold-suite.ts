@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { engineOf, isPostgresUrl } from '../../mcp-servers/sql/backends/engine.ts';
 import {
   confirmedJoins,
   containmentCandidates,
@@ -217,8 +218,12 @@ function relatedFacts(kind: string, id: string, related: RelatedTable, peers: nu
  * line naming it, and nothing is written.
  */
 export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: DdrTask[]; files: string[] }> {
+  if (isPostgresUrl(options.db)) throw new SandboxError('invalid-input', `--db ${options.db}: ddr scaffold reads DuckDB files only (its SQL templates are DuckDB's dialect); build a DuckDB copy of the data`);
   const db = path.resolve(options.db);
   if (!existsSync(db)) throw new SandboxError('not-found', `--db ${options.db}: no such file`);
+  // Told by the header before DuckDB opens it: DuckDB would take a SQLite file for its sqlite extension and try to download it.
+  const engine = engineOf(db);
+  if (engine !== 'duckdb') throw new SandboxError('invalid-input', `--db ${options.db}: a ${engine === 'sqlite' ? 'SQLite' : engine} database; ddr scaffold reads DuckDB files only (its SQL templates are DuckDB's dialect)`);
   const [table, column, extra] = options.entity.split('.');
   if (!table || !column || extra !== undefined) throw new SandboxError('invalid-input', `--entity ${options.entity}: expected TABLE.KEY (e.g. places.id)`);
   let instance: DuckDBInstance;

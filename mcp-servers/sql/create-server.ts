@@ -4,13 +4,21 @@ import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mc
 import { CompleteRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { clientLogging, reportProgress, type CallExtra } from '../shared/call-reporting.ts';
-import { startQueryProcess } from './query-process.ts';
+import { deniedFunction } from './backends/deny-rules.ts';
+import { isPostgresUrl } from './backends/engine.ts';
+import { safeUrl } from './backends/postgres-url.ts';
+import type { QueryBody, QueryLimits } from './backends/types.ts';
+import { startQueryProcess, type QueryProcess } from './query-process.ts';
 import { TEMP_ROOT } from './temp-directory.ts';
-import type { QueryBody, QueryLimits } from './run-query.ts';
 
 export interface SqlServerOptions {
-  /** Any DuckDB database file. */
+  /** A DuckDB or SQLite file, or a postgres:// URL. */
   dbPath: string;
+  /**
+   * Query processes shared with other servers (the sessions of one HTTP server): used, never closed, by this server.
+   * Without it the server starts a process of its own and closes it with itself.
+   */
+  queries?: QueryProcess;
   /** Server name in the MCP handshake (default 'sql'). */
   name?: string;
   /** Per-query time limit (default 10 s). */
@@ -34,25 +42,19 @@ export const MAX_ROWS = 100;
 export const DEFAULT_ROWS = 20;
 export const MAX_RESULT_BYTES = 1024 * 1024;
 
-/**
- * Functions and settings that reveal host paths (the database file, the spill directory, the home
- * directory): refused before the query runs. Whatever else could print a path is redacted from results.
- */
-const PATH_REVEALING = /\b(duckdb_settings|duckdb_databases|duckdb_extensions|duckdb_temporary_files|duckdb_secrets|which_secret|duckdb_logs|duckdb_log_contexts|database_list|current_setting|getenv|duckdb_external_file_cache|pragma_database_size|database_size)\b/iu;
-
 /** Every tool reads a read-only database: nothing changes, the same call gives the same answer, nothing outside is reached. */
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-const ColumnShape = { name: z.string().describe('column name'), type: z.string().describe('DuckDB type') };
+const ColumnShape = { name: z.string().describe('column name'), type: z.string().describe("the engine's type") };
 const TableSummary = z.object({
   name: z.string().describe('table or view name'),
   kind: z.enum(['table', 'view']).describe('table or view'),
-  rows: z.number().nullable().describe("DuckDB's row count estimate (exact for a read-only table); null for a view"),
+  rows: z.number().nullable().describe('the row count (exact for a table of a read-only database); null for a view'),
   description: z.string().nullable().describe('the COMMENT ON TABLE text, null when none'),
 });
 const ColumnInfo = z.object({
   name: z.string().describe('column name'),
-  type: z.string().describe('DuckDB type'),
+  type: z.string().describe("the engine's type"),
   nullable: z.boolean().describe('whether the column can be NULL'),
   description: z.string().nullable().describe('the COMMENT ON COLUMN text, null when none'),
 });
@@ -76,18 +78,22 @@ const failure = (message: string): CallToolResult => ({ content: [{ type: 'text'
  * of table and column names, logging to the client, and progress every second on a call that runs longer.
  */
 export async function createServer(options: SqlServerOptions): Promise<McpServer> {
-  const worker = await startQueryProcess({
-    dbPath: options.dbPath,
-    memoryLimit: options.memoryLimit,
-    threads: options.threads,
-    maxTempSize: options.maxTempSize,
-    openInBackground: options.openInBackground,
-  });
+  const worker =
+    options.queries ??
+    (await startQueryProcess({
+      dbPath: options.dbPath,
+      memoryLimit: options.memoryLimit,
+      threads: options.threads,
+      maxTempSize: options.maxTempSize,
+      openInBackground: options.openInBackground,
+    }));
+  const dialect = { duckdb: 'DuckDB', sqlite: 'SQLite', postgres: 'PostgreSQL' }[worker.engine];
+  const databaseName = isPostgresUrl(options.dbPath) ? (new URL(options.dbPath).pathname.slice(1) || 'postgres') : path.basename(options.dbPath);
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxResultBytes = Math.min(options.maxResultBytes ?? MAX_RESULT_BYTES, MAX_RESULT_BYTES);
   // The body is sent twice (as text and as structuredContent), each time inside the JSON-RPC envelope.
   const limits: Omit<QueryLimits, 'limit'> = { timeoutMs, maxBytes: Math.floor((maxResultBytes - 2_048) / 2.2), maxCellChars: 2_000 };
-  const hostPaths = [...new Set([path.resolve(options.dbPath), path.dirname(path.resolve(options.dbPath)), os.homedir(), process.cwd(), TEMP_ROOT])]
+  const hostPaths = [...new Set([...(isPostgresUrl(options.dbPath) ? [options.dbPath, safeUrl(options.dbPath)] : [path.resolve(options.dbPath), path.dirname(path.resolve(options.dbPath))]), os.homedir(), process.cwd(), TEMP_ROOT])]
     .filter((hostPath) => hostPath.length >= 5)
     .sort((a, b) => b.length - a.length);
   /** Host paths in anything sent to the client become `<hidden>`. */
@@ -99,16 +105,8 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
     return { content: [{ type: 'text', text }], structuredContent: text === serialized ? body : (JSON.parse(text) as T) };
   };
 
-  const rows = (sql: string, values: Record<string, string> = {}) => worker.rows(sql, values);
-  const tables = async () =>
-    (await rows(`SELECT table_name AS name, 'table' AS kind, estimated_size::DOUBLE AS rows, comment AS description FROM duckdb_tables() WHERE NOT temporary AND NOT internal
-                 UNION ALL SELECT view_name, 'view', NULL, comment FROM duckdb_views() WHERE NOT temporary AND NOT internal ORDER BY name`)) as Array<z.infer<typeof TableSummary>>;
-  const columnsOf = async (table: string) =>
-    (await rows(
-      `SELECT column_name AS name, data_type AS type, is_nullable AS nullable, comment AS description FROM duckdb_columns()
-       WHERE table_name = $table AND NOT internal ORDER BY column_index`,
-      { table },
-    )) as Array<z.infer<typeof ColumnInfo>>;
+  const tables = async (): Promise<Array<z.infer<typeof TableSummary>>> => (await worker.catalog()).tables.map(({ columns: _columns, ...summary }) => summary);
+  const columnsOf = async (table: string): Promise<Array<z.infer<typeof ColumnInfo>>> => (await worker.catalog()).tables.find((entry) => entry.name === table)?.columns ?? [];
   const unknownTable = async (table: string) =>
     failure(`No table named "${table}". Tables: ${(await tables()).map((entry) => entry.name).join(', ')}. Call list_tables to see them with their descriptions.`);
   const describeTable = async (table: string) => {
@@ -144,11 +142,11 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
     'get_database_info',
     {
       title: 'Database info',
-      description: 'What this database is: its file name, DuckDB version, tables with row counts, and the query limits.',
+      description: `What this database is: its name, ${dialect} version, tables with row counts, and the query limits.`,
       inputSchema: {},
       outputSchema: {
-        database: z.string().describe('file name of the database'),
-        engine: z.string().describe('DuckDB and its version'),
+        database: z.string().describe('the database: its file name, or its PostgreSQL name'),
+        engine: z.string().describe('the engine and its version (its SQL dialect)'),
         access: z.string().describe('what queries may do'),
         tables: z.array(TableSummary).describe('tables and views'),
         limits: z.object({ default_rows: z.number(), max_rows: z.number(), timeout_ms: z.number(), max_result_bytes: z.number() }).describe('the query limits'),
@@ -156,10 +154,9 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
       annotations: { title: 'Database info', ...READ_ONLY },
     },
     tool('get_database_info', async () => {
-      const version = (await rows('SELECT version() AS version'))[0]?.version;
       return json({
-        database: path.basename(options.dbPath),
-        engine: `DuckDB ${String(version)}`,
+        database: databaseName,
+        engine: (await worker.catalog()).engine,
         access: 'read-only: SELECT and EXPLAIN only; no host files, extensions, attachments or settings',
         tables: await tables(),
         limits: { default_rows: DEFAULT_ROWS, max_rows: MAX_ROWS, timeout_ms: timeoutMs, max_result_bytes: maxResultBytes },
@@ -217,18 +214,18 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
     {
       title: 'Run a SQL query',
       description:
-        `Run one read-only SQL query (DuckDB dialect). Returns at most \`limit\` rows (default ${DEFAULT_ROWS}, max ${MAX_ROWS}) with the total row count; ` +
+        `Run one read-only SQL query (${dialect} dialect). Returns at most \`limit\` rows (default ${DEFAULT_ROWS}, max ${MAX_ROWS}) with the total row count; ` +
         `results over ${maxResultBytes} bytes are cut, and a query is stopped after ${timeoutMs} ms. Aggregate in SQL rather than fetching rows.`,
       inputSchema: {
-        sql: z.string().min(1).describe('one SELECT (or EXPLAIN) statement in the DuckDB dialect'),
+        sql: z.string().min(1).describe(`one SELECT (or EXPLAIN) statement in the ${dialect} dialect`),
         limit: z.number().int().min(1).max(MAX_ROWS).optional().describe(`rows to return (default ${DEFAULT_ROWS}, max ${MAX_ROWS})`),
       },
       outputSchema: QueryOutput,
       annotations: { title: 'Run a SQL query', ...READ_ONLY },
     },
     tool('execute_query', async ({ sql, limit }: { sql: string; limit?: number }) => {
-      const revealing = PATH_REVEALING.exec(sql.replace(/'(?:[^']|'')*'/gu, "''"));
-      if (revealing) return failure(`Refused: ${revealing[1]} is not available here (it shows host settings and paths). Query the tables instead.`);
+      const denied = deniedFunction(worker.engine, sql);
+      if (denied) return failure(denied);
       const started = performance.now();
       const outcome = await worker.query(sql, { ...limits, limit: limit ?? DEFAULT_ROWS });
       if (!outcome.ok) return failure(redact(outcome.message));
@@ -294,7 +291,7 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
   const close = server.close.bind(server);
   server.close = async () => {
     await close();
-    await worker.close();
+    if (!options.queries) await worker.close();
   };
   return server;
 }

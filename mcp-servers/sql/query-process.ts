@@ -1,15 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import pLimit from 'p-limit';
-import { SandboxError } from '../../src/sandbox-error.ts';
+import { SandboxError, type SandboxErrorCode } from '../../src/sandbox-error.ts';
+import type { Engine } from './backends/backend.ts';
+import { engineOf } from './backends/engine.ts';
 import { QUERY_SLOTS } from './query-slots.ts';
 import { makeTempDirectory, removeTempDirectory } from './temp-directory.ts';
 import { workerSource } from './worker-source.ts';
-import type { QueryLimits, QueryOutcome } from './run-query.ts';
+import type { Catalog, QueryLimits, QueryOutcome } from './backends/types.ts';
 import type { WorkerOpen, WorkerReply, WorkerRequest } from './query-worker.ts';
 
 export interface QueryProcessOptions {
+  /** A DuckDB or SQLite file, or a postgres:// URL (`backends/engine.ts` tells which). */
   dbPath: string;
   /** The memory budget of the queries (default DEFAULT_MEMORY_LIMIT): see `memoryBoundBytes`. */
   memoryLimit?: string;
@@ -26,8 +28,9 @@ export interface QueryProcessOptions {
 export interface QueryProcess {
   /** Runs one agent query under the limits; stops it by ending the process if DuckDB cannot. Never throws for what the query does. */
   query(sql: string, limits: QueryLimits): Promise<QueryOutcome>;
-  /** Runs one trusted metadata query (the tools' own, with bound values) and returns its rows as JSON. */
-  rows(sql: string, values?: Record<string, string>): Promise<Array<Record<string, unknown>>>;
+  /** The database's tables, columns, comments and keys, read once per process from the engine's own catalog. */
+  catalog(): Promise<Catalog>;
+  readonly engine: Engine;
   /** The resident memory the query process may reach before it is killed: the limit plus the measured idle size of the process. */
   readonly memoryBoundBytes: number;
   /** The idle resident size of a fresh query process (Node and DuckDB loaded, database open), measured at start. */
@@ -44,8 +47,6 @@ export interface QueryProcess {
  * reaches the kill bound, and put the pair at 509–529 MB with 320MB (601 MB with 384MB, 700 MB with 512MB).
  */
 const DEFAULT_MEMORY_LIMIT = '320MB';
-/** Share of the memory budget given to DuckDB's buffer manager; the rest is for what DuckDB allocates outside it. */
-const DUCKDB_SHARE = 0.75;
 /** How often the resident size of a running query's process is read. */
 const MEMORY_POLL_MS = 20;
 
@@ -90,8 +91,11 @@ function installExitHook(): void {
  * `memoryBoundBytes`. A killed process is replaced (fresh spill directory) at the next call.
  */
 export async function startQueryProcess(options: QueryProcessOptions): Promise<QueryProcess> {
-  if (!existsSync(options.dbPath)) throw new SandboxError('not-found', `no database at ${path.resolve(options.dbPath)}`);
+  const engine = engineOf(options.dbPath);
   installExitHook();
+  // better-sqlite3 runs one statement at a time, synchronously: a second one sent would wait inside the process
+  // with its time limit running.
+  const connections = engine === 'sqlite' ? 1 : QUERY_SLOTS;
   const limitBytes = parseMemorySize(options.memoryLimit ?? DEFAULT_MEMORY_LIMIT);
   let worker: { child: ChildProcess; tempDirectory: string } | undefined;
   let starting: Promise<{ child: ChildProcess; tempDirectory: string }> | undefined;
@@ -108,11 +112,9 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     new Promise<{ child: ChildProcess; tempDirectory: string }>((resolve, reject) => {
       const tempDirectory = makeTempDirectory();
       const config = {
-        dbPath: options.dbPath,
-        memoryLimit: `${Math.max(16, Math.floor((limitBytes * DUCKDB_SHARE) / 2 ** 20))}MiB`,
-        threads: options.threads,
-        tempDirectory,
-        maxTempSize: options.maxTempSize ?? '1GB',
+        engine,
+        db: options.dbPath,
+        options: { memoryBytes: limitBytes, threads: options.threads, tempDirectory, maxTempSize: options.maxTempSize ?? '1GB', connections },
       };
       // Plain Node on the bundled worker (no TypeScript loader); messages by structured clone, not JSON.
       const child = spawn(process.execPath, ['--input-type=module', '-e', source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
@@ -129,7 +131,8 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
           overheadBytes = Math.max(overheadBytes, residentBytes(child.pid!) ?? 0);
           resolve(entry);
         } else if (message.kind === 'failed') {
-          reject(new SandboxError('server-error', `cannot open ${options.dbPath} read-only: ${message.message}`));
+          // The backends' own refusals (a writable role, an unreachable server, a broken file) name what is wrong.
+          reject(message.code ? new SandboxError(message.code as SandboxErrorCode, message.message) : new SandboxError('server-error', `cannot open ${options.dbPath} read-only: ${message.message}`));
         } else {
           const waiting = pending.get(message.id);
           pending.delete(message.id);
@@ -184,12 +187,14 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     if (reason && !retiredFor.has(child)) retiredFor.set(child, reason);
     if (worker?.child === child) worker = undefined;
     child.kill('SIGKILL');
+    // PostgreSQL runs the query in a server process of its own: cancel it now rather than when it notices its client gone.
+    if (engine === 'postgres' && child.pid !== undefined) void import('./backends/postgres.ts').then(({ cancelQueriesOf }) => cancelQueriesOf(options.dbPath, child.pid!));
   };
   /**
    * At most QUERY_SLOTS requests are sent at once: the process runs that many side by side, so a sent query starts at
    * once and its deadline (started when it is sent) never counts time spent waiting for a connection.
    */
-  const slots = pLimit(QUERY_SLOTS);
+  const slots = pLimit(connections);
   /** Queries sent to this process and not yet answered (the up to QUERY_SLOTS it runs side by side). */
   const inFlight = (child: ChildProcess) => [...pending.values()].filter((waiting) => waiting.child === child).length;
 
@@ -266,10 +271,11 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     get tempDirectory() {
       return worker?.tempDirectory;
     },
-    rows(sql, values = {}) {
+    engine,
+    catalog() {
       return slots(async () => {
-        const { value } = await send({ kind: 'rows', sql, values });
-        return (await value) as Array<Record<string, unknown>>;
+        const { value } = await send({ kind: 'catalog' });
+        return (await value) as Catalog;
       });
     },
     query(sql, limits) {

@@ -169,6 +169,10 @@ export async function serveHttp(createServer: ServerFactory, options: ServeHttpO
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
+    // Idle keep-alive sockets are kept 65 s, not Node's 5 s: under load a client's timer for a socket the server is about
+    // to close fires late, it sends its next request on it and gets ECONNRESET (32 of 200 concurrent MCP sessions did,
+    // test/e2e/sql-engines-serve.test.ts).
+    http.keepAliveTimeout = 65_000;
     http.listen(options.port, host, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;

@@ -1,15 +1,48 @@
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { DATABASES, databasePath } from '../../databases/index.ts';
 import { CALL_COLUMNS, parseFieldMap, TURN_FIELDS, type TurnField } from '../../mcp-servers/transcripts/import-fields.ts';
 import { SandboxError } from '../sandbox-error.ts';
+import { UsageError } from './usage-error.ts';
+import { isPostgresUrl } from '../../mcp-servers/sql/backends/engine.ts';
+import { safeUrl } from '../../mcp-servers/sql/backends/postgres-url.ts';
 
 const integer = (name: string) => (value: string) => {
   const parsed = Number(value.replaceAll('_', ''));
   if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError(`${name} must be a non-negative integer`);
   return parsed;
 };
+
+const engineChoice = (value: string) => {
+  if (value !== 'duckdb' && value !== 'sqlite' && value !== 'postgres') throw new InvalidArgumentError('--engine must be duckdb, sqlite or postgres');
+  return value;
+};
+
+/**
+ * `db build --engine sqlite|postgres`: the DuckDB database built into a temporary folder as usual, then copied
+ * (tables, rows, comments, keys) into a new SQLite file or an empty PostgreSQL database.
+ */
+async function buildOnEngine(name: string, engine: 'sqlite' | 'postgres', options: { calls?: number; seed?: number; out?: string }): Promise<void> {
+  const isUrl = isPostgresUrl(options.out ?? '');
+  if (engine === 'postgres' && !isUrl) throw new UsageError('--engine postgres needs --out postgres://USER@HOST:PORT/DATABASE (an empty database the user may create tables in)');
+  if (engine === 'sqlite' && isUrl) throw new UsageError('--engine sqlite writes a file: give --out a path');
+  const out = engine === 'postgres' ? options.out! : path.resolve(options.out ?? databasePath(name, { calls: options.calls, seed: options.seed }).replace(/\.duckdb$/u, '.sqlite'));
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'sandbox-db-'));
+  try {
+    const started = performance.now();
+    const source = path.join(scratch, `${name}.duckdb`);
+    await DATABASES[name]!.build(source, { calls: options.calls, seed: options.seed });
+    if (engine === 'sqlite') await mkdir(path.dirname(out), { recursive: true });
+    const { copyDatabase } = await import('../../mcp-servers/sql/backends/copy-database.ts');
+    const rows = await copyDatabase(source, engine === 'sqlite' ? { engine, file: out } : { engine, url: out });
+    const shown = engine === 'postgres' ? safeUrl(out) : out;
+    process.stdout.write(`built ${shown} (${engine}) in ${((performance.now() - started) / 1000).toFixed(1)} s (${Object.entries(rows).map(([table, count]) => `${table} ${count}`).join(', ')})\n`);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
 
 /** `sandbox db build <name>`, `sandbox db list` (the seeded database generators) and `sandbox db import-transcripts`. */
 export function dbCommand(): Command {
@@ -27,11 +60,16 @@ export function dbCommand(): Command {
     .argument('<name>', `generator: ${Object.keys(DATABASES).join(', ')}`)
     .option('--calls <n>', 'size: number of calls', integer('--calls'))
     .option('--seed <s>', 'random seed', integer('--seed'))
-    .option('--out <path>', 'output file (default: the path ensureDatabase uses under the data directory)')
+    .option('--out <path>', 'output file, or for --engine postgres the postgres:// URL of an empty database (default: the path ensureDatabase uses under the data directory)')
+    .option('--engine <engine>', 'duckdb (default), sqlite, or postgres (needs --out postgres://…)', engineChoice)
     .option('--no-index', 'contact-center: skip the transcript index (the transcripts server builds it on first use)')
-    .action(async (name: string, options: { calls?: number; seed?: number; out?: string; index: boolean }) => {
+    .action(async (name: string, options: { calls?: number; seed?: number; out?: string; index: boolean; engine?: 'duckdb' | 'sqlite' | 'postgres' }) => {
       const generator = DATABASES[name];
       if (!generator) throw new SandboxError('not-found', `no database generator named "${name}" (known: ${Object.keys(DATABASES).join(', ')})`);
+      if (options.engine === 'sqlite' || options.engine === 'postgres') {
+        await buildOnEngine(name, options.engine, options);
+        return;
+      }
       const out = path.resolve(options.out ?? databasePath(name, { calls: options.calls, seed: options.seed }));
       await mkdir(path.dirname(out), { recursive: true });
       const started = performance.now();

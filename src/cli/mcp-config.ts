@@ -34,7 +34,7 @@ export function serverCommandLine(options: { task?: string; suite?: string; serv
   const args = [process.execPath, bin, 'serve', '--server', options.server!];
   for (const [flag, value] of Object.entries(values)) {
     if (value === true) args.push(`--${flag}`);
-    else if (typeof value === 'string') args.push(`--${flag}`, program.options[flag]!.path ? path.resolve(value) : value);
+    else if (typeof value === 'string') args.push(`--${flag}`, program.options[flag]!.path && !/^[a-z][a-z\d+.-]*:\/\//iu.test(value) ? path.resolve(value) : value);
   }
   return args;
 }

@@ -24,7 +24,8 @@ export const EPISODES_DIR = path.join(REPO_ROOT, 'episodes');
 function resolveTaskPaths(task: Task, taskFile: string): Task {
   const servers = task.environment.servers.map((server) => {
     const dbPath = server.options.dbPath;
-    if (typeof dbPath !== 'string' || dbPath === '' || path.isAbsolute(dbPath)) return server;
+    // A URL (postgres://…) is no file path.
+    if (typeof dbPath !== 'string' || dbPath === '' || path.isAbsolute(dbPath) || /^[a-z][a-z\d+.-]*:\/\//iu.test(dbPath)) return server;
     return { ...server, options: { ...server.options, dbPath: path.resolve(path.dirname(taskFile), dbPath) } };
   });
   return { ...task, environment: { ...task.environment, servers } };

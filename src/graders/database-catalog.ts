@@ -1,5 +1,8 @@
 import { stat } from 'node:fs/promises';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import type { Engine, SqlBackend } from '../../mcp-servers/sql/backends/backend.ts';
+import { isPostgresUrl } from '../../mcp-servers/sql/backends/engine.ts';
+import { withCatalog } from '../../mcp-servers/sql/backends/read-catalog.ts';
+import type { QueryLimits } from '../../mcp-servers/sql/backends/types.ts';
 import { ensureDatabase } from '../../databases/index.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { Task } from '../schemas/task.ts';
@@ -9,8 +12,10 @@ import type { DatabaseSchema } from './exploration.ts';
 
 /** What the grader reads from the database an episode was served: its tables and columns, and the columns' comments. */
 export interface DatabaseCatalog {
-  /** The database file read. */
+  /** The database read: a file, or a PostgreSQL URL. */
   file: string;
+  /** Its engine: the dialect its agent's queries are parsed in. */
+  engine: Engine;
   schema: DatabaseSchema;
   /** Column name (lower case) → its comment (COMMENT ON COLUMN), for every documented column. */
   documentation: Map<string, string>;
@@ -37,7 +42,7 @@ const singular = (name: string) => name.toLowerCase().replace(/ies$/, 'y').repla
  * a text column other than the key whose values are distinct, the first one named like a name (name, title, label,
  * company) else the first one. A table without a key is left out.
  */
-async function namedTables(connection: DuckDBConnection, columns: ReadonlyArray<{ table: string; column: string; type: string }>): Promise<NamedTable[]> {
+async function namedTables(backend: SqlBackend, columns: ReadonlyArray<{ table: string; column: string; type: string }>): Promise<NamedTable[]> {
   const tables = new Map<string, Array<{ column: string; type: string }>>();
   for (const entry of columns) tables.set(entry.table, [...(tables.get(entry.table) ?? []), entry]);
   const named: NamedTable[] = [];
@@ -45,7 +50,7 @@ async function namedTables(connection: DuckDBConnection, columns: ReadonlyArray<
     const candidates = list.filter((entry) => /CHAR|TEXT|STRING|INT|UUID/i.test(entry.type));
     if (candidates.length === 0) continue;
     const counts = candidates.map((entry, index) => `count(DISTINCT ${quote(entry.column)}) AS d${index}, count(${quote(entry.column)}) AS c${index}`).join(', ');
-    const [row] = (await connection.runAndReadAll(`SELECT count(*) AS n, ${counts} FROM ${quote(table)}`)).getRowObjectsJson();
+    const [row] = await read(backend, `SELECT count(*) AS n, ${counts} FROM ${quote(table)}`);
     const rows = Number(row?.n ?? 0);
     if (rows === 0 || rows > NAMED_TABLE_ROWS) continue;
     const unique = candidates.filter((_, index) => Number(row![`d${index}`]) === rows && Number(row![`c${index}`]) === rows);
@@ -55,50 +60,60 @@ async function namedTables(connection: DuckDBConnection, columns: ReadonlyArray<
     if (!key) continue;
     const texts = unique.filter((entry) => entry !== key && /CHAR|TEXT|STRING/i.test(entry.type));
     const name = texts.find((entry) => /(^|_)(name|title|label|company)$/.test(entry.column)) ?? texts[0];
-    const reader = await connection.runAndReadAll(`SELECT ${quote(key.column)}::VARCHAR AS id${name ? `, ${quote(name.column)}::VARCHAR AS name` : ''} FROM ${quote(table)}`);
+    const keyed = await read(backend, `SELECT CAST(${quote(key.column)} AS TEXT) AS id${name ? `, CAST(${quote(name.column)} AS TEXT) AS name` : ''} FROM ${quote(table)}`);
     named.push({
       table,
       key: key.column,
       nameColumn: name?.column,
-      rows: reader.getRowObjectsJson().map((entry) => ({ id: String(entry.id), ...(name ? { name: String(entry.name) } : {}) })),
+      rows: keyed.map((entry) => ({ id: String(entry.id), ...(name ? { name: String(entry.name) } : {}) })),
     });
   }
   return named;
 }
 
+/** The limits of the catalog's own reads: a small table's keys and names whole. */
+const READ_LIMITS: QueryLimits = { limit: NAMED_TABLE_ROWS, timeoutMs: 60_000, maxBytes: 64 * 2 ** 20, maxCellChars: 500 };
+
+/** One read of the catalog's own, as row objects; a failed read is an error naming the statement's engine message. */
+async function read(backend: SqlBackend, sql: string): Promise<Array<Record<string, unknown>>> {
+  const outcome = await backend.query(sql, READ_LIMITS);
+  if (!outcome.ok) throw new SandboxError('server-error', `reading the served database's entity names failed: ${outcome.message}`);
+  const names = outcome.body.columns.map((column) => column.name);
+  return outcome.body.rows.map((cells) => Object.fromEntries(names.map((name, index) => [name, cells[index]])));
+}
+
 const cache = new Map<string, { mtimeMs: number; catalog: Promise<DatabaseCatalog> }>();
 
-/** Reads a DuckDB file's catalog (`duckdb_columns()`, main schema, internal tables excluded), read-only; cached per file version. */
+/**
+ * Reads the catalog of the database an episode was served (a DuckDB or SQLite file, or a PostgreSQL URL) through its
+ * engine's backend, read-only; cached per file version (per URL for the life of the process).
+ */
 export async function readCatalog(file: string): Promise<DatabaseCatalog> {
-  let mtimeMs: number;
-  try {
-    mtimeMs = (await stat(file)).mtimeMs;
-  } catch (error) {
-    throw new SandboxError('not-found', `the database ${file} the episode was served cannot be read: ${(error as Error).message}`, { cause: error });
+  let mtimeMs = 0;
+  if (!isPostgresUrl(file)) {
+    try {
+      mtimeMs = (await stat(file)).mtimeMs;
+    } catch (error) {
+      throw new SandboxError('not-found', `the database ${file} the episode was served cannot be read: ${(error as Error).message}`, { cause: error });
+    }
   }
   const cached = cache.get(file);
   if (cached && cached.mtimeMs === mtimeMs) return cached.catalog;
   const catalog = (async () => {
-    const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY', threads: '1' });
-    try {
-      const connection = await instance.connect();
-      const reader = await connection.runAndReadAll(
-        "SELECT lower(table_name) AS t, lower(column_name) AS c, comment, data_type AS type, table_name AS table_name, column_name AS column_name FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal ORDER BY table_name, column_index",
-      );
-      const rows = reader.getRowObjectsJson();
-      const named = await namedTables(connection, rows.map((row) => ({ table: String(row.table_name), column: String(row.column_name), type: String(row.type) })));
-      connection.closeSync();
+    return withCatalog(file, async (backend, read, engine) => {
       const schema: DatabaseSchema = {};
       const documentation = new Map<string, string>();
-      for (const row of rows) {
-        const [table, column] = [String(row.t), String(row.c)];
-        (schema[table] ??= []).push(column);
-        if (typeof row.comment === 'string' && row.comment.trim() && !documentation.has(column)) documentation.set(column, row.comment.trim());
+      for (const table of read.tables) {
+        for (const column of table.columns) {
+          const name = column.name.toLowerCase();
+          (schema[table.name.toLowerCase()] ??= []).push(name);
+          if (column.description?.trim() && !documentation.has(name)) documentation.set(name, column.description.trim());
+        }
       }
-      return { file, schema, documentation, named };
-    } finally {
-      instance.closeSync();
-    }
+      const columns = read.tables.filter((table) => table.kind === 'table').flatMap((table) => table.columns.map((column) => ({ table: table.name, column: column.name, type: column.type })));
+      const named = await namedTables(backend, columns);
+      return { file, engine, schema, documentation, named };
+    });
   })();
   cache.set(file, { mtimeMs, catalog });
   catalog.catch(() => cache.delete(file));
@@ -106,7 +121,7 @@ export async function readCatalog(file: string): Promise<DatabaseCatalog> {
 }
 
 /**
- * The DuckDB file a task's SQL server serves: its `dbPath` option (made absolute when the task was loaded), else the
+ * The database a task's SQL server serves: its `dbPath` option (made absolute when the task was loaded), else the
  * task's generated database (built on first use, as the server does); null when the task has no SQL server.
  */
 export async function servedDatabase(task: Task): Promise<string | null> {

@@ -42,7 +42,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
       judged = await judgeChecklist(checklist, insights, judge.model);
       judgeUsage = judge.usage;
     }
-    const exploration = catalog ? await explorationMetrics(events, catalog.schema, { summaryRequest: DDR_SUMMARY_REQUEST }) : null;
+    const exploration = catalog ? await explorationMetrics(events, catalog.schema, { summaryRequest: DDR_SUMMARY_REQUEST, engine: catalog.engine }) : null;
     const end = events.findLast((event) => event.type === 'episode-end');
     const accuracy = checklistAccuracy(verdicts);
     const counts = tally(verdicts);
@@ -67,7 +67,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         ...judgeUsageMetrics(judgeUsage),
         // Without a served database exploration is not measured: those metrics are absent (reports say "not measured").
         ...(exploration
-          ? { table_coverage: exploration.tableCoverage, column_coverage: exploration.columnCoverage, entropy: exploration.entropy, queries: exploration.queries }
+          ? { table_coverage: exploration.tableCoverage, column_coverage: exploration.columnCoverage, entropy: exploration.entropy, queries: exploration.queries, unparsed_queries: exploration.unparsed }
           : {}),
         turns,
         ended_by_itself: exploration ? (exploration.endedByItself ? 1 : 0) : end?.type === 'episode-end' && end.status === 'completed' ? 1 : 0,

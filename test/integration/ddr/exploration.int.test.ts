@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { explorationMetrics, parseQueries, parseQuery } from '../../../src/graders/exploration.ts';
+import { parseQueries } from '../../../mcp-servers/sql/backends/parse-queries.ts';
+import { explorationMetrics } from '../../../src/graders/exploration.ts';
 import { EVENT_SCHEMA_VERSION, type TrajectoryEvent } from '../../../src/schemas/event.ts';
 
 const schema = { admissions: ['admission_id', 'patient_id', 'admit_date', 'ward'], patients: ['patient_id', 'sex', 'birth_year'], allergies: ['patient_id', 'allergen'] };
 const SUMMARY = 'summarise now';
+const parseQuery = async (sql: string, engine: 'duckdb' | 'sqlite' | 'postgres' = 'duckdb') => (await parseQueries(engine, [sql]))[0] ?? null;
 
 function episode(queries: Array<{ sql: string; error?: boolean }>, options: { summary?: boolean } = {}): TrajectoryEvent[] {
   const events: Array<Record<string, unknown>> = [];
@@ -26,7 +28,7 @@ describe('exploration metrics from DuckDB\'s parse', () => {
     expect(await parseQuery('SELEC nonsense')).toBeNull();
     // A text that breaks the batch statement itself is unparsed, alone or among others (it once recursed forever).
     expect(await parseQuery("SELECT '\u0000'")).toBeNull();
-    expect((await parseQueries(['SELECT 1', "SELECT '\u0000'"])).map((parsed) => parsed === null)).toEqual([false, true]);
+    expect((await parseQueries('duckdb', ['SELECT 1', "SELECT '\u0000'"])).map((parsed) => parsed === null)).toEqual([false, true]);
   });
 
   it('measures coverage, entropy and turns over the queries that ran, ignoring failed ones and unknown tables', async () => {
@@ -56,5 +58,32 @@ describe('exploration metrics from DuckDB\'s parse', () => {
     const metrics = await explorationMetrics(episode([{ sql: 'SELECT * FROM allergies' }], { summary: true }), schema, { summaryRequest: SUMMARY });
     expect(metrics.columns).toEqual(['allergies.allergen', 'allergies.patient_id']);
     expect(metrics.endedByItself).toBe(false);
+  });
+});
+
+describe('exploration metrics from the SQLite and PostgreSQL dialects (node-sql-parser)', () => {
+  const queries = [
+    { sql: "SELECT ward, count(*) FROM admissions WHERE patient_id = 'P-1' GROUP BY ward" },
+    { sql: 'SELECT p.sex FROM patients AS p WHERE p.birth_year > 1950 -- allergen is only in this comment' },
+    { sql: 'SELECT allergen FROM allergies', error: true },
+    { sql: 'WITH recent AS (SELECT a.ward FROM admissions a) SELECT r.ward FROM recent r' },
+    { sql: 'SELEC nonsense FROM admissions' },
+  ];
+
+  it.each(['sqlite', 'postgres'] as const)('%s: the same tables and columns as by hand, a CTE not taken for a table, an unreadable query counted', async (engine) => {
+    const metrics = await explorationMetrics(episode(queries), schema, { summaryRequest: SUMMARY, engine });
+    // By hand: queries 1, 2 and 4 parse (3 failed when it ran, 5 is no SQL); they read admissions.{ward, patient_id}, patients.{sex, birth_year}.
+    expect(metrics.queries).toBe(3);
+    expect(metrics.unparsed).toBe(1);
+    expect(metrics.tables).toEqual(['admissions', 'patients']);
+    expect(metrics.columns).toEqual(['admissions.patient_id', 'admissions.ward', 'patients.birth_year', 'patients.sex']);
+    // ward three times (twice in query 1; in query 4 only the inner a.ward: the outer r.ward names the CTE, not a table), the other three once.
+    const p = [3 / 6, 1 / 6, 1 / 6, 1 / 6];
+    expect(metrics.entropy).toBeCloseTo(-p.reduce((sum, value) => sum + value * Math.log(value), 0) / Math.log(9), 6);
+  });
+
+  it('reads each dialect\'s own syntax', async () => {
+    expect((await parseQuery('SELECT ward::text FROM admissions LIMIT 1 OFFSET 2', 'postgres'))?.tables).toEqual([{ table: 'admissions', alias: 'admissions' }]);
+    expect((await parseQuery('SELECT "ward" FROM `admissions` WHERE ward GLOB \'A*\'', 'sqlite'))?.columns).toContainEqual(['ward']);
   });
 });

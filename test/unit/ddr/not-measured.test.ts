@@ -10,7 +10,7 @@ describe('DDR exploration metrics', () => {
     const task = DdrTaskSchema.parse(JSON.parse(await readFile(path.resolve(import.meta.dirname, '../../../episodes/ddr/ddr-filings-c-001.json'), 'utf8')));
     const withoutDatabase = { ...task, environment: { ...task.environment, servers: [] } };
     const score = await ddrGrader.grade(withoutDatabase, referenceEvents(withoutDatabase), {});
-    for (const metric of ['table_coverage', 'column_coverage', 'entropy', 'queries']) expect(score.metrics, metric).not.toHaveProperty(metric);
+    for (const metric of ['table_coverage', 'column_coverage', 'entropy', 'queries', 'unparsed_queries']) expect(score.metrics, metric).not.toHaveProperty(metric);
     expect(score.details.exploration).toMatch(/not measured/);
     expect(score.metrics.accuracy).toBe(1);
   });

@@ -274,13 +274,17 @@ describe('CLI help', () => {
                                   (default: "600")
         --server <name>           serve a plain server instead of a task (choices:
                                   "sql", "transcripts")
-        --db <path>               with --server sql|transcripts: the DuckDB database
+        --db <path|url>           with --server sql|transcripts: a DuckDB or SQLite
+                                  file, or a postgres:// URL of a read-only role
                                   (default: the contact-center database, built on
                                   first use)
         --timeout-ms <n>          with --server sql: per-query time limit in
                                   milliseconds
-        --memory-limit <size>     with --server sql: the query process's memory budget
-                                  (default 320MB; DuckDB keeps 75 %)
+        --memory-limit <size>     with --server sql: the memory budget of all query
+                                  processes together (default 320MB; DuckDB keeps 75
+                                  %)
+        --query-processes <n>     with --server sql: query processes shared by every
+                                  session, each running up to 4 queries (default 1)
         --max-temp-size <size>    with --server sql: spill limit, e.g. 1GB
         --threads <n>             with --server sql: DuckDB threads
         --index <dir>             with --server transcripts: the transcript index
@@ -312,13 +316,16 @@ describe('CLI help', () => {
                                 agent-sandbox-<task|suite|server>)
         --server <name>         serve a plain server instead (mcp-servers/registry.ts)
                                 (choices: "sql", "transcripts")
-        --db <path>             with --server sql|transcripts: the DuckDB database
+        --db <path|url>         with --server sql|transcripts: a DuckDB or SQLite
+                                file, or a postgres:// URL of a read-only role
                                 (default: the contact-center database, built on first
                                 use)
         --timeout-ms <n>        with --server sql: per-query time limit in
                                 milliseconds
-        --memory-limit <size>   with --server sql: the query process's memory budget
-                                (default 320MB; DuckDB keeps 75 %)
+        --memory-limit <size>   with --server sql: the memory budget of all query
+                                processes together (default 320MB; DuckDB keeps 75 %)
+        --query-processes <n>   with --server sql: query processes shared by every
+                                session, each running up to 4 queries (default 1)
         --max-temp-size <size>  with --server sql: spill limit, e.g. 1GB
         --threads <n>           with --server sql: DuckDB threads
         --index <dir>           with --server transcripts: the transcript index

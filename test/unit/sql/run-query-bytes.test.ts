@@ -1,6 +1,6 @@
 import { DuckDBInstance } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { runQuery } from '../../../mcp-servers/sql/run-query.ts';
+import { runQuery } from '../../../mcp-servers/sql/backends/duckdb-query.ts';
 
 describe('runQuery byte cap', () => {
   it('counts bytes, not characters: non-ASCII rows stay under the cap', async () => {

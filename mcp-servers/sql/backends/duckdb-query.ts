@@ -1,33 +1,5 @@
 import { DuckDBDecimalValue, DuckDBTypeId, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-
-export interface QueryLimits {
-  /** Rows returned (the rest are counted, not returned). */
-  limit: number;
-  /** Wall-clock budget; past it the query is interrupted. */
-  timeoutMs: number;
-  /** Upper bound on the serialized body (column names and types, rows, counts, note); rows that would pass it are left out. */
-  maxBytes: number;
-  /** Longest text kept in one cell. */
-  maxCellChars: number;
-}
-
-/** What `execute_query` returns (its outputSchema is in create-server.ts). */
-export interface QueryBody {
-  columns: Array<{ name: string; type: string }>;
-  rows: unknown[][];
-  /** The exact number of rows the query produced, or null when counting stopped at the time limit. */
-  row_count: number | null;
-  /** Set when counting stopped at the time limit: the query produced at least this many rows. */
-  row_count_at_least?: number;
-  returned_rows: number;
-  truncated: boolean;
-  note?: string;
-}
-
-export type QueryOutcome = { ok: true; body: QueryBody } | { ok: false; message: string };
-
-/** Room kept in the byte budget for the body's fixed keys, counts and note. */
-const BODY_OVERHEAD_BYTES = 1_024;
+import { BODY_OVERHEAD_BYTES, firstLine, type QueryBody, type QueryLimits, type QueryOutcome } from './types.ts';
 
 /** Statement kinds an agent may run: queries and their plans. Everything else is refused before it runs. */
 const ALLOWED = new Set<StatementType>([StatementType.SELECT, StatementType.EXPLAIN]);
@@ -184,11 +156,6 @@ export async function runQuery(connection: DuckDBConnection, sql: string, limits
 
 function stripTrailingSemicolons(sql: string): string {
   return sql.replace(/[\s;]+$/u, '');
-}
-
-function firstLine(message: string): string {
-  const text = message.split('\n').filter((line) => line.trim() !== '').slice(0, 3).join(' ').trim();
-  return text.length > 600 ? `${text.slice(0, 600)}…` : text;
 }
 
 /** A DuckDB value as JSON: integers and decimals as numbers when exact enough, times and nested values as text. */
