@@ -13,6 +13,7 @@ import { mcpConfigCommand } from './mcp-config.ts';
 import { importCommand } from './import.ts';
 import { resultsCommand } from './results.ts';
 import { reportCommand } from './report.ts';
+import { exportCommand } from './export.ts';
 import { viewCommand } from './view.ts';
 import { ddrCommand } from './ddr.ts';
 import { planCommand } from './plan.ts';
@@ -22,4 +23,4 @@ import { workerCommand } from './worker.ts';
  * Every subcommand, one file each (`src/cli/<name>.ts` exporting `<name>Command(): Command`).
  * Add a subcommand by adding its factory here.
  */
-export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, forkCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, importCommand, resultsCommand, reportCommand, viewCommand, ddrCommand, planCommand, workerCommand];
+export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, forkCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, importCommand, resultsCommand, reportCommand, exportCommand, viewCommand, ddrCommand, planCommand, workerCommand];
