@@ -231,6 +231,11 @@ describe('CLI help', () => {
                                               self-contained HTML with plots (opens
                                               offline), Markdown, CSV of episodes, or
                                               JUnit XML for CI
+        export [options] <run-dir>            Export a run for training: each episode
+                                              as an OpenAI-style message list (tool
+                                              calls, tool results, feedback marked)
+                                              with per-step verdicts, scores and a
+                                              reward; JSON lines or Parquet
         view [options] [dirs...]              Open a local web viewer (127.0.0.1 only)
                                               of run folders: runs, plots, episodes,
                                               comparisons; updates live
@@ -306,8 +311,13 @@ describe('CLI help', () => {
                                 e.g. http://127.0.0.1:3000/mcp
         --token <token>         with --http: the bearer token, sent as an
                                 Authorization header
-        --json                  print only the JSON config ({"mcpServers": …}), for
-                                piping
+        --json                  print only the JSON config ({"mcpServers": …}) of one
+                                client (--client), for piping
+        --client <client>       with --json: desktop (claude_desktop_config.json:
+                                commands only, an HTTP server through the mcp-remote
+                                bridge) or code (Claude Code's .mcp.json:
+                                type/url/headers) (choices: "desktop", "code",
+                                default: "desktop")
         --name <name>           the server name in the client (default:
                                 agent-sandbox-<task|suite|server>)
         --server <name>         serve a plain server instead (mcp-servers/registry.ts)
