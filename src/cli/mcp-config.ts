@@ -58,17 +58,23 @@ export function serverCommandLine(options: { task?: string; suite?: string; serv
   const bin = path.join(REPO_ROOT, 'bin', 'sandbox.js');
   const out = ['--out', path.join(REPO_ROOT, 'runs', 'serve')];
   // A task is an id or a file; a file is made absolute, an id is looked up under episodes/ wherever the client runs.
-  if (options.task) return [process.execPath, bin, 'serve', '--task', existsSync(options.task) ? path.resolve(options.task) : options.task, ...out];
-  if (options.suite) return [process.execPath, bin, 'serve', '--suite', path.resolve(options.suite), ...out];
+  if (options.task) return [process.execPath, ...NODE_FLAGS, bin, 'serve', '--task', existsSync(options.task) ? path.resolve(options.task) : options.task, ...out];
+  if (options.suite) return [process.execPath, ...NODE_FLAGS, bin, 'serve', '--suite', path.resolve(options.suite), ...out];
   // A plain server: its own flags as given, a file or folder made absolute.
   const { program, values } = chosenServer(options.server!, options);
-  const args = [process.execPath, bin, 'serve', '--server', options.server!];
+  const args = [process.execPath, ...NODE_FLAGS, bin, 'serve', '--server', options.server!];
   for (const [flag, value] of Object.entries(values)) {
     if (value === true) args.push(`--${flag}`);
     else if (typeof value === 'string') args.push(`--${flag}`, program.options[flag]!.path ? path.resolve(value) : value);
   }
   return args;
 }
+
+/**
+ * Node's flags for bin/sandbox.js: started without --no-node-snapshot it starts itself again with it (isolated-vm
+ * needs it), a second Node start before the server can answer `initialize`.
+ */
+const NODE_FLAGS = ['--no-node-snapshot'];
 
 function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;

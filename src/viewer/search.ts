@@ -52,7 +52,20 @@ export async function searchEpisodes(store: ResultsStore, input: string, limit =
   // each criterion over events: the episodes it holds in, with the first event (seq) it matched
   const criteria: string[] = [];
   // a tool-call event repeats the call its model response holds: the text is found in the response
-  if (query.text) criteria.push(`SELECT episode_id, min(seq) AS seq FROM steps WHERE type <> 'tool-call' AND ${EVENT_TEXT} ILIKE ${bind(containing(query.text))} ESCAPE '\\' GROUP BY episode_id`);
+  if (query.text) {
+    // First a scan of the stored text as it is (the JSON columns as JSON text: the phrase JSON-escaped, twice for a
+    // tool call's arguments inside the message), which every matching event passes, then the exact match on the
+    // extracted texts for those rows only: the JSON is parsed for candidates, not for every event.
+    const once = JSON.stringify(query.text).slice(1, -1);
+    const twice = JSON.stringify(once).slice(1, -1);
+    const [plain, json, nested] = [bind(containing(query.text)), bind(containing(once)), bind(containing(twice))];
+    criteria.push(`SELECT episode_id, min(seq) AS seq FROM steps
+      WHERE type <> 'tool-call'
+        AND (content ILIKE ${plain} ESCAPE '\\' OR CAST(message AS VARCHAR) ILIKE ${json} ESCAPE '\\' OR CAST(message AS VARCHAR) ILIKE ${nested} ESCAPE '\\'
+          OR CAST(messages AS VARCHAR) ILIKE ${json} ESCAPE '\\')
+        AND ${EVENT_TEXT} ILIKE ${plain} ESCAPE '\\'
+      GROUP BY episode_id`);
+  }
   // episodes where the agent called the tool, at the first tool message answering it (what the chat view shows)
   if (query.tool) {
     criteria.push(`SELECT episode_id, coalesce(min(seq) FILTER (WHERE type = 'tool-result'), min(seq)) AS seq FROM steps

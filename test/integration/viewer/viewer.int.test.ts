@@ -251,6 +251,10 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     expect(await search('analyze PATIENT P-0001')).toEqual([path.join(runs, 'ddr', 'ddr-clinical-p-0001.0.jsonl')]);
     expect(await search('no episode says this 7f3a')).toEqual([]);
     expect(await page.locator('#search-total').textContent()).toBe('0 episodes match');
+    // quotes inside a tool call's arguments (JSON text inside the message's JSON): every episode of cctu2-mh-001 that
+    // made the reference's first call — the reference's 3 repeats, and each scripted episode (it plays the reference)
+    const mh = [...[0, 1, 2].map((repeat) => path.join(runs, 'reference', `cctu2-mh-001.${repeat}.jsonl`)), ...scripted].sort();
+    expect(await search('"building_name":"Quelardor Tower"')).toEqual(mh);
     // a hit links to the first event that matched: the tool message answering the call (its feedback: blocked)
     expect(await search('tool:no_such_tool run:block')).toHaveLength(2);
     const recorded = await trajectory(path.join(runs, 'block', 'cctu2-mh-001.0.jsonl'));

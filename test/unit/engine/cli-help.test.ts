@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../../../src/cli/main.ts';
 
+const program = await createProgram();
+
 function helpOf(name: string): string {
-  const command = createProgram().commands.find((candidate) => candidate.name() === name);
+  const command = program.commands.find((candidate) => candidate.name() === name);
   if (!command) throw new Error(`no command ${name}`);
   return command.helpInformation();
 }
@@ -167,7 +169,7 @@ describe('CLI help', () => {
   });
 
   it('the command list', () => {
-    expect(createProgram().helpInformation()).toMatchInlineSnapshot(`
+    expect(program.helpInformation()).toMatchInlineSnapshot(`
       "Usage: sandbox [options] [command]
 
       Run, replay and grade multi-turn tool-use episodes under explicit constraints.
