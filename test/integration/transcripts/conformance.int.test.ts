@@ -21,6 +21,9 @@ const CONFORMANCE = path.join(REPO_ROOT, 'node_modules/@modelcontextprotocol/con
 let dbPath: string;
 let client: Client;
 
+/** The text of a resource read (these resources are JSON text, never a blob). */
+const textOf = (read: { contents: Array<Record<string, unknown>> }) => String(read.contents[0]!.text);
+
 beforeAll(async () => {
   dbPath = await createTinyContactCenter();
   const server = await createServer({ indexPath: transcriptIndexPath(dbPath), dbPath });
@@ -45,10 +48,10 @@ describe('transcripts server: logging, completion, resources, prompts', () => {
 
   it('reads the index and a call as resources; completes queues and call ids by prefix, and nothing for an unknown argument', async () => {
     const meta = (await readIndexMeta(transcriptIndexPath(dbPath)))!;
-    const index = JSON.parse((await client.readResource({ uri: 'transcripts://index' })).contents[0]!.text as string) as { calls: number; queues: string[] };
+    const index = JSON.parse(textOf(await client.readResource({ uri: 'transcripts://index' }))) as { calls: number; queues: string[] };
     expect([index.calls, index.queues]).toEqual([meta.calls, meta.known.queues]);
     const id = meta.known.exampleCallIds[0]!;
-    const call = JSON.parse((await client.readResource({ uri: `transcripts://calls/${encodeURIComponent(id)}` })).contents[0]!.text as string) as { call_id: string; turns: unknown[] };
+    const call = JSON.parse(textOf(await client.readResource({ uri: `transcripts://calls/${encodeURIComponent(id)}` }))) as { call_id: string; turns: unknown[] };
     expect(call.call_id).toBe(id);
     expect(call.turns.length).toBeGreaterThan(0);
     const queue = meta.known.queues[0]!;
