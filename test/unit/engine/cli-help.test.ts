@@ -76,7 +76,7 @@ describe('CLI help', () => {
                                         through Redis
         --tasks <ids>                   only these tasks: ids and globs over ids,
                                         comma-separated (e.g.
-                                        cctu-mh-00[1-3],cctu-sh-010)
+                                        cctu2-mh-00[1-3],cctu2-sh-010)
         --limit <n>                     only the first N tasks (after --tasks and
                                         --sample)
         --sample <n>                    a seeded random sample of N tasks (see
@@ -158,7 +158,7 @@ describe('CLI help', () => {
                             tasks also step and hop distributions beside the paper's)
         --json              print as JSON
         --tasks <ids>       only these tasks: ids and globs over ids, comma-separated
-                            (e.g. cctu-mh-00[1-3],cctu-sh-010)
+                            (e.g. cctu2-mh-00[1-3],cctu2-sh-010)
         --limit <n>         only the first N tasks (after --tasks and --sample)
         --sample <n>        a seeded random sample of N tasks (see --seed), kept in
                             suite order
