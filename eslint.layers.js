@@ -25,7 +25,7 @@ export const layers = {
     'boundaries/include': ['src/**', 'mcp-servers/**', 'databases/**', 'episodes/**', 'constraints/**'],
     'boundaries/elements': [
       { type: 'cli', pattern: 'src/cli' },
-      { type: 'tools', pattern: 'src/(results|report|viewer|import)' },
+      { type: 'tools', pattern: 'src/(results|report|viewer|import|export)' },
       { type: 'queue', pattern: 'src/queue' },
       { type: 'engine', pattern: 'src/engine' },
       { type: 'mcp-environments', pattern: 'src/mcp/environments' },

@@ -11,3 +11,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export function dataDir(): string {
   return process.env.SANDBOX_DATA_DIR ?? path.join(REPO_ROOT, 'data');
 }
+
+/** The file a task path recorded in a trajectory names: relative paths are relative to the repository (so runs move between clones). */
+export function resolveRecordedTaskPath(recorded: string): string {
+  return path.isAbsolute(recorded) ? recorded : path.join(REPO_ROOT, recorded);
+}

@@ -1,5 +1,6 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CompleteRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { clientLogging } from '../shared/call-reporting.ts';
 import { z } from 'zod';
 import type { EmbeddingsConfig } from './embeddings-config.ts';
 import { ensureTranscriptIndex } from './ensure-transcript-index.ts';
@@ -92,7 +93,9 @@ export async function createServer(options: TranscriptsServerOptions): Promise<M
  */
 export function createServerForIndex(index: TranscriptIndex): McpServer {
   const { known } = index.meta;
-  const server = new McpServer({ name: 'transcripts', version: SERVER_VERSION });
+  // the MCP surface the SQL server and the gateway have: logging, completion, resources and prompts beside the tools
+  const server = new McpServer({ name: 'transcripts', version: SERVER_VERSION }, { capabilities: { tools: {}, logging: {}, completions: {}, resources: {}, prompts: {} } });
+  const log = clientLogging(server.server);
 
   server.registerTool(
     'search_transcripts',
@@ -125,7 +128,9 @@ export function createServerForIndex(index: TranscriptIndex): McpServer {
     },
     async ({ query, k, filters, mode, group_by }) =>
       asToolResult('search_transcripts', async () => {
+        const started = performance.now();
         const { mode: used, hits } = await index.search({ query, k, filters, mode, level: group_by });
+        log('info', 'transcripts', `search_transcripts (${used}, ${group_by}): ${hits.length} results in ${Math.round(performance.now() - started)} ms`);
         const results = [];
         let bytes = 0;
         for (const hit of hits) {
@@ -170,12 +175,58 @@ export function createServerForIndex(index: TranscriptIndex): McpServer {
     async ({ call_id, from_turn, to_turn }) =>
       asToolResult('get_transcript', async () => {
         const transcript = await index.getTranscript(call_id, from_turn, to_turn);
+        log('info', 'transcripts', `get_transcript ${call_id}: ${transcript.turns.length} of ${transcript.total_turns} turns`);
         let bytes = 0;
         const turns = transcript.turns.filter((turn) => (bytes += Buffer.byteLength(turn.text) + 100) <= MAX_RESULT_BYTES);
         const next = transcript.turns[turns.length];
         return json({ ...transcript, turns, ...(next ? { truncated: `result cut at the byte budget; continue with from_turn ${next.turn}` } : {}) });
       }),
   );
+
+  // What the index holds (its size, dates, the filter values it knows), as a resource; and each call as one.
+  server.registerResource(
+    'index',
+    'transcripts://index',
+    { title: 'The transcript index', description: 'How many calls and chunks are indexed, the date range, the queues, time zones and teams the filters accept, the ranking modes.', mimeType: 'application/json' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ calls: index.meta.calls, chunks: index.meta.chunks, chunk_turns: index.meta.chunkTurns, modes: index.modes, built_at: index.meta.builtAt, ...known }) }] }),
+  );
+  // Calls are not listed (an index holds up to millions): a client reads one by id, and completes ids from the examples.
+  server.registerResource(
+    'call',
+    new ResourceTemplate('transcripts://calls/{call_id}', { list: undefined }),
+    { title: 'A call transcript', description: 'One call: its metadata and every turn (speaker, start/end seconds, text).', mimeType: 'application/json' },
+    async (uri, variables) => {
+      const transcript = await index.getTranscript(decodeURIComponent(String(variables.call_id)));
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(transcript) }] };
+    },
+  );
+  server.registerPrompt(
+    'investigate',
+    {
+      title: 'Investigate a topic in the calls',
+      description: 'Find the calls about a topic (optionally in one queue), read the best ones and say what they have in common.',
+      argsSchema: { topic: z.string().describe('what the calls are about, in words'), queue: z.string().optional().describe('only calls of this queue (completion lists the queues)') },
+    },
+    ({ topic, queue }) => ({
+      messages: [{
+        role: 'user',
+        content: {
+          type: 'text',
+          text: `Find the contact-center calls about ${JSON.stringify(topic)}${queue ? ` in the ${JSON.stringify(queue)} queue` : ''}: call search_transcripts with group_by "call"${queue ? ` and filters {"queue": ${JSON.stringify(queue)}}` : ''}, ` +
+            'read the three best calls with get_transcript, and report what they have in common, citing call ids and turns.',
+        },
+      }],
+    }),
+  );
+  // Completion: the filter values the index knows (queue, time_zone, team, agent_id) and call ids from its examples.
+  // A reference this server does not have completes to nothing, as MCP's conformance suite expects.
+  const choices: Record<string, readonly string[]> = { queue: known.queues, time_zone: known.timeZones, team: known.teams, agent_id: known.agentIds, call_id: known.exampleCallIds };
+  server.server.setRequestHandler(CompleteRequestSchema, async (request) => {
+    const { argument } = request.params;
+    const prefix = argument.value.toLowerCase();
+    const values = (choices[argument.name] ?? []).filter((value) => value.toLowerCase().startsWith(prefix));
+    return { completion: { values: values.slice(0, 100), total: values.length, hasMore: values.length > 100 } };
+  });
 
   return server;
 }

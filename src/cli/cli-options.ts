@@ -43,7 +43,7 @@ export interface SelectionFlags {
 /** Adds `--tasks`, `--limit`, `--sample` (and `--seed` unless the command has its own) to a command. */
 export function addSelectionOptions(command: Command, options: { seed: boolean }): Command {
   command
-    .option('--tasks <ids>', 'only these tasks: ids and globs over ids, comma-separated (e.g. cctu-mh-00[1-3],cctu-sh-010)')
+    .option('--tasks <ids>', 'only these tasks: ids and globs over ids, comma-separated (e.g. cctu2-mh-00[1-3],cctu2-sh-010)')
     .option('--limit <n>', 'only the first N tasks (after --tasks and --sample)', positiveInteger('--limit'))
     .option('--sample <n>', 'a seeded random sample of N tasks (see --seed), kept in suite order', positiveInteger('--sample'));
   if (options.seed) command.option('--seed <n>', 'seed of --sample', nonNegativeInteger('--seed'), 0);

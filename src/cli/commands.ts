@@ -1,25 +1,28 @@
 import type { Command } from 'commander';
-import { dbCommand } from './db.ts';
-import { episodeCommand } from './episode.ts';
-import { gradeCommand } from './grade.ts';
-import { replayCommand } from './replay.ts';
-import { forkCommand } from './fork.ts';
-import { runCommand } from './run.ts';
-import { tasksCommand } from './tasks.ts';
-import { lintCommand } from './lint.ts';
-import { validateCommand } from './validate.ts';
-import { serveCommand } from './serve.ts';
-import { mcpConfigCommand } from './mcp-config.ts';
-import { importCommand } from './import.ts';
-import { resultsCommand } from './results.ts';
-import { reportCommand } from './report.ts';
-import { viewCommand } from './view.ts';
-import { ddrCommand } from './ddr.ts';
-import { planCommand } from './plan.ts';
-import { workerCommand } from './worker.ts';
 
 /**
- * Every subcommand, one file each (`src/cli/<name>.ts` exporting `<name>Command(): Command`).
- * Add a subcommand by adding its factory here.
+ * Every subcommand, one file each (`src/cli/<name>.ts` exporting `<name>Command(): Command`), loaded only when it is
+ * the one run (the top-level help and an unknown command load them all): a command does not pay at start-up for the
+ * modules of every other (`sandbox serve` answers a client's `initialize` sooner). Add a subcommand here.
  */
-export const COMMANDS: Array<() => Command> = [episodeCommand, runCommand, replayCommand, forkCommand, gradeCommand, tasksCommand, lintCommand, validateCommand, dbCommand, serveCommand, mcpConfigCommand, importCommand, resultsCommand, reportCommand, viewCommand, ddrCommand, planCommand, workerCommand];
+export const COMMANDS: Record<string, () => Promise<() => Command>> = {
+  episode: async () => (await import('./episode.ts')).episodeCommand,
+  run: async () => (await import('./run.ts')).runCommand,
+  replay: async () => (await import('./replay.ts')).replayCommand,
+  fork: async () => (await import('./fork.ts')).forkCommand,
+  grade: async () => (await import('./grade.ts')).gradeCommand,
+  tasks: async () => (await import('./tasks.ts')).tasksCommand,
+  lint: async () => (await import('./lint.ts')).lintCommand,
+  validate: async () => (await import('./validate.ts')).validateCommand,
+  db: async () => (await import('./db.ts')).dbCommand,
+  serve: async () => (await import('./serve.ts')).serveCommand,
+  'mcp-config': async () => (await import('./mcp-config.ts')).mcpConfigCommand,
+  import: async () => (await import('./import.ts')).importCommand,
+  results: async () => (await import('./results.ts')).resultsCommand,
+  report: async () => (await import('./report.ts')).reportCommand,
+  export: async () => (await import('./export.ts')).exportCommand,
+  view: async () => (await import('./view.ts')).viewCommand,
+  ddr: async () => (await import('./ddr.ts')).ddrCommand,
+  plan: async () => (await import('./plan.ts')).planCommand,
+  worker: async () => (await import('./worker.ts')).workerCommand,
+};

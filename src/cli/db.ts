@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
@@ -44,15 +44,28 @@ async function buildOnEngine(name: string, engine: 'sqlite' | 'postgres', option
   }
 }
 
+const megabytes = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
 /** `sandbox db build <name>`, `sandbox db list` (the seeded database generators) and `sandbox db import-transcripts`. */
 export function dbCommand(): Command {
   // exitOverride before the subcommands are made, so they inherit it: their usage errors then exit 2 like any other.
   const command = new Command('db').description('Build the seeded databases the SQL and transcripts servers serve, or import your own transcripts').exitOverride();
   command
     .command('list')
-    .description('List the database generators')
-    .action(() => {
-      for (const [name, generator] of Object.entries(DATABASES)) process.stdout.write(`${name.padEnd(18)} ${generator.description}\n`);
+    .description('List the database generators, and which of their databases are built, where, and how large')
+    .action(async () => {
+      for (const [name, generator] of Object.entries(DATABASES)) {
+        process.stdout.write(`${name.padEnd(18)} ${generator.description}\n`);
+        const standard = databasePath(name);
+        // every size and seed built under the data directory: <name>[-<calls>][-s<seed>].duckdb (databasePath)
+        const pattern = new RegExp(`^${name}(-\\d+)?(-s\\d+)?\\.duckdb$`);
+        const built = (await readdir(path.dirname(standard)).catch(() => [] as string[])).filter((file) => pattern.test(file)).sort();
+        if (built.length === 0) process.stdout.write(`${''.padEnd(18)} not built: tasks build it on first use at ${standard} (or: sandbox db build ${name})\n`);
+        for (const file of built) {
+          const full = path.join(path.dirname(standard), file);
+          process.stdout.write(`${''.padEnd(18)} built: ${full} (${megabytes((await stat(full)).size)})${full === standard ? '' : ' (another size or seed)'}\n`);
+        }
+      }
     });
   command
     .command('build')

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { REPO_ROOT } from '../data-dir.ts';
 import { isSandboxError } from '../sandbox-error.ts';
 import { COMMANDS } from './commands.ts';
-import { applyConfig, loadConfig, loadEnvFiles } from './config.ts';
+import { nearestName } from './nearest-name.ts';
+import { applyConfig, CONFIG_FILES, loadConfig, loadEnvFiles } from './config.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -20,15 +21,19 @@ function overrideExits(command: Command): Command {
   return command;
 }
 
-/** Builds the `sandbox` program; exported so tests can run it in-process and snapshot its help. */
-export function createProgram(): Command {
+/**
+ * Builds the `sandbox` program; exported so tests can run it in-process and snapshot its help. With `only` (the
+ * command about to run) just that command is loaded; without, every command (the top-level help lists them all).
+ */
+export async function createProgram(only?: string): Promise<Command> {
   const program = new Command('sandbox')
     .description('Run, replay and grade multi-turn tool-use episodes under explicit constraints.')
     .version(sandboxVersion(), '-V, --version', 'print the version of agent-sandbox')
     .option('--config <file>', 'flag defaults from this file (default: sandbox.config.json or .yaml in the working directory)')
     .option('--env-file <file>', 'load environment variables from this file (then from .env in the working directory); set variables are never overridden')
     .showHelpAfterError();
-  for (const makeCommand of COMMANDS) program.addCommand(makeCommand());
+  const names = only !== undefined && Object.hasOwn(COMMANDS, only) ? [only] : Object.keys(COMMANDS);
+  for (const makeCommand of await Promise.all(names.map((name) => COMMANDS[name]!()))) program.addCommand(makeCommand());
   return overrideExits(program);
 }
 
@@ -57,22 +62,30 @@ function commandWord(argv: readonly string[]): { word: string; next: string | un
   return undefined;
 }
 
-/** An unknown command is a usage error, even with --help (which would otherwise print the top-level help and succeed). */
-function checkCommandWord(program: Command, argv: readonly string[]): void {
-  const known = (name: string | undefined) => name !== undefined && program.commands.some((command) => command.name() === name || command.aliases().includes(name));
+/**
+ * An unknown command is a usage error, even with --help (which would otherwise print the top-level help and
+ * succeed), naming the nearest command. Returns the command about to run, if argv names one.
+ */
+function checkCommandWord(argv: readonly string[]): string | undefined {
+  const names = Object.keys(COMMANDS);
+  const known = (name: string | undefined) => name !== undefined && names.includes(name);
   const found = commandWord(argv);
-  if (!found) return;
+  if (!found) return undefined;
   const unknown = found.word === 'help' ? (found.next !== undefined && !known(found.next) ? found.next : undefined) : known(found.word) ? undefined : found.word;
   if (unknown !== undefined) {
-    throw new UsageError(`unknown command '${unknown}' (commands: ${program.commands.map((command) => command.name()).join(', ')}; see sandbox --help)`);
+    const nearest = nearestName(unknown, names);
+    throw new UsageError(`unknown command '${unknown}'${nearest ? ` (did you mean '${nearest}'?)` : ''} (commands: ${names.join(', ')}; see sandbox --help)`);
   }
+  return found.word === 'help' ? undefined : found.word;
 }
 
 /** Runs the CLI and returns the exit status: one place maps errors to statuses. */
 export async function main(argv: readonly string[]): Promise<number> {
   try {
-    const program = createProgram();
-    checkCommandWord(program, argv);
+    const only = checkCommandWord(argv);
+    // a config file has sections for any command: every command is loaded to check it
+    const configured = globalFlag(argv, '--config') !== undefined || CONFIG_FILES.some((name) => existsSync(name));
+    const program = await createProgram(configured ? undefined : only);
     loadEnvFiles(globalFlag(argv, '--env-file'));
     const config = loadConfig(program, globalFlag(argv, '--config'));
     if (config) applyConfig(program, config);

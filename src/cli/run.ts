@@ -64,6 +64,13 @@ export function runCommand(): Command {
     .option('--queue <redis://HOST:PORT/DB>', 'enqueue the episodes on Redis (BullMQ) for `sandbox worker` processes to play; trajectories come back here')
     .option('--rate <n/s|n/m>', 'with --queue: at most n episodes of this model started per second or minute, across all workers')
     .option('--shared-dir <dir>', 'with --queue: a folder every worker mounts (--out inside it); workers write the trajectories there instead of streaming them through Redis');
+  // The examples name committed tasks (a test checks each id and glob matches one under episodes/)
+  command.addHelpText('after', `
+Examples:
+  sandbox run --suite episodes/cctu --tasks 'cctu2-mh-00[1-3]' --model reference --out runs/reference
+  sandbox run --tasks cctu2-sh-001,ddr-clinical-p-0001 --model reference --repeats 3
+  sandbox run --suite episodes/cctu --sample 20 --seed 1 --model openai:gpt-4o-mini --enforcement observe
+`);
   return addSelectionOptions(command, { seed: false }).action(async (flags: RunFlags) => {
     const spec = checkModelSpec(flags.model);
     const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);

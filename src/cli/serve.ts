@@ -38,8 +38,7 @@ function reserveTrajectoryPath(out: string, taskId: string, reserved: Set<string
 /** A session whose `close` does nothing: a shared episode outlives the connection that opened it. */
 const outliving = (session: GatewayTaskSession): GatewayTaskSession => Object.create(session, { close: { value: async () => undefined } }) as GatewayTaskSession;
 
-async function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): Promise<GatewayCatalog & { closeAll(reason: string): Promise<void> }> {
-  const { openGatewayEpisode } = await import('../engine/gateway-episode.ts');
+function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): GatewayCatalog & { closeAll(reason: string): Promise<void> } {
   const byId = new Map(tasks.map((loaded) => [loaded.task.id, loaded]));
   const open = new Set<GatewayTaskSession>();
   const shared = new Map<string, GatewayTaskSession>();
@@ -63,6 +62,9 @@ async function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): Promi
       if (existing) return existing;
       const loaded = byId.get(taskId);
       if (!loaded) throw new SandboxError('not-found', `no task ${taskId} in this gateway`);
+      // The engine is loaded by the first session, not before the server answers `initialize` (issue 36: a client
+      // sends its first request once the handshake is done; the gateway opens the task's session right after it)
+      const { openGatewayEpisode } = await import('../engine/gateway-episode.ts');
       const session = await openGatewayEpisode({
         task: loaded.task,
         taskPath: loaded.path,
@@ -120,7 +122,7 @@ export function serveCommand(): Command {
       const { loadSuite, loadTask } = await import('../engine/load-task.ts');
       const gateway = await import('../../mcp-servers/gateway/index.ts');
       const tasks = flags.task ? [await loadTask(flags.task)] : await loadSuite(flags.suite!);
-      const catalog = await catalogOf(tasks, flags);
+      const catalog = catalogOf(tasks, flags);
       closeAll = (reason) => catalog.closeAll(reason);
       onSessionEnd = (server, reason) => gateway.closeGatewaySession(server, reason);
       const taskId = flags.task ? tasks[0]!.task.id : undefined;

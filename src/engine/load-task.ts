@@ -125,6 +125,4 @@ export function recordedTaskPath(file: string): string {
 }
 
 /** The file a recorded task path names (see recordedTaskPath). */
-export function resolveRecordedTaskPath(recorded: string): string {
-  return path.isAbsolute(recorded) ? recorded : path.join(REPO_ROOT, recorded);
-}
+export { resolveRecordedTaskPath } from '../data-dir.ts';

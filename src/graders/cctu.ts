@@ -31,10 +31,10 @@ interface ConstraintFact {
 }
 
 /** Outputs the agent actually read from executed calls of each tool (blocked calls and tool errors excluded). */
-function toolOutputs(events: readonly TrajectoryEvent[]): Array<{ tool: string; text: string }> {
+function toolOutputs(events: readonly TrajectoryEvent[]): Array<{ tool: string; text: string; seq: number }> {
   const blocked = new Set(events.flatMap((event) => (event.type === 'tool-call' && event.disposition !== 'executed' ? [event.callId] : [])));
   return events.flatMap((event) =>
-    event.type === 'tool-result' && !event.isError && !blocked.has(event.callId) ? [{ tool: event.name, text: event.content }] : [],
+    event.type === 'tool-result' && !event.isError && !blocked.has(event.callId) ? [{ tool: event.name, text: event.content, seq: event.seq }] : [],
   );
 }
 
@@ -46,12 +46,17 @@ function toolOutputs(events: readonly TrajectoryEvent[]): Array<{ tool: string; 
  * the first unconsumed matching output, finds the same set: both are the same greedy matching.)
  */
 export function solveSubqueries(subqueries: ReadonlyArray<{ tool: string; answer: string }>, outputs: ReadonlyArray<{ tool: string; text: string }>): boolean[] {
-  const solved = subqueries.map(() => false);
-  for (const output of outputs) {
-    const index = subqueries.findIndex((subquery, position) => !solved[position] && subquery.tool === output.tool && subqueryMatches(subquery.answer, output.text));
-    if (index >= 0) solved[index] = true;
-  }
-  return solved;
+  return locateSubqueries(subqueries, outputs).map((output) => output !== null);
+}
+
+/** `solveSubqueries`, saying which output (its index in `outputs`) served each golden answer; null: not found. */
+function locateSubqueries(subqueries: ReadonlyArray<{ tool: string; answer: string }>, outputs: ReadonlyArray<{ tool: string; text: string }>): Array<number | null> {
+  const servedBy: Array<number | null> = subqueries.map(() => null);
+  outputs.forEach((output, position) => {
+    const index = subqueries.findIndex((subquery, at) => servedBy[at] === null && subquery.tool === output.tool && subqueryMatches(subquery.answer, output.text));
+    if (index >= 0) servedBy[index] = position;
+  });
+  return servedBy;
 }
 
 /** What a CCTU grader decided for one episode; `cctuEpisodeScore` turns it into the score both graders report. */
@@ -98,12 +103,16 @@ export function cctuEpisodeScore(task: CctuTask, events: readonly TrajectoryEven
  */
 function gradeCctu(task: CctuTask, events: readonly TrajectoryEvent[]): EpisodeScore {
   const end = events.findLast((event) => event.type === 'episode-end');
-  const found = solveSubqueries(task.grading.subqueries, toolOutputs(events));
+  const outputs = toolOutputs(events);
+  const servedBy = locateSubqueries(task.grading.subqueries, outputs);
+  const found = servedBy.map((output) => output !== null);
   const subqueries = task.grading.subqueries.map((subquery, index) => ({
     query: subquery.query,
     tool: subquery.tool,
     answer: subquery.answer,
     solved: found[index]!,
+    // the trajectory event (its seq) of the tool message that held the golden answer; null when none did
+    seq: servedBy[index] === null ? null : outputs[servedBy[index]!]!.seq,
   }));
   const solved = found.every(Boolean);
   const statuses = constraintStatuses(task.constraints, events);

@@ -5,10 +5,10 @@
  * `graded = false`, never scored 0.
  */
 /** Bump when a table changes: a store of another version is rebuilt from the run folders (it is only an index). */
-export const STORE_VERSION = 5;
+export const STORE_VERSION = 6;
 
 /** Every table and view, for dropping a store of another version. */
-export const STORE_OBJECTS = ['episode_scores:VIEW', 'files', 'runs', 'run_stats', 'episodes', 'steps', 'verdicts', 'scores', 'constraint_facts', 'checklist_items', 'plan_ratings', 'divergences'];
+export const STORE_OBJECTS = ['episode_scores:VIEW', 'files', 'runs', 'run_stats', 'episodes', 'steps', 'verdicts', 'scores', 'constraint_facts', 'checklist_items', 'plan_ratings', 'divergences', 'saved_checks'];
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS files (
@@ -95,7 +95,8 @@ CREATE TABLE IF NOT EXISTS steps (
   model VARCHAR,
   settings JSON,
   final_answer VARCHAR,           -- episode-end
-  counts JSON
+  counts JSON,
+  tools JSON                      -- episode-start: the tools offered to the model (name, description, parameters)
 );
 CREATE TABLE IF NOT EXISTS verdicts (
   episode_id VARCHAR NOT NULL,
@@ -164,6 +165,15 @@ CREATE TABLE IF NOT EXISTS divergences (
   recorded JSON,
   replayed JSON
 );
+-- Every saved replay/validate report (sandbox replay|validate --save), with how many divergences it found (0: none).
+CREATE TABLE IF NOT EXISTS saved_checks (
+  report VARCHAR NOT NULL,
+  episode_id VARCHAR NOT NULL,
+  source VARCHAR NOT NULL,        -- replay | validate
+  created_at VARCHAR,
+  constraints VARCHAR,
+  divergences INTEGER NOT NULL
+);
 -- The runs page's figures per run, recomputed for the runs an index touched (the page never aggregates episodes).
 CREATE TABLE IF NOT EXISTS run_stats (
   run_dir VARCHAR PRIMARY KEY,
@@ -230,6 +240,7 @@ export const EVENT_COLUMNS: Record<string, string> = {
   finalAnswer: 'VARCHAR',
   counts: 'JSON',
   constraintStatus: 'JSON',
+  tools: 'JSON',
 };
 
 /** The event types a trajectory may hold (src/schemas/event.ts); any other makes the file unreadable. */

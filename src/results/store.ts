@@ -81,7 +81,7 @@ function readJsonSql(files: readonly string[]): string {
 function stepProjection(file: string): string {
   return `${file}, seq, type, round, time, callId, name, arguments, disposition, content, isError, kind, message, usage, latencyMs,
     step, verdicts, enforcement, durationMs, execution, status, reason, constraintStatus, messages,
-    taskId, taskPath, taskSha256, model, settings, finalAnswer, counts`;
+    taskId, taskPath, taskSha256, model, settings, finalAnswer, counts, tools`;
 }
 
 /**
@@ -187,7 +187,7 @@ async function forget(store: ResultsStore, files: readonly string[]): Promise<vo
   const run = (sql: string) => store.connection.run(sql);
   await withList(store, 'gone', files, async () => {
     for (const table of ['episodes', 'steps', 'verdicts']) await run(`DELETE FROM ${table} WHERE episode_id IN (SELECT path FROM gone)`);
-    await run('DELETE FROM divergences WHERE report IN (SELECT path FROM gone)');
+    for (const table of ['divergences', 'saved_checks']) await run(`DELETE FROM ${table} WHERE report IN (SELECT path FROM gone)`);
     // run.json and summary.json rows are keyed by their folder
     const runs = `(SELECT run_dir FROM files WHERE path IN (SELECT path FROM gone) AND kind = 'run')`;
     const summaries = `(SELECT run_dir FROM files WHERE path IN (SELECT path FROM gone) AND kind = 'summary')`;
@@ -405,6 +405,11 @@ async function readSummaries(store: ResultsStore, files: readonly RunFile[]): Pr
  * (src/schemas/divergence-report.ts): one row each, tied to the trajectory the report names in its folder.
  */
 async function readDivergences(store: ResultsStore, files: readonly RunFile[]): Promise<void> {
+  // every saved report, with how many divergences it found: one that found none says so on the episode page
+  await store.connection.run(`INSERT INTO saved_checks
+    SELECT filename, ${FOLDER_OF('filename')} || ${quote(path.sep)} || (json ->> '$.trajectory'), (json ->> '$.source'), (json ->> '$.createdAt'), (json ->> '$.constraints'),
+      CAST(coalesce(json_array_length(json -> '$.divergences'), 0) AS INTEGER)
+    FROM ${jsonObjects(files)} WHERE (json ->> '$.source') IN ('replay', 'validate') AND (json ->> '$.trajectory') IS NOT NULL`);
   await store.connection.run(`INSERT INTO divergences
     SELECT filename, ${FOLDER_OF('filename')} || ${quote(path.sep)} || (json ->> '$.trajectory'), (json ->> '$.source'), (json ->> '$.createdAt'), (json ->> '$.constraints'),
       CAST(d ->> '$.seq' AS INTEGER), (d ->> '$.kind'), (d ->> '$.callId'), (d ->> '$.detail'), (d -> '$.recorded'), (d -> '$.replayed')

@@ -1,4 +1,5 @@
 import { parsePlan } from '../planning/parse-plan.ts';
+import { expectedAnswers } from './expected.ts';
 import { costLedger, flipRate, leaderboard, passAtK, violations, type Report } from '../results/reports.ts';
 import type { ResultsStore, Row } from '../results/store.ts';
 import { listValue } from '@duckdb/node-api';
@@ -185,8 +186,10 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
       `SELECT source, created_at, constraints, seq, kind, call_id, detail, recorded, replayed FROM divergences WHERE episode_id = $1 ORDER BY source, seq`,
       [episodeId],
     ),
+    savedChecks: await store.query('SELECT source, created_at, constraints, divergences FROM saved_checks WHERE episode_id = $1 ORDER BY source, created_at', [episodeId]),
     constraints,
     checklist,
+    expected: await expectedAnswers(episode),
     messageSeqs: messages.map((row) => row.seq),
     plan,
     previous: neighbours.find(before)?.episode_id ?? null,
@@ -218,7 +221,7 @@ export async function eventPage(store: ResultsStore, episodeId: string, from: nu
     `SELECT seq, type, round, time, call_id, name, left(arguments, ${PREVIEW}) AS arguments, disposition,
        left(content, ${PREVIEW}) AS content, length(content) AS content_length, is_error, kind,
        CASE WHEN length(CAST(message AS VARCHAR)) <= ${PREVIEW * 4} THEN message END AS message, usage, latency_ms, verdicts, enforcement,
-       status, reason, constraint_status, messages
+       status, reason, constraint_status, messages, tools
      FROM steps WHERE ${eventRange(from, to)} ORDER BY seq`,
     [episodeId],
   );

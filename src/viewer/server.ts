@@ -6,6 +6,7 @@ import pLimit from 'p-limit';
 import { indexRuns, type IndexSummary, type ResultsStore } from '../results/store.ts';
 import { bundleApp } from './bundle.ts';
 import { inlineScript, scriptJson } from './script-json.ts';
+import { searchEpisodes } from './search.ts';
 import { compareRuns, episodeDetail, eventFull, eventPage, listEpisodes, listRuns, runDetail } from './queries.ts';
 
 const CLIENT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'client');
@@ -58,6 +59,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     '/api/episode': (query) => episodeDetail(store, need(query, 'id')),
     '/api/events': (query) => eventPage(store, need(query, 'id'), Number(query.get('from') ?? 0) || 0, Number(query.get('limit') ?? 100) || 100),
     '/api/event': (query) => eventFull(store, need(query, 'id'), Number(need(query, 'seq'))),
+    '/api/search': (query) => searchEpisodes(store, query.get('q') ?? ''),
     '/api/compare': (query) => compareRuns(store, need(query, 'a'), need(query, 'b')),
   };
 

@@ -4,12 +4,19 @@
 // - runs_first_paint_s: headless Chromium opens the viewer over those 10,000 episodes until the runs table shows.
 // - long_episode_*: a 100,000-event trajectory (~35 MB): its index time, the episode page's first paint, and the time
 //   from pressing End to the last event on screen.
+// - long_episode_first_paint_s is the episode page's default view, the chat view; long_episode_events_view_s the
+//   time from pressing `e` to the raw events on screen.
+// - search_10k_ms_*: /api/search over the 10,000 episodes (and the long one), through the viewer's HTTP API as the
+//   runs page asks it: a phrase found in every episode's tool messages, a phrase found in none (every event read),
+//   a tool name, a violated category, a status; each the median of 5, and the slowest of them (`_max`).
+// - export_10k_parquet_s: `sandbox export` of one 10,000-episode run folder to Parquet (exportRun, in-process).
 // - report_200_mb: the self-contained HTML report of a 200-episode run, in MB (and report_200_s to write it).
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/data-dir.ts';
 import { defaultValidatorFactory, loadSuite, modelFactoryFor, runSuite } from '../../src/engine/index.ts';
+import { exportRun } from '../../src/export/export-run.ts';
 import { collectRun } from '../../src/report/collect.ts';
 import { htmlReport } from '../../src/report/html.ts';
 import { indexRuns, openStore } from '../../src/results/store.ts';
@@ -133,11 +140,41 @@ export async function run(): Promise<Record<string, number>> {
       figures.long_episode_scroll_end_reached = reached ? 1 : 0;
       if (reached) figures.long_episode_scroll_end_s = (performance.now() - started) / 1000;
       progress('long_episode_scroll_end_reached', figures.long_episode_scroll_end_reached);
+      started = performance.now();
+      await page.keyboard.press('e');
+      await page.waitForSelector('#transcript[data-view="events"] .event.tool-call .head');
+      figures.long_episode_events_view_s = (performance.now() - started) / 1000;
+
+      // search, as the runs page asks it (HTTP API, JSON parsed)
+      const searches: Record<string, string> = { phrase: 'active', none: 'no event says this 7f3a', tool: 'tool:_finder', violated: 'violated:order', status: 'status:limit' };
+      let slowest = 0;
+      for (const [name, q] of Object.entries(searches)) {
+        const times: number[] = [];
+        for (let round = 0; round < 5; round++) {
+          const began = performance.now();
+          const response = await fetch(`${viewer.url}api/search?q=${encodeURIComponent(q)}`);
+          await response.json();
+          times.push(performance.now() - began);
+        }
+        times.sort((a, b) => a - b);
+        figures[`search_10k_ms_${name}`] = times[2]!;
+        slowest = Math.max(slowest, times[2]!);
+        progress(`search_10k_ms_${name}`, times[2]!);
+      }
+      figures.search_10k_ms_max = slowest;
     } finally {
       await context.close();
       await viewer.close();
       store.close();
     }
+
+    const big = path.join(scratch, 'export-run');
+    await copyRun(seed, big, RUNS * PER_RUN);
+    started = performance.now();
+    figures.export_10k_episodes = await exportRun(big, 'parquet', path.join(scratch, 'export.parquet'), 'sr');
+    figures.export_10k_parquet_s = (performance.now() - started) / 1000;
+    progress('export_10k_parquet_s', figures.export_10k_parquet_s);
+    figures.export_10k_parquet_mb = (await stat(path.join(scratch, 'export.parquet'))).size / 1e6;
 
     const small = path.join(scratch, 'report-run');
     await copyRun(seed, small, 200);

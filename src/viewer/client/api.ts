@@ -11,3 +11,9 @@ export async function get<T = Row>(path: string, params: Record<string, string |
   if (!response.ok) throw new Error(body?.error ?? `${path}: HTTP ${response.status}`);
   return body as T;
 }
+
+/** A JSON column of a row (messages, tools, verdicts…), as DuckDB gives it: text or already parsed. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- shaped by src/schemas/event.ts, read by field where shown
+export function parseJson(value: unknown): any {
+  return typeof value === 'string' ? JSON.parse(value) : value;
+}

@@ -93,7 +93,7 @@ describe('the newcomer recipes (AGENTS.md)', { timeout: 600_000 }, () => {
     const config = sandbox(copy, ['mcp-config', '--server', 'echo', '--prefix', '>> ', '--json']);
     expect(config.code).toBe(0);
     const entry = (JSON.parse(config.stdout) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers['agent-sandbox-echo']!;
-    expect(entry.args).toEqual([path.join(copy, 'bin/sandbox.js'), 'serve', '--server', 'echo', '--prefix', '>> ']);
+    expect(entry.args).toEqual(['--no-node-snapshot', path.join(copy, 'bin/sandbox.js'), 'serve', '--server', 'echo', '--prefix', '>> ']);
     // The entry's command line, run by a real MCP client over stdio.
     const client = new Client({ name: 'recipes-test', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: entry.command, args: entry.args, cwd: copy, stderr: 'pipe' }));

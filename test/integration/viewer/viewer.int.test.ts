@@ -51,6 +51,10 @@ beforeAll(async () => {
   const validated = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/sandbox.js'), 'validate', path.join(runs, 'block', 'cctu2-mh-001.0.jsonl'), '--constraints', none, '--save'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
   if (validated.status !== 0 && validated.status !== 1) throw new Error(`sandbox validate --save exited ${validated.status}: ${validated.stderr}`);
 
+  // re-validated under its own constraints: nothing differs, and the episode page says so
+  const same = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/sandbox.js'), 'validate', path.join(runs, 'reference', 'cctu2-mh-001.0.jsonl'), '--save'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
+  if (same.status !== 0) throw new Error(`sandbox validate --save exited ${same.status}: ${same.stderr}`);
+
   store = await openStore(path.join(scratch, 'results.duckdb'));
   viewer = await startViewer({ store, dirs: [runs], pollMs: 300 });
   await mkdir(SHOTS, { recursive: true });
@@ -70,6 +74,20 @@ afterAll(async () => {
 });
 
 const encode = encodeURIComponent;
+
+interface RecordedEvent {
+  seq: number;
+  type: string;
+  name?: string;
+  arguments?: string;
+  content?: string;
+  callId?: string;
+}
+
+/** A trajectory's events as recorded. */
+async function trajectory(file: string): Promise<RecordedEvent[]> {
+  return (await readFile(file, 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as RecordedEvent);
+}
 
 /** Waits until the row is wholly inside the transcript's visible area. */
 async function expectOnScreen(row: Locator): Promise<void> {
@@ -135,7 +153,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     await row.waitFor();
     // the highlighted row is inside the transcript's visible area
     await expectOnScreen(row);
-    expect(await row.textContent()).toContain('model-response');
+    expect(await row.getAttribute('class')).toContain('model-response');
     await page.screenshot({ path: path.join(SHOTS, 'episode-checklist.png') });
   });
 
@@ -150,6 +168,101 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     const row = page.locator(`.event.episode-end[data-seq="${last}"]`);
     await row.waitFor();
     await expectOnScreen(row);
+  });
+
+  it('episode (CCTU): each golden answer beside the tool message that held it; a saved validate with no divergence says so', async () => {
+    const file = path.join(runs, 'reference', 'cctu2-mh-001.0.jsonl');
+    await page.goto('about:blank');
+    await page.goto(`${viewer.url}#/episode/${encode(file)}`);
+    await page.waitForSelector('#expected tr[data-subquery]');
+    const task = JSON.parse(await readFile(MH, 'utf8')) as { grading: { subqueries: Array<{ tool: string; answer: string }> } };
+    const events = await trajectory(file);
+    // the rule (CCTU, src/graders/cctu.ts): a golden answer is found in the first executed tool message of its tool
+    // containing it, lower-cased; the reference plays each subquery's tool once, so each is found there
+    const holder = (subquery: { tool: string; answer: string }) => events.find((event) => event.type === 'tool-result' && event.name === subquery.tool && event.content!.toLowerCase().includes(subquery.answer.toLowerCase()))!.seq;
+    expect(await page.locator('#expected tr[data-subquery] .golden').allTextContents()).toEqual(task.grading.subqueries.map((subquery) => subquery.answer));
+    expect(await page.locator('#expected tr[data-subquery]').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-found')))).toEqual(task.grading.subqueries.map(() => 'true'));
+    expect(await page.locator('#expected .golden-link').evaluateAll((links) => links.map((link) => Number(link.getAttribute('data-seq'))))).toEqual(task.grading.subqueries.map(holder));
+    await page.locator('#expected .golden-link').last().click();
+    const row = page.locator(`.event.tool-result.highlight[data-seq="${holder(task.grading.subqueries.at(-1)!)}"]`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain(task.grading.subqueries.at(-1)!.answer);
+    expect(await page.locator('#divergences .no-divergence[data-source="validate"]').textContent()).toContain('validate: no divergence');
+    await page.screenshot({ path: path.join(SHOTS, 'episode-golden.png') });
+  });
+
+  it('episode (DDR): every checklist item with its expected value, tolerance and unit beside the verdict', async () => {
+    await page.goto(`${viewer.url}#/episode/${encode(path.join(runs, 'ddr', 'ddr-clinical-p-0001.0.jsonl'))}`);
+    await page.waitForSelector('#checklist li[data-item]');
+    const task = JSON.parse(await readFile(path.join(REPO_ROOT, 'episodes/ddr/ddr-clinical-p-0001.json'), 'utf8')) as { grading: { checklist: Array<{ id: string }> } };
+    expect(await page.locator('#checklist li[data-item]').evaluateAll((items) => items.map((item) => item.getAttribute('data-item')))).toEqual(task.grading.checklist.map((item) => item.id));
+    const value = (id: string) => page.locator(`#checklist li[data-item="${id}"] .expected-value`).textContent();
+    // from the task file: 5.7 days within 0.1; 3 admissions exactly (tolerance 0: no ±); a set as its elements
+    expect(await value('mean-length-of-stay')).toBe('5.7 ± 0.1 days');
+    expect(await value('admissions')).toBe('3 admissions');
+    expect(await value('medications')).toBe('atorvastatin, insulin glargine, metformin, semaglutide');
+    // the reference states every fact (accuracy 1): each item is CORRECT_INFO by the deterministic grader
+    expect(new Set(await page.locator('#checklist .item-verdict[data-grader="deterministic"] .badge').allTextContents())).toEqual(new Set(['CORRECT_INFO']));
+    await page.screenshot({ path: path.join(SHOTS, 'episode-checklist-expected.png'), fullPage: true });
+  });
+
+  it('episode chat view: each message once, tool messages open, the tools offered; e switches to the raw events and back', async () => {
+    const file = path.join(runs, 'reference', 'cctu2-mh-001.0.jsonl');
+    await page.goto('about:blank');
+    await page.goto(`${viewer.url}#/episode/${encode(file)}`);
+    await page.waitForSelector('#transcript[data-view="chat"] .event.episode-end');
+    const events = await trajectory(file);
+    const calls = events.filter((event) => event.type === 'tool-call');
+    // every call once, in its assistant message; the tool-call events add none
+    expect(await page.locator('#transcript pre.call-line').allTextContents()).toEqual(calls.map((call) => `→ ${call.name}(${call.arguments})`));
+    expect(await page.locator('#transcript .event.tool-call').evaluateAll((rows) => rows.map((row) => row.getBoundingClientRect().height))).toEqual(calls.map(() => 0));
+    // every tool message shown open, its text in full
+    const results = events.filter((event) => event.type === 'tool-result');
+    expect(await page.locator('#transcript .event.tool-result pre.result').evaluateAll((pres) => pres.map((pre) => (pre as unknown as { innerText: string }).innerText))).toEqual(results.map((result) => result.content));
+    expect(await page.locator('#transcript .event.tool-result pre.result').first().isVisible()).toBe(true);
+    const start = events[0] as unknown as { tools: unknown[]; messages: Array<{ role: string; content: string }> };
+    expect(await page.locator('.tools-offered > summary').textContent()).toBe(`tools offered (${start.tools.length})`);
+    expect(await page.locator('.tools-offered li[data-tool]').count()).toBe(start.tools.length);
+    // the system message (with the constraint texts the agent read) shown as it was sent
+    expect(await page.locator('.chat-start .chat.system .content').innerText()).toBe(start.messages.find((message) => message.role === 'system')!.content);
+    await page.screenshot({ path: path.join(SHOTS, 'episode-chat.png') });
+    await page.keyboard.press('e');
+    await page.waitForSelector('#transcript[data-view="events"] .event.tool-call .head');
+    expect(await page.locator('#transcript .event.tool-call .head').first().textContent()).toContain('tool-call');
+    await page.keyboard.press('e');
+    await page.waitForSelector('#transcript[data-view="chat"] .event.tool-call.chat-empty', { state: 'attached' });
+  });
+
+  it('search across episodes from the runs page: a tool, a phrase of a message, a status; a hit opens the episode at the event', async () => {
+    await page.goto(viewer.url);
+    await page.waitForSelector('#search');
+    const search = async (query: string) => {
+      await page.fill('#search', query);
+      await page.click('#search-form button');
+      await expect.poll(async () => (await page.locator('#search-total').textContent()) ?? '').toMatch(/match/);
+      return page.locator('#search-table tbody tr').evaluateAll((rows) => rows.map((row) => row.getAttribute('data-episode')!).sort());
+    };
+    // the scripted agent called no_such_tool in every episode of block and observe (2 repeats each) and in the
+    // readable episode of broken (a copy of block's): 5; the reference and DDR runs never did
+    const scripted = [...['block', 'observe'].flatMap((run) => [0, 1].map((repeat) => path.join(runs, run, `cctu2-mh-001.${repeat}.jsonl`))), path.join(runs, 'broken', 'cctu2-mh-001.0.jsonl')].sort();
+    expect(await search('tool:no_such_tool')).toEqual(scripted);
+    expect(await search('tool:no_such_tool status:completed run:observe')).toEqual(scripted.filter((file) => file.includes(`${path.sep}observe${path.sep}`)));
+    // a phrase of the DDR task's user message (its file), case-free: that episode only
+    expect(await search('analyze PATIENT P-0001')).toEqual([path.join(runs, 'ddr', 'ddr-clinical-p-0001.0.jsonl')]);
+    expect(await search('no episode says this 7f3a')).toEqual([]);
+    expect(await page.locator('#search-total').textContent()).toBe('0 episodes match');
+    // quotes inside a tool call's arguments (JSON text inside the message's JSON): every episode of cctu2-mh-001 that
+    // made the reference's first call — the reference's 3 repeats, and each scripted episode (it plays the reference)
+    const mh = [...[0, 1, 2].map((repeat) => path.join(runs, 'reference', `cctu2-mh-001.${repeat}.jsonl`)), ...scripted].sort();
+    expect(await search('"building_name":"Quelardor Tower"')).toEqual(mh);
+    // a hit links to the first event that matched: the tool message answering the call (its feedback: blocked)
+    expect(await search('tool:no_such_tool run:block')).toHaveLength(2);
+    const recorded = await trajectory(path.join(runs, 'block', 'cctu2-mh-001.0.jsonl'));
+    const call = recorded.find((event) => event.type === 'tool-call' && event.name === 'no_such_tool')!;
+    const blocked = recorded.find((event) => event.type === 'tool-result' && event.callId === call.callId)!;
+    await page.screenshot({ path: path.join(SHOTS, 'search.png') });
+    await page.locator('#search-table tbody tr').first().locator('a').click();
+    await page.locator(`.event.highlight[data-seq="${blocked.seq}"]`).waitFor();
   });
 
   it('compare: block vs observe per task with the deltas', async () => {

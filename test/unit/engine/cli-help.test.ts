@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createProgram } from '../../../src/cli/main.ts';
 
+const program = await createProgram();
+
 function helpOf(name: string): string {
-  const command = createProgram().commands.find((candidate) => candidate.name() === name);
+  const command = program.commands.find((candidate) => candidate.name() === name);
   if (!command) throw new Error(`no command ${name}`);
   return command.helpInformation();
 }
@@ -74,7 +76,7 @@ describe('CLI help', () => {
                                         through Redis
         --tasks <ids>                   only these tasks: ids and globs over ids,
                                         comma-separated (e.g.
-                                        cctu-mh-00[1-3],cctu-sh-010)
+                                        cctu2-mh-00[1-3],cctu2-sh-010)
         --limit <n>                     only the first N tasks (after --tasks and
                                         --sample)
         --sample <n>                    a seeded random sample of N tasks (see
@@ -156,7 +158,7 @@ describe('CLI help', () => {
                             tasks also step and hop distributions beside the paper's)
         --json              print as JSON
         --tasks <ids>       only these tasks: ids and globs over ids, comma-separated
-                            (e.g. cctu-mh-00[1-3],cctu-sh-010)
+                            (e.g. cctu2-mh-00[1-3],cctu2-sh-010)
         --limit <n>         only the first N tasks (after --tasks and --sample)
         --sample <n>        a seeded random sample of N tasks (see --seed), kept in
                             suite order
@@ -167,7 +169,7 @@ describe('CLI help', () => {
   });
 
   it('the command list', () => {
-    expect(createProgram().helpInformation()).toMatchInlineSnapshot(`
+    expect(program.helpInformation()).toMatchInlineSnapshot(`
       "Usage: sandbox [options] [command]
 
       Run, replay and grade multi-turn tool-use episodes under explicit constraints.
@@ -231,6 +233,11 @@ describe('CLI help', () => {
                                               self-contained HTML with plots (opens
                                               offline), Markdown, CSV of episodes, or
                                               JUnit XML for CI
+        export [options] <run-dir>            Export a run for training: each episode
+                                              as an OpenAI-style message list (tool
+                                              calls, tool results, feedback marked)
+                                              with per-step verdicts, scores and a
+                                              reward; JSON lines or Parquet
         view [options] [dirs...]              Open a local web viewer (127.0.0.1 only)
                                               of run folders: runs, plots, episodes,
                                               comparisons; updates live
@@ -310,8 +317,13 @@ describe('CLI help', () => {
                                 e.g. http://127.0.0.1:3000/mcp
         --token <token>         with --http: the bearer token, sent as an
                                 Authorization header
-        --json                  print only the JSON config ({"mcpServers": …}), for
-                                piping
+        --json                  print only the JSON config ({"mcpServers": …}) of one
+                                client (--client), for piping
+        --client <client>       with --json: desktop (claude_desktop_config.json:
+                                commands only, an HTTP server through the mcp-remote
+                                bridge) or code (Claude Code's .mcp.json:
+                                type/url/headers) (choices: "desktop", "code",
+                                default: "desktop")
         --name <name>           the server name in the client (default:
                                 agent-sandbox-<task|suite|server>)
         --server <name>         serve a plain server instead (mcp-servers/registry.ts)

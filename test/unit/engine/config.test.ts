@@ -15,7 +15,7 @@ async function folder(files: Record<string, string>): Promise<string> {
 /** The options `run` ends up with after the config and then these arguments. */
 async function runOptions(config: object, args: string[] = []): Promise<Record<string, unknown>> {
   const dir = await folder({ 'sandbox.config.json': JSON.stringify(config) });
-  const program = createProgram();
+  const program = await createProgram();
   const run = program.commands.find((command) => command.name() === 'run')!;
   run.action(() => undefined);
   const loaded = loadConfig(program, undefined, dir);
@@ -41,7 +41,7 @@ describe('config file', () => {
   });
 
   it('reads YAML, --config wins over the working directory, and two config files are refused', async () => {
-    const program = createProgram();
+    const program = await createProgram();
     const dir = await folder({ 'sandbox.config.yaml': 'run:\n  repeats: 3\n', 'other.yml': 'model: reference\n' });
     expect(loadConfig(program, undefined, dir)?.config).toEqual({ run: { repeats: 3 } });
     expect(loadConfig(program, path.join(dir, 'other.yml'), dir)?.config).toEqual({ model: 'reference' });

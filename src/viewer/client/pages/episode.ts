@@ -1,13 +1,22 @@
 import type Dagre from '@dagrejs/dagre';
 import { Virtualizer, elementScroll, measureElement, observeElementOffset, observeElementRect } from '@tanstack/virtual-core';
-import { get, type Row } from '../api.ts';
+import { get, parseJson as parse, type Row } from '../api.ts';
+import { renderChat } from '../chat.ts';
 import { basename, h, num, usd } from '../dom.ts';
+import { expectedSection } from '../expected.ts';
 import { go } from '../nav.ts';
 
 const PAGE = 200;
 
-/** Episode: the transcript (virtualized, fetched a page of events at a time) with verdicts inline, and its score beside it. */
-export async function episodePage(root: HTMLElement, [id = '']: string[]): Promise<() => void> {
+/** How the transcript is shown: the chat the agent lived (the default) or every recorded event (key `e` switches). */
+type View = 'chat' | 'events';
+let view: View = 'chat';
+
+/**
+ * Episode: the transcript (virtualized, fetched a page of events at a time) as a chat or as raw events, with the
+ * score, the expected answers and the verdicts beside it. `#/episode/<file>/<seq>` opens it at an event.
+ */
+export async function episodePage(root: HTMLElement, [id = '', at]: string[]): Promise<() => void> {
   const detail = await get<Row>('/api/episode', { id });
   if (!detail.found) {
     root.append(h('div', { class: 'error-box', id: 'unreadable' }, detail.unreadable ? `Unreadable trajectory ${basename(id)}: ${detail.unreadable}` : `No episode ${id} in the results store.`));
@@ -71,7 +80,11 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
     const current = shown.get(index);
     if (current && (current.loaded || !event)) return current.node;
     if (!event) need(index);
-    const node = event ? renderEvent(event, divergedAt.get(index)) : h('div', { class: 'event loading' }, h('span', { class: 'muted' }, `event ${index} …`));
+    const diverged = divergedAt.get(index) ?? [];
+    // a row the chat leaves empty (a tool call, a check without verdicts) is shown as its event where it diverged
+    const chat = event && view === 'chat' ? renderChat(event, fullLink) : null;
+    const node = event ? marked(chat && !(diverged.length > 0 && chat.classList.contains('chat-empty')) ? chat : renderEvent(event), diverged)
+      : h('div', { class: 'event loading' }, h('span', { class: 'muted' }, `event ${index} …`));
     node.dataset.index = String(index);
     node.dataset.seq = String(index);
     node.style.cssText = 'position: absolute; top: 0; left: 0; width: 100%;';
@@ -137,12 +150,27 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
     }));
   }
 
+  /** Shows the transcript as a chat or as raw events; rows on screen are drawn again and measured anew. */
+  const viewButton = h('button', { type: 'button', id: 'view-toggle', onclick: () => setView(view === 'chat' ? 'events' : 'chat') });
+  function setView(next: View, first = false): void {
+    view = next;
+    viewButton.textContent = view === 'chat' ? 'raw events (e)' : 'chat (e)';
+    scroller.dataset.view = view;
+    if (first) return;
+    for (const row of shown.values()) row.node.remove();
+    shown.clear();
+    virtualizer.measure();
+    draw();
+  }
+
   const messageSeqs = detail.messageSeqs as number[];
+  const expected = detail.expected as Row;
   const side = h('aside', { class: 'side' },
     scoreSection(episode),
+    expectedSection(expected, detail.checklist as Row[], messageSeqs, reveal),
     constraintSection(detail.constraints as Row[]),
-    divergenceSection(divergences, reveal),
-    checklistSection(detail.checklist as Row[], messageSeqs, reveal),
+    divergenceSection(divergences, detail.savedChecks as Row[], reveal),
+    expected.style === 'ddr' ? null : checklistSection(detail.checklist as Row[], messageSeqs, reveal),
     planSection(detail.plan),
   );
 
@@ -150,7 +178,8 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
     h('a', { href: `#/run/${encodeURIComponent(episode.run_dir)}` }, `← ${basename(episode.run_dir)}`),
     detail.previous ? h('a', { id: 'previous', href: `#/episode/${encodeURIComponent(detail.previous)}` }, '◀ previous') : null,
     detail.next ? h('a', { id: 'next', href: `#/episode/${encodeURIComponent(detail.next)}` }, 'next ▶') : null,
-    h('span', { class: 'muted' }, 'keys: ', h('span', { class: 'kbd' }, 'j'), '/', h('span', { class: 'kbd' }, 'k'), ' next/previous episode, ', h('span', { class: 'kbd' }, 'Home'), '/', h('span', { class: 'kbd' }, 'End'), ' top/end'),
+    viewButton,
+    h('span', { class: 'muted' }, 'keys: ', h('span', { class: 'kbd' }, 'e'), ' chat/raw events, ', h('span', { class: 'kbd' }, 'j'), '/', h('span', { class: 'kbd' }, 'k'), ' next/previous episode, ', h('span', { class: 'kbd' }, 'Home'), '/', h('span', { class: 'kbd' }, 'End'), ' top/end'),
   );
   root.append(
     h('h1', {}, `${episode.task_id}#${episode.repeat}`, ' ', h('span', { class: `badge ${episode.status}` }, episode.status)),
@@ -163,6 +192,7 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
     if ((event.target as HTMLElement).closest('input, select, textarea')) return;
     if ((event.key === 'j' || event.key === 'ArrowRight') && detail.next) go('episode', detail.next);
     else if ((event.key === 'k' || event.key === 'ArrowLeft') && detail.previous) go('episode', detail.previous);
+    else if (event.key === 'e') setView(view === 'chat' ? 'events' : 'chat');
     else if (event.key === 'End') scrollToEnd();
     else if (event.key === 'Home') {
       toEnd = 0;
@@ -173,9 +203,12 @@ export async function episodePage(root: HTMLElement, [id = '']: string[]): Promi
   };
   window.addEventListener('keydown', onKey);
   const unmount = virtualizer._didMount();
+  setView(view, true);
   queueMicrotask(() => {
     virtualizer._willUpdate();
     draw();
+    const seq = Number(at);
+    if (at !== undefined && Number.isInteger(seq) && seq >= 0 && seq < count) reveal(seq);
   });
   (window as unknown as { transcript: unknown }).transcript = { reveal, scrollToEnd };
   return () => {
@@ -278,10 +311,14 @@ function planSvg(dagre: typeof Dagre, steps: PlanStep[]): SVGSVGElement {
  * Where `sandbox replay --save` or `sandbox validate --save` found the episode diverging from its recording: each
  * divergence with what was recorded and what the replay (or re-validation) gave; a click scrolls to the event.
  */
-function divergenceSection(divergences: Row[], reveal: (seq: number) => void): HTMLElement | null {
-  if (divergences.length === 0) return null;
+function divergenceSection(divergences: Row[], saved: Row[], reveal: (seq: number) => void): HTMLElement | null {
+  const clean = saved.filter((check) => check.divergences === 0);
+  const none = clean.map((check) => h('p', { class: 'no-divergence', 'data-source': check.source },
+    h('span', { class: 'badge satisfied' }, `${check.source}: no divergence`), ` saved ${String(check.created_at ?? '').replace('T', ' ').slice(0, 19)}`,
+    check.constraints ? h('span', { class: 'muted' }, ` under ${check.constraints}`) : null));
+  if (divergences.length === 0) return none.length === 0 ? null : h('section', { id: 'divergences' }, h('h2', {}, 'Replay and validate'), ...none);
   const show = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
-  return h('section', { id: 'divergences' }, h('h2', {}, `Divergences (${divergences.length})`), h('ul', {}, ...divergences.map((divergence) =>
+  return h('section', { id: 'divergences' }, h('h2', {}, `Divergences (${divergences.length})`), ...none, h('ul', {}, ...divergences.map((divergence) =>
     h('li', { 'data-seq': divergence.seq, 'data-source': divergence.source },
       h('span', { class: 'badge blocked' }, `${divergence.source} · ${divergence.kind}`), ' ',
       h('a', { href: '#', class: 'divergence-link', onclick: (event: Event) => {
@@ -296,16 +333,18 @@ function divergenceSection(divergences: Row[], reveal: (seq: number) => void): H
     ))));
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON columns (messages, verdicts) of an event, shaped by src/schemas/event.ts
-function parse(value: unknown): any {
-  return typeof value === 'string' ? JSON.parse(value) : value;
+/** One event of the transcript: what the agent said, what the validator said about it, what the tools answered. */
+/** An event's row marked where a saved replay or validate diverged from the recording. */
+function marked(node: HTMLElement, divergences: Row[]): HTMLElement {
+  if (divergences.length === 0) return node;
+  node.classList.add('diverged');
+  node.firstElementChild?.after(...divergences.map((divergence) => h('div', { class: 'divergence' }, h('span', { class: 'badge blocked' }, `${divergence.source} diverged`), ` ${divergence.detail}`)));
+  return node;
 }
 
-/** One event of the transcript: what the agent said, what the validator said about it, what the tools answered. */
-function renderEvent(event: Row, divergences: Row[] = []): HTMLElement {
+function renderEvent(event: Row): HTMLElement {
   const head = h('div', { class: 'head' }, `#${event.seq} ${event.type}${event.round ? ` · round ${event.round}` : ''}`);
-  const node = h('div', { class: `event ${event.type}${divergences.length > 0 ? ' diverged' : ''}` }, head);
-  for (const divergence of divergences) node.append(h('div', { class: 'divergence' }, h('span', { class: 'badge blocked' }, `${divergence.source} diverged`), ` ${divergence.detail}`));
+  const node = h('div', { class: `event ${event.type}` }, head);
   switch (event.type) {
     case 'episode-start': {
       const messages = (parse(event.messages) ?? []) as Array<{ role: string; content: string }>;

@@ -1,6 +1,7 @@
 import { get, type Row } from '../api.ts';
 import { go } from '../nav.ts';
 import { h, num, pct, usd } from '../dom.ts';
+import { searchBox } from '../search.ts';
 
 const COLUMNS: Array<[string, string, (row: Row) => string, boolean?]> = [
   ['name', 'run', (row) => row.name],
@@ -68,6 +69,7 @@ export async function runsPage(root: HTMLElement): Promise<void> {
   draw();
   root.append(
     h('h1', {}, `Runs (${runs.length})`),
+    searchBox(),
     h('div', { class: 'toolbar' }, h('input', { type: 'search', placeholder: 'filter by run, model, suite…', oninput: (event: Event) => {
       filter = (event.target as HTMLInputElement).value;
       draw();

@@ -1,0 +1,115 @@
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import pLimit from 'p-limit';
+import { SandboxError } from '../sandbox-error.ts';
+import { readTrajectory } from '../schemas/read-trajectory.ts';
+import type { EpisodeScore } from '../schemas/score.ts';
+import { chatRecord, type ExportRecord } from './chat-record.ts';
+
+export type ExportFormat = 'chat-jsonl' | 'parquet';
+
+/** The Parquet columns, as DuckDB reads each JSON line (chat-record.ts): nested lists of structs, metrics as JSON. */
+const PARQUET_COLUMNS: Record<string, string> = {
+  id: 'VARCHAR',
+  task_id: 'VARCHAR',
+  repeat: 'INTEGER',
+  style: 'VARCHAR',
+  model: 'VARCHAR',
+  enforcement: 'VARCHAR',
+  status: 'VARCHAR',
+  reason: 'VARCHAR',
+  final_answer: 'VARCHAR',
+  messages: `STRUCT(role VARCHAR, content VARCHAR, tool_calls STRUCT(id VARCHAR, type VARCHAR, "function" STRUCT(name VARCHAR, arguments VARCHAR))[],
+    reasoning VARCHAR, tool_call_id VARCHAR, name VARCHAR, feedback BOOLEAN, feedback_kind VARCHAR)[]`,
+  tools: 'STRUCT(type VARCHAR, "function" STRUCT(name VARCHAR, description VARCHAR, parameters JSON))[]',
+  steps: 'STRUCT(round INTEGER, kind VARCHAR, message_index INTEGER, enforcement VARCHAR, verdicts STRUCT(constraint_id VARCHAR, category VARCHAR, effect VARCHAR, call_id VARCHAR, message VARCHAR)[])[]',
+  passed: 'BOOLEAN',
+  metrics: 'JSON',
+  reward: 'DOUBLE',
+};
+
+/** Summary.json's scores of a run, by trajectory file name; an episode without one was not graded. */
+async function scoresOf(runDir: string): Promise<Map<string, EpisodeScore>> {
+  let text: string;
+  try {
+    text = await readFile(path.join(runDir, 'summary.json'), 'utf8');
+  } catch {
+    return new Map();
+  }
+  const summary = JSON.parse(text) as { episodes?: Array<{ taskId: string; repeat: number; score?: EpisodeScore | null }> };
+  return new Map((summary.episodes ?? []).flatMap((episode) => (episode.score ? [[`${episode.taskId}.${episode.repeat}.jsonl`, episode.score] as const] : [])));
+}
+
+/**
+ * The metrics a reward may name in this run (those of its scores, and `passed`); an unknown one is an error that
+ * names the nearest.
+ */
+function checkReward(reward: string, scores: Iterable<EpisodeScore>): void {
+  const known = new Set(['passed']);
+  for (const score of scores) for (const name of Object.keys(score.metrics)) known.add(name);
+  if (known.has(reward)) return;
+  throw new SandboxError('invalid-input', `--reward ${reward}: no episode of this run has that metric (it has ${[...known].sort().join(', ')})`);
+}
+
+/**
+ * Every episode of a run folder as one record (chat-record.ts), in file order: a JSON line each (`chat-jsonl`) or
+ * one Parquet file written by DuckDB from those lines (`parquet`). Written to a partial file and renamed: whole or
+ * not at all. Returns how many episodes were written.
+ */
+export async function exportRun(runDir: string, format: ExportFormat, out: string, reward: string | null): Promise<number> {
+  let names: string[];
+  try {
+    names = (await readdir(runDir)).filter((name) => name.endsWith('.jsonl')).sort();
+  } catch {
+    throw new SandboxError('not-found', `no run folder ${runDir}`);
+  }
+  if (names.length === 0) throw new SandboxError('not-found', `no trajectories in ${runDir}`);
+  const scores = await scoresOf(runDir);
+  if (reward !== null) checkReward(reward, scores.values());
+  const run = path.basename(path.resolve(runDir));
+  const partial = `${out}.${process.pid}.partial`;
+  const lines = format === 'chat-jsonl' ? partial : `${partial}.jsonl`;
+  try {
+    await writeLines(lines, names.map((name) => async () => {
+      const { events } = await readTrajectory(path.join(runDir, name));
+      return chatRecord(`${run}/${name.replace(/\.jsonl$/, '')}`, events, scores.get(name) ?? null, reward);
+    }));
+    if (format === 'parquet') await writeParquet(lines, partial);
+    await rename(partial, out);
+  } finally {
+    await rm(partial, { force: true });
+    if (lines !== partial) await rm(lines, { force: true });
+  }
+  return names.length;
+}
+
+/** Writes one JSON line per record, in order, reading a batch of trajectories at a time (never the whole run in memory). */
+async function writeLines(file: string, records: Array<() => Promise<ExportRecord>>): Promise<void> {
+  const handle = await open(file, 'w');
+  const limit = pLimit(8);
+  try {
+    for (let from = 0; from < records.length; from += 256) {
+      const batch = await Promise.all(records.slice(from, from + 256).map((record) => limit(record)));
+      await handle.write(batch.map((record) => `${JSON.stringify(record)}\n`).join(''));
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The JSON lines as Parquet, through DuckDB's JSON reader (explicit columns: the schema does not depend on the data). */
+async function writeParquet(source: string, out: string): Promise<void> {
+  const { DuckDBInstance } = await import('@duckdb/node-api');
+  const instance = await DuckDBInstance.create(':memory:');
+  const connection = await instance.connect();
+  try {
+    const columns = `{${Object.entries(PARQUET_COLUMNS).map(([name, type]) => `${quote(name)}: ${quote(type)}`).join(', ')}}`;
+    await connection.run(`COPY (SELECT * FROM read_json(${quote(source)}, format = 'newline_delimited', columns = ${columns}, maximum_object_size = 1073741824))
+      TO ${quote(out)} (FORMAT parquet, COMPRESSION zstd)`);
+  } finally {
+    connection.closeSync();
+    instance.closeSync();
+  }
+}
