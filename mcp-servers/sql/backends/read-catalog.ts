@@ -8,16 +8,9 @@ const CATALOG_MEMORY_BYTES = 128 * 2 ** 20;
 
 /**
  * A database's catalog read in this process, through its engine's backend, opened read-only and locked as the SQL
- * server opens it (a PostgreSQL role with write rights is refused here too): for the graders and the tools that
- * need a database's tables, comments and keys without serving it.
- */
-export async function readCatalog(db: string): Promise<{ engine: Engine; catalog: Catalog }> {
-  return withCatalog(db, async (_backend, catalog, engine) => ({ engine, catalog }));
-}
-
-/**
- * `db` opened as `readCatalog` opens it, its catalog read, then `work` given the open backend (for a few reads of
- * its own, under the limits it passes to `query`); the backend is closed when `work` settles.
+ * server opens it (a PostgreSQL role with write rights is refused here too), then `work` given the open backend and
+ * the catalog (for a few reads of its own, under the limits it passes to `query`): for the graders and the tools that
+ * need a database's tables, comments and keys without serving it. The backend is closed when `work` settles.
  */
 export async function withCatalog<T>(db: string, work: (backend: SqlBackend, catalog: Catalog, engine: Engine) => Promise<T>): Promise<T> {
   const engine = engineOf(db);
