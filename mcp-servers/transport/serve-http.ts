@@ -198,6 +198,10 @@ export async function serveHttp(createServer: ServerFactory, options: ServeHttpO
       else response.end();
     });
   });
+  // Idle keep-alive connections are closed by the client first: a server closing one at the same moment a busy
+  // client reuses it resets that request (ECONNRESET, seen with 200 clients at once under load). Clients keep an
+  // idle connection 4 s (undici's default, and it reads the hint `Keep-Alive: timeout=60` as an upper bound).
+  http.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port, host, () => resolve());
