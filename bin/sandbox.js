@@ -1,14 +1,18 @@
-#!/usr/bin/env -S node --no-node-snapshot
+#!/usr/bin/env -S node --no-node-snapshot --
 // The `sandbox` command. isolated-vm needs Node started with --no-node-snapshot (the shebang passes it);
 // started another way (`node bin/sandbox.js`), this file re-runs itself once with the flag, passing signals
 // on so that stopping it stops the real process too. The sources are TypeScript, loaded through tsx's loader
 // registered in this process.
+// The `--` before the script matters: Node 20 reads `--env-file` anywhere on its command line, even after the script,
+// and exits 9 on a missing file before this code runs; after `--` it reads none of the arguments, so `sandbox
+// --env-file FILE` is ours (src/cli/config.ts). `node bin/sandbox.js --env-file FILE` cannot be helped from here:
+// run `npx sandbox`, the bin itself, or `node --no-node-snapshot -- bin/sandbox.js` (what `npm run sandbox` does).
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 if (!process.execArgv.includes('--no-node-snapshot')) {
-  const child = spawn(process.execPath, ['--no-node-snapshot', ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+  const child = spawn(process.execPath, ['--no-node-snapshot', ...process.execArgv, '--', fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: 'inherit',
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));

@@ -28,3 +28,11 @@ export class SandboxError extends Error {
 export function isSandboxError(error: unknown): error is SandboxError {
   return error instanceof SandboxError;
 }
+
+/**
+ * A usage error: an unknown command or flag, a bad flag value, a bad config file (exit 2, one line). Every layer may
+ * throw it (a server's `--http` address is parsed in mcp-servers/transport/); the CLI prints the line and exits 2.
+ */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}

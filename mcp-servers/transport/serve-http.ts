@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_MAX_SESSIONS, requireTokenBeyondLoopback, RETRY_AFTER_SECONDS } from './limits.ts';
 import { chooseResponseMode, type PostHandler } from './response-mode.ts';
 
 export interface ServeHttpOptions {
@@ -21,6 +22,12 @@ export interface ServeHttpOptions {
   routes?: boolean;
   /** A session with no request (POST, DELETE) open for this long is closed (default 10 min; 0 = never). */
   idleTimeoutMs?: number;
+  /**
+   * Sessions open at once (default `DEFAULT_MAX_SESSIONS`); an `initialize` past it is answered 503 with
+   * `Retry-After` (seconds), and no server is made for it: what each session holds (a query process, an episode's
+   * isolates) stays bounded however many clients come.
+   */
+  maxSessions?: number;
   /**
    * Called before a session's server is closed by the transport (idle expiry, `close()`), with the reason, and
    * awaited: the gateway records its open episode as incomplete there.
@@ -59,11 +66,15 @@ interface Session {
  * a server instance owns per-client state (the SQL server's connection and its query timer), so one
  * client's runaway query is never interrupted on another's behalf. Guards: DNS-rebinding protection (the
  * Host header must name an allowed host, and an Origin header, when sent, must too), optional bearer
- * token, a body size cap (413 beyond it). Sessions with no open request for `idleTimeoutMs` expire: clients
- * rarely send DELETE. A call is answered with plain JSON unless it asked for progress (then SSE): `response-mode.ts`.
+ * token (required beyond loopback), a body size cap (413 beyond it), a session cap (503 with Retry-After beyond it).
+ * Sessions with no open request for `idleTimeoutMs` expire: clients rarely send DELETE. A call is answered with plain JSON unless it asked for progress (then SSE): `response-mode.ts`.
  */
 export async function serveHttp(createServer: ServerFactory, options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
+  requireTokenBeyondLoopback(host, options.port, options.token);
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  /** Sessions being made (their server made, initialize not answered yet): they count toward the cap too. */
+  let starting = 0;
   const allowedHosts = new Set(['localhost', '127.0.0.1', '[::1]', host.includes(':') ? `[${host}]` : host, ...(options.allowedHosts ?? [])]);
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const idleTimeoutMs = options.idleTimeoutMs ?? 10 * 60 * 1000;
@@ -137,13 +148,33 @@ export async function serveHttp(createServer: ServerFactory, options: ServeHttpO
       if (existing) return existing.post(request, response, body);
       if (sessionId !== undefined) return reply(response, 404, 'Session not found: initialize a new session');
       if (!isInitializeRequest(body)) return reply(response, 400, 'Bad request: no session; the first request must be initialize');
-      const server = await createServer(route);
-      if (!server) return reply(response, 404, `Not found: no endpoint /mcp/${route}`);
+      if (sessions.size + starting >= maxSessions) {
+        return reply(response, 503, `Service unavailable: ${maxSessions} sessions are open (the server's --max-sessions); retry after ${RETRY_AFTER_SECONDS} s`, { 'retry-after': String(RETRY_AFTER_SECONDS) });
+      }
+      starting += 1;
+      let started = false;
+      const startDone = () => {
+        if (!started) starting -= 1;
+        started = true;
+      };
+      response.once('close', startDone);
+      let server: McpServer | null;
+      try {
+        server = await createServer(route);
+      } catch (error) {
+        startDone();
+        throw error;
+      }
+      if (!server) {
+        startDone();
+        return reply(response, 404, `Not found: no endpoint /mcp/${route}`);
+      }
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           const session: Session = { transport, post: chooseResponseMode(transport), server, route, open: 0, lastSeen: Date.now() };
           sessions.set(id, session);
+          startDone();
           track(session, response);
         },
       });
@@ -167,6 +198,10 @@ export async function serveHttp(createServer: ServerFactory, options: ServeHttpO
       else response.end();
     });
   });
+  // Idle keep-alive connections are closed by the client first: a server closing one at the same moment a busy
+  // client reuses it resets that request (ECONNRESET, seen with 200 clients at once under load). Clients keep an
+  // idle connection 4 s (undici's default, and it reads the hint `Keep-Alive: timeout=60` as an upper bound).
+  http.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     // Idle keep-alive sockets are kept 65 s, not Node's 5 s: under load a client's timer for a socket the server is about

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SandboxError } from '../../src/sandbox-error.ts';
+import { SandboxError, UsageError } from '../../src/sandbox-error.ts';
+import { DEFAULT_MAX_SESSIONS, requireTokenBeyondLoopback } from './limits.ts';
 import { parseHttpAddress } from './parse-http-address.ts';
 import { serveHttp } from './serve-http.ts';
 import { serveStdio } from './serve-stdio.ts';
@@ -41,7 +42,7 @@ export interface ServerProgram {
 /** The usage line of a program's bin. */
 export function programUsage(program: ServerProgram): string {
   const own = Object.entries(program.options).map(([name, option]) => `[--${name}${option.type === 'string' ? ` ${option.value ?? 'VALUE'}` : ''}]`);
-  return `usage: ${program.name}-server ${[...own, '[--http HOST:PORT [--token T]]'].join(' ')}`;
+  return `usage: ${program.name}-server ${[...own, `[--http HOST:PORT [--token T] [--max-sessions N (default ${DEFAULT_MAX_SESSIONS})]]`].join(' ')}`;
 }
 
 /** A non-negative integer flag, or undefined when absent; anything else is `invalid-input` naming the flag. */
@@ -49,7 +50,14 @@ export function integerFlag(values: Readonly<Record<string, string | boolean | u
   const text = values[name];
   if (text === undefined) return undefined;
   const value = Number(text);
-  if (typeof text !== 'string' || !/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new SandboxError('invalid-input', `--${name} expects a whole number (got "${String(text)}")`);
+  if (typeof text !== 'string' || !/^\d+$/.test(text) || !Number.isSafeInteger(value)) throw new UsageError(`--${name} expects a whole number (got "${String(text)}")`);
+  return value;
+}
+
+/** A positive integer flag (`--max-sessions`), or undefined when absent. */
+function positiveFlag(values: Readonly<Record<string, string | boolean | undefined>>, name: string): number | undefined {
+  const value = integerFlag(values, name);
+  if (value === 0) throw new UsageError(`--${name} expects a positive whole number (got "0")`);
   return value;
 }
 
@@ -58,7 +66,7 @@ export function integerFlag(values: Readonly<Record<string, string | boolean | u
  * SIGINT/SIGTERM) or, with `http`, over Streamable HTTP (a session per client; ends on SIGINT/SIGTERM). Closes the
  * program when it ends. `label` names it on stderr.
  */
-export async function serveProgram(opened: OpenedProgram, label: string, http?: { host: string; port: number; token?: string }): Promise<void> {
+export async function serveProgram(opened: OpenedProgram, label: string, http?: { host: string; port: number; token?: string; maxSessions?: number }): Promise<void> {
   if (http === undefined) {
     try {
       await serveStdio(await opened.make());
@@ -67,7 +75,7 @@ export async function serveProgram(opened: OpenedProgram, label: string, http?: 
     }
     return;
   }
-  const serving = await serveHttp(async (route) => (route === '' ? opened.make() : null), { host: http.host, port: http.port, token: http.token, routes: false });
+  const serving = await serveHttp(async (route) => (route === '' ? opened.make() : null), { host: http.host, port: http.port, token: http.token, maxSessions: http.maxSessions, routes: false });
   process.stderr.write(`${label}: ${serving.url}${http.token ? ' (bearer token required)' : ''}\n`);
   await new Promise<void>((resolve) => {
     const stop = () => void serving.close().then(resolve, resolve);
@@ -93,23 +101,25 @@ export async function runServerBin(program: ServerProgram, argv: readonly string
           ...Object.fromEntries(Object.entries(program.options).map(([name, option]) => [name, { type: option.type }])),
           http: { type: 'string' },
           token: { type: 'string' },
+          'max-sessions': { type: 'string' },
           help: { type: 'boolean' },
         },
       }));
     } catch (error) {
-      throw new SandboxError('invalid-input', (error as Error).message, { cause: error });
+      throw new UsageError((error as Error).message, { cause: error });
     }
     if (values.help) {
       process.stderr.write(`${program.name}-server: ${program.summary}\n${usage}\n`);
       process.exit(0);
     }
-    if (values.token !== undefined && values.http === undefined) throw new SandboxError('invalid-input', '--token goes with --http');
+    if (values.token !== undefined && values.http === undefined) throw new UsageError('--token goes with --http');
     // The address is checked before the program opens (it may build a database first).
-    const http = typeof values.http === 'string' ? { ...parseHttpAddress(values.http), token: values.token as string | undefined } : undefined;
+    const http = typeof values.http === 'string' ? { ...parseHttpAddress(values.http), token: values.token as string | undefined, maxSessions: positiveFlag(values, 'max-sessions') } : undefined;
+    if (http) requireTokenBeyondLoopback(http.host, http.port, http.token);
     await serveProgram(await program.open(values), label, http);
     process.exit(0);
   } catch (error) {
-    const usageError = error instanceof SandboxError && error.code === 'invalid-input';
+    const usageError = error instanceof UsageError || (error instanceof SandboxError && error.code === 'invalid-input');
     process.stderr.write(`${label}: ${error instanceof Error ? error.message : String(error)}\n${usageError ? `${usage}\n` : ''}`);
     process.exit(usageError ? 2 : 1);
   }

@@ -1,5 +1,7 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { SandboxError } from '../sandbox-error.ts';
+import { UsageError } from '../sandbox-error.ts';
 import { ModelSpecSchema } from '../schemas/model-spec.ts';
 
 /** `--enforcement`, shared by `episode` and `run`. */
@@ -16,11 +18,33 @@ export function positiveInteger(name: string): (value: string) => number {
   };
 }
 
-/** Checks a model spec string up front, so a typo fails before any server starts. */
+/** Checks a model spec string up front, so a typo fails before any server starts: a bad flag value (exit 2). */
 export function checkModelSpec(spec: string): string {
   const parsed = ModelSpecSchema.safeParse(spec);
-  if (!parsed.success) throw new SandboxError('invalid-input', parsed.error.issues[0]?.message ?? `invalid model spec ${spec}`);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? `invalid model spec ${spec}`);
   return spec;
+}
+
+/**
+ * A folder flag (`--out`) that names a file, or a path under one, is a bad flag value (exit 2, one line), found
+ * before anything is written: the nearest part of the path that exists must be a folder.
+ */
+export function checkFolderFlag(flag: string, dir: string): void {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    let stat: ReturnType<typeof statSync>;
+    try {
+      stat = statSync(at, { throwIfNoEntry: false });
+    } catch (error) {
+      // ENOTDIR: a part above is a file; the walk up finds which.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+      stat = undefined;
+    }
+    if (stat !== undefined) {
+      if (!stat.isDirectory()) throw new UsageError(`${flag} ${dir}: ${at === path.resolve(dir) ? 'is a file' : `${at} is a file`}, not a folder: give ${flag} a folder`);
+      return;
+    }
+    if (path.dirname(at) === at) return;
+  }
 }
 
 /** A non-negative integer option value (a seed); anything else is a usage error (exit 2) naming the option. */

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { pc } from './colors.ts';
 import { displayPath, loadTask } from '../engine/load-task.ts';
 import type { Enforcement } from '../schemas/step.ts';
-import { checkModelSpec, enforcementOption, nonNegativeInteger } from './cli-options.ts';
+import { checkFolderFlag, checkModelSpec, enforcementOption, nonNegativeInteger } from './cli-options.ts';
 import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
 import { formatEvent, formatScore } from './transcript.ts';
 
@@ -40,6 +40,7 @@ export function episodeCommand(): Command {
       const { task, path: taskPath } = await loadTask(flags.task);
       const spec = checkModelSpec(flags.model ?? 'reference');
       const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
+      checkFolderFlag('--out', flags.out);
       if (!flags.model) process.stdout.write(`${pc.dim('Using model "reference" (no --model given): it plays the task\'s reference solution.')}\n`);
       // The engine (LangGraph, LangChain, isolated-vm) loads only now: help and bad input answer fast.
       const [{ runEpisode }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { trajectoryFile }, { gradeEpisode }, { checkModelSetup }] = await Promise.all([

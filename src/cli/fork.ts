@@ -10,7 +10,7 @@ import { RUN_FILE } from '../engine/run-identity.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { taskOfTrajectory } from '../engine/replay.ts';
 import type { Enforcement } from '../schemas/step.ts';
-import { checkModelSpec, enforcementOption } from './cli-options.ts';
+import { checkFolderFlag, checkModelSpec, enforcementOption } from './cli-options.ts';
 import { nextFreeRepeat } from './episode.ts';
 import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
 import { formatDivergences } from './format-divergences.ts';
@@ -65,6 +65,7 @@ export function forkCommand(): Command {
       // A model that cannot be set up fails here, before any trajectory is written.
       await checkModelSetup(spec, task);
       const out = path.resolve(flags.out);
+      checkFolderFlag('--out', flags.out);
       // A run folder is one experiment (its run.json names the model of every trajectory in it): a fork is not one of them.
       if (existsSync(path.join(out, RUN_FILE))) throw new SandboxError('invalid-input', `${flags.out} is a run folder (it has ${RUN_FILE}): give the fork a folder of its own with --out`);
       const repeat = nextFreeRepeat(out, task.id);

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Command } from 'commander';
 import { loadTask } from '../engine/load-task.ts';
-import { SandboxError } from '../sandbox-error.ts';
+import { SandboxError, UsageError } from '../sandbox-error.ts';
 import type { Plan } from '../schemas/plan.ts';
 import type { Task } from '../schemas/task.ts';
 import { checkModelSpec, positiveInteger } from './cli-options.ts';
@@ -63,7 +63,7 @@ export function planCommand(): Command {
     .action(async (target: string, flags: { model?: string; passes: number; query?: string; out?: string }) => {
       const input = await planInput(target, flags);
       const { runLineage, MAX_LINEAGE_PASSES } = await import('../planning/index.ts');
-      if (flags.passes > MAX_LINEAGE_PASSES) throw new SandboxError('invalid-input', `--passes must be at most ${MAX_LINEAGE_PASSES}, got ${flags.passes}`);
+      if (flags.passes > MAX_LINEAGE_PASSES) throw new UsageError(`--passes must be at most ${MAX_LINEAGE_PASSES}, got ${flags.passes}`);
       let model;
       if (flags.model && input.task) {
         const { createModel } = await import('../models/index.ts');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
-import { SandboxError } from '../sandbox-error.ts';
+import { UsageError } from '../sandbox-error.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { formatTable } from './format-table.ts';
 
@@ -23,7 +23,7 @@ export function resultsCommand(): Command {
     .option('--csv', 'print one report (--report) as CSV')
     .addOption(new Option('--report <name>', 'the report --csv prints').choices(REPORTS).default('leaderboard'))
     .action(async (dirs: string[], flags: ResultsFlags) => {
-      if (flags.json && flags.csv) throw new SandboxError('invalid-input', '--json and --csv are exclusive: choose one');
+      if (flags.json && flags.csv) throw new UsageError('--json and --csv are exclusive: choose one');
       const { openStore, indexRuns } = await import('../results/store.ts');
       const { allReports } = await import('../results/reports.ts');
       const store = await openStore(flags.store);

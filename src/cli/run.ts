@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { displayPath, EPISODES_DIR, loadSuite } from '../engine/load-task.ts';
 import { selectTasks } from '../engine/select-tasks.ts';
 import type { Enforcement } from '../schemas/step.ts';
-import { addSelectionOptions, checkModelSpec, enforcementOption, nonNegativeInteger, positiveInteger, type SelectionFlags } from './cli-options.ts';
+import { addSelectionOptions, checkFolderFlag, checkModelSpec, enforcementOption, nonNegativeInteger, positiveInteger, type SelectionFlags } from './cli-options.ts';
 import { UsageError } from './usage-error.ts';
 import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
 import { formatErrorReasons } from './format-errors.ts';
@@ -78,6 +78,7 @@ Examples:
     const suite = flags.suite ?? EPISODES_DIR;
     const tasks = selectTasks(await loadSuite(suite), flags);
     const outDir = path.resolve(flags.out ?? defaultOut(flags.suite ?? 'tasks', spec));
+    checkFolderFlag('--out', flags.out ?? outDir);
     // The engine loads only now: help and bad input answer fast.
     const [{ runSuite }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { checkModelSetup }, { judgeOptions }] = await Promise.all([
       import('../engine/run-suite.ts'),

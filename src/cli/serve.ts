@@ -4,9 +4,10 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Command } from 'commander';
 import type { GatewayCatalog, GatewayTaskSession } from '../../mcp-servers/gateway/index.ts';
 import type { LoadedTask } from '../engine/load-task.ts';
-import { SandboxError } from '../sandbox-error.ts';
+import { SandboxError, UsageError } from '../sandbox-error.ts';
 import type { Enforcement } from '../schemas/step.ts';
-import { enforcementOption } from './cli-options.ts';
+import { DEFAULT_MAX_SESSIONS } from '../../mcp-servers/transport/limits.ts';
+import { enforcementOption, positiveInteger } from './cli-options.ts';
 import { addServerOptions, chosenServer } from './server-options.ts';
 
 interface ServeFlags {
@@ -19,6 +20,7 @@ interface ServeFlags {
   enforcement: Enforcement;
   batchMs: string;
   idleTimeout: string;
+  maxSessions: number;
   sharedEpisode?: boolean;
 }
 
@@ -98,16 +100,18 @@ export function serveCommand(): Command {
     .addOption(enforcementOption())
     .option('--shared-episode', 'with --http: every connection continues the same episode until it ends (for one-shot clients)')
     .option('--batch-ms <ms>', 'calls arriving within this window form one step (one assistant message)', '25')
+    .option('--max-sessions <n>', 'with --http: sessions open at once; one more is answered 503 with Retry-After', positiveInteger('--max-sessions'), DEFAULT_MAX_SESSIONS)
     .option('--idle-timeout <seconds>', 'with --http: a session with no request for this long ends (its episode recorded as incomplete); 0 = never', '600');
   return addServerOptions(command, 'serve a plain server instead of a task').action(async (flags: ServeFlags) => {
     // Loaded here, not at the top: every other subcommand would pay for them at start-up.
-    const { parseHttpAddress, serveHttp, serveStdio } = await import('../../mcp-servers/transport/index.ts');
+    const { parseHttpAddress, requireTokenBeyondLoopback, serveHttp, serveStdio } = await import('../../mcp-servers/transport/index.ts');
     const modes = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
-    if (modes !== 1) throw new SandboxError('invalid-input', 'give exactly one of --task, --suite or --server');
+    if (modes !== 1) throw new UsageError('give exactly one of --task, --suite or --server');
     // Checked before anything opens (a plain server may build its database first).
     const address = flags.http === undefined ? undefined : parseHttpAddress(flags.http);
+    if (address !== undefined) requireTokenBeyondLoopback(address.host, address.port, flags.token);
     const idleSeconds = Number(flags.idleTimeout);
-    if (!Number.isFinite(idleSeconds) || idleSeconds < 0) throw new SandboxError('invalid-input', `--idle-timeout expects seconds, e.g. 600 (got "${flags.idleTimeout}")`);
+    if (!Number.isFinite(idleSeconds) || idleSeconds < 0) throw new UsageError(`--idle-timeout expects seconds, e.g. 600 (got "${flags.idleTimeout}")`);
     let factory: (route: string) => Promise<McpServer | null>;
     let label: string;
     let closeAll = async (_reason: string) => undefined as void;
@@ -144,6 +148,7 @@ export function serveCommand(): Command {
       token: flags.token,
       routes: !flags.server,
       idleTimeoutMs: idleSeconds * 1000,
+      maxSessions: flags.maxSessions,
       onSessionEnd,
     });
     process.stderr.write(`sandbox serve: ${label} at ${serving.url}${flags.token ? ' (bearer token required)' : ''}\n`);

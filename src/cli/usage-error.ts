@@ -1,7 +1,2 @@
-/**
- * A usage error found outside commander's own parsing (a bad config file, an unknown command, a missing flag that
- * only a combination makes required): the CLI prints the one line and exits 2.
- */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
+// The CLI's usage error lives beside SandboxError (src/sandbox-error.ts) so that servers parsing their own flags throw it too.
+export { UsageError } from '../sandbox-error.ts';

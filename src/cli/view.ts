@@ -1,9 +1,8 @@
-import { Command } from 'commander';
-import { SandboxError } from '../sandbox-error.ts';
+import { Command, InvalidArgumentError } from 'commander';
 
 function port(value: string): number {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1 || number > 65535) throw new SandboxError('invalid-input', `--port must be an integer from 1 to 65535, got "${value}"`);
+  if (!Number.isInteger(number) || number < 1 || number > 65535) throw new InvalidArgumentError(`--port must be an integer from 1 to 65535, got "${value}"`);
   return number;
 }
 

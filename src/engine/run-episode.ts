@@ -117,7 +117,14 @@ async function modelNode(state: EpisodeStateValue, config: LangGraphRunnableConf
       pauseWallTime: context.pauseWallTime,
     });
   } catch (error) {
-    if (context.signal.aborted) return { ...endedByAbort(context), messages: added, counts };
+    const aborted = context.signal.aborted ? context.aborted() : undefined;
+    // The wall time ran out while the model had not answered: a hung provider is the model's failure (exit 6), not a
+    // limit the agent reached. A human's thinking time is paused, so only a provider waits here.
+    if (aborted?.status === 'limit' && aborted.reason.startsWith('wall-time limit') && context.model.generative === true) {
+      const reason = `model failed: ${context.model.spec} gave no answer before the episode's wall-time limit (${limits.wallTimeMs} ms): the provider hung or is slower than the task allows (limits.wallTimeMs)`;
+      return { ...ended('error', reason), messages: added, counts };
+    }
+    if (aborted !== undefined) return { ...endedByAbort(context), messages: added, counts };
     return { ...ended('error', `model failed: ${(error as Error).message}`), messages: added, counts };
   }
   counts.rounds += 1;
@@ -127,7 +134,7 @@ async function modelNode(state: EpisodeStateValue, config: LangGraphRunnableConf
   if (usage.costUsd !== undefined) counts.costUsd = (counts.costUsd ?? 0) + usage.costUsd;
   // A fresh object: the model may hand back a message it keeps (a fake model reusing one would merge turns).
   const message = { ...response.message };
-  context.recorder.record({ type: 'model-response', round: counts.rounds, message, usage, latencyMs: response.latencyMs });
+  context.recorder.record({ type: 'model-response', round: counts.rounds, message, usage, latencyMs: response.latencyMs, ...(response.attempts === undefined ? {} : { attempts: response.attempts }) });
   added.push(message);
   if (summaryCall) return { ...ended('limit', `round limit reached (${limits.maxRounds} rounds); final summary requested`, message.content ?? ''), messages: added, counts };
   const tokens = (counts.inputTokens ?? 0) + (counts.outputTokens ?? 0);

@@ -14,6 +14,7 @@ import { readTrajectory } from '../schemas/read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
 import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile, type RunIdentity } from './run-identity.ts';
 import { EnvironmentPool } from './environment-pool.ts';
+import { lockRunFolder } from './run-lock.ts';
 import { runEpisode, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 import { packageVersions } from './versions.ts';
 
@@ -183,6 +184,7 @@ async function clearRunFolder(outDir: string): Promise<void> {
  * The folder's identity (run.json) must match the one asked for, or the run is refused before anything is written
  * (`fresh` clears the folder first). Resumes: finished episodes of unchanged tasks are kept, others (missing,
  * unfinished, errored unless `keepErrors`, recorded from another version of the task file) are (re)run.
+ * The folder is locked for the whole run (`run-lock.ts`): a second run into it is refused while this one lives.
  * One failing episode never stops the run. Ends by grading every episode of the selection once and
  * summarising per style; run.json records the run, summary.json the scores, tables and error reasons.
  */
@@ -191,10 +193,20 @@ export async function runSuite(options: RunSuiteOptions): Promise<SuiteResult> {
   const concurrency = Math.max(1, options.concurrency ?? 1);
   const identity = identityOf(options);
   const shown = displayPath(options.outDir);
+  // One process owns the folder from here to the end: a second run into it is refused, naming the holder.
+  await mkdir(options.outDir, { recursive: true });
+  const lock = await lockRunFolder(options.outDir, shown);
+  try {
+    return await runLocked(options, identity, shown, repeats, concurrency);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function runLocked(options: RunSuiteOptions, identity: RunIdentity, shown: string, repeats: number, concurrency: number): Promise<SuiteResult> {
   if (options.fresh) await clearRunFolder(options.outDir);
   const recorded = await readRunFile(options.outDir, shown);
   checkIdentity(recorded, identity, shown);
-  await mkdir(options.outDir, { recursive: true });
   const tasks: RunFile['tasks'] = { ...recorded?.tasks };
   for (const loaded of options.tasks) {
     tasks[loaded.task.id] = { path: existsSync(loaded.path) ? recordedTaskPath(loaded.path) : null, sha256: taskSha256(loaded.task, loaded.path) };

@@ -9,7 +9,9 @@ import type { Model } from './model.ts';
 import { createOpenAIModel } from './openai-model.ts';
 import { createReferenceModel } from './reference-model.ts';
 import { createReplayModel, readModelResponses } from './replay-model.ts';
-import { createScriptedModel, readScript } from './scripted-model.ts';
+import { createScriptedModel, parseScript } from './scripted-model.ts';
+import { readTextFile } from '../schemas/json-with-schema.ts';
+import type { ScriptedScript } from '../schemas/scripted.ts';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './with-retries.ts';
 
 /** What a model is made for; everything beyond `task` and `tools` is optional. */
@@ -41,7 +43,9 @@ export async function createModel(spec: string | ModelSpec, context: ModelContex
     return await makeModel(parsed, context);
   } catch (error) {
     // A model that cannot be set up (a missing key, an unreadable script or trajectory, a bad base URL) is a
-    // model failure (exit 6), whatever the part that noticed it called it.
+    // model failure (exit 6), whatever the part that noticed it called it; a script that reads but is not a valid
+    // script (bad JSON, a step failing its schema) is bad input (exit 4), as the README's table says.
+    if (error instanceof SandboxError && error.details?.badScript === true) throw error;
     if (error instanceof SandboxError && (error.code === 'invalid-input' || error.code === 'not-found')) {
       throw new SandboxError('model-error', error.message, { cause: error });
     }
@@ -66,8 +70,17 @@ async function makeModel(parsed: ModelSpec, context: ModelContext): Promise<Mode
   switch (parsed.kind) {
     case 'reference':
       return createReferenceModel(context.task);
-    case 'scripted':
-      return createScriptedModel(await readScript(parsed.path), parsed.spec, context.firstRound);
+    case 'scripted': {
+      const text = await readTextFile(parsed.path, 'scripted model file');
+      let script: ScriptedScript;
+      try {
+        script = parseScript(text, parsed.path);
+      } catch (error) {
+        if (!(error instanceof SandboxError)) throw error;
+        throw new SandboxError('invalid-input', error.message, { cause: error, details: { badScript: true } });
+      }
+      return createScriptedModel(script, parsed.spec, context.firstRound);
+    }
     case 'replay':
       return createReplayModel(await readModelResponses(parsed.path, context.task), parsed.spec);
     case 'human':

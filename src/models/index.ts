@@ -5,7 +5,7 @@ export { createAnthropicModel, ANTHROPIC_DEFAULT_BASE_URL } from './anthropic-mo
 export { createLangChainModel } from './langchain-model.ts';
 export { createReferenceModel } from './reference-model.ts';
 export { createReplayModel, readModelResponses } from './replay-model.ts';
-export { createScriptedModel, parseScript, readScript } from './scripted-model.ts';
+export { createScriptedModel, parseScript } from './scripted-model.ts';
 export { createHumanModel, parseHumanCommand, HUMAN_HELP, type HumanCommand, type HumanModelOptions } from './human-model.ts';
 export { fromLangChainMessage, fromLangChainMessages, toLangChainMessages, toLangChainTools, parseArgumentsObject } from './langchain-messages.ts';
 export { lookupPrice, costOf, PRICES, type Price } from './prices.ts';

@@ -32,19 +32,21 @@ export function createLangChainModel(options: LangChainModelOptions): Model {
       const messages = toLangChainMessages(request.messages, options.invalidArguments);
       // Some OpenAI-compatible servers reject an empty `tools` array: send none instead.
       const runnable = request.tools.length > 0 ? bindTools(toLangChainTools(request.tools)) : chatModel;
-      const output = await withRetries((signal) => runnable.invoke(messages, { signal }), {
-        policy: options.policy,
-        model: spec,
-        endpoint: options.endpoint,
-        signal: request.signal,
-      });
+      let attempts = 0;
+      const output = await withRetries(
+        (signal) => {
+          attempts += 1;
+          return runnable.invoke(messages, { signal });
+        },
+        { policy: options.policy, model: spec, endpoint: options.endpoint, signal: request.signal },
+      );
       if (!AIMessage.isInstance(output)) {
         throw new SandboxError('model-error', `model ${spec} at ${options.endpoint} returned a ${String((output as { type?: unknown } | undefined)?.type)} message, not an assistant message`);
       }
       const usage = usageOf(output);
       const costUsd = costOf(options.price, usage);
       if (costUsd !== undefined) usage.costUsd = costUsd;
-      return { message: fromLangChainMessage(output), usage, latencyMs: performance.now() - started };
+      return { message: fromLangChainMessage(output), usage, latencyMs: performance.now() - started, attempts };
     },
   };
 }

@@ -17,6 +17,8 @@ export interface ModelResponse {
   message: AssistantMessage;
   usage: Usage;
   latencyMs: number;
+  /** Network models: the attempts this response took (1, or more after retried failures); recorded in the trajectory. */
+  attempts?: number;
 }
 
 /**

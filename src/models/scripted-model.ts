@@ -2,16 +2,11 @@ import { SandboxError } from '../sandbox-error.ts';
 import { ScriptedScriptSchema, type ScriptedScript } from '../schemas/scripted.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';
 import { nextRound, playbackMessage } from './playback-message.ts';
-import { parseJsonWithSchema, readTextFile } from '../schemas/json-with-schema.ts';
+import { parseJsonWithSchema } from '../schemas/json-with-schema.ts';
 
 /** Parses a scripted model's JSON text; a bad file throws `invalid-input` naming the file, the step index and the field. */
 export function parseScript(text: string, file: string): ScriptedScript {
   return parseJsonWithSchema(text, ScriptedScriptSchema, file);
-}
-
-/** Reads a script file (see parseScript). */
-export async function readScript(file: string): Promise<ScriptedScript> {
-  return parseScript(await readTextFile(file, 'scripted model file'), file);
 }
 
 /**

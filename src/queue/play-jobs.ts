@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
 import { EnvironmentPool } from '../engine/environment-pool.ts';
@@ -179,19 +179,34 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
   const cache = workerCache();
   // BullMQ leaves connections it is given open: closed here after the workers
   const connections: Redis[] = [];
+  /** Set by `close`: no worker is made and no job started from then on, across any Redis reconnect. */
+  let draining = false;
   const watch = async () => {
     for (const name of await options.redis.smembers(QUEUES_KEY)) {
-      if (workers.has(name)) continue;
+      // Checked after the await too: a watch in flight when the drain starts must not start a worker after it.
+      if (draining || workers.has(name)) continue;
       const connection = options.redis.duplicate();
       connections.push(connection);
-      const worker = new Worker<EpisodeJob, EpisodeJobResult>(name, async (job) => playJob(options.redis, job, options.sharedDir, cache), {
-        connection,
-        prefix: PREFIX,
-        concurrency: options.concurrency,
-        lockDuration: LOCK_MS,
-        stalledInterval: LOCK_MS,
-        maxStalledCount: MAX_STALLS,
-      });
+      const worker = new Worker<EpisodeJob, EpisodeJobResult>(
+        name,
+        async (job, token) => {
+          // A job fetched as the drain began (a blocking fetch issued before it, answered after a reconnect) goes
+          // back to wait for another worker, untouched: a draining worker takes no new job.
+          if (draining) {
+            await job.moveToWait(token);
+            throw new WaitingError();
+          }
+          return playJob(options.redis, job, options.sharedDir, cache);
+        },
+        {
+          connection,
+          prefix: PREFIX,
+          concurrency: options.concurrency,
+          lockDuration: LOCK_MS,
+          stalledInterval: LOCK_MS,
+          maxStalledCount: MAX_STALLS,
+        },
+      );
       worker.on('error', () => {
         // connection errors: ioredis reconnects; the job is retried by stalled-job handling if need be
       });
@@ -206,7 +221,10 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
   const timer = setInterval(() => void watch().catch(() => undefined), 1000);
   return {
     close: async () => {
+      draining = true;
       clearInterval(timer);
+      // BullMQ's close stops fetching, waits for the jobs in flight and records their completion. A job that a fetch
+      // issued before the drain brings back afterwards (answered after a reconnect) goes back to wait: the processor.
       await Promise.all([...workers.values()].map((worker) => worker.close()));
       await cache.environments.close();
       for (const connection of connections) connection.disconnect();

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,37 +34,59 @@ export function quote(text: string): string {
   return `'${text.replace(/'/g, "''")}'`;
 }
 
-/** Opens (creating when missing) the results store at `file` (`:memory:` for a scratch one). */
-export async function openStore(file: string = DEFAULT_STORE): Promise<ResultsStore> {
+/**
+ * Opens (creating when missing) the results store at `file` (`:memory:` for a scratch one). The store is a cache of
+ * the run folders: one it cannot read (not a DuckDB file, a corrupt one) is deleted and made again, and `notice` gets
+ * one line saying so (the next `indexRuns` reads every run folder into it). One another process holds (DuckDB locks
+ * the file) is refused, `invalid-input`: that is not damage.
+ */
+export async function openStore(file: string = DEFAULT_STORE, notice: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Promise<ResultsStore> {
   if (file !== ':memory:') await mkdir(path.dirname(path.resolve(file)), { recursive: true });
-  let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(file);
+    return await openStoreFile(file);
   } catch (error) {
-    throw new SandboxError('invalid-input', `cannot open the results store ${file}: ${(error as Error).message.split('\n')[0]}`, { cause: error });
-  }
-  const connection = await instance.connect();
-  // Rows carry their own order (seq): letting DuckDB insert in any order makes reading many files ~10× faster.
-  await connection.run('SET preserve_insertion_order = false');
-  await connection.run('CREATE TABLE IF NOT EXISTS store_version (version INTEGER)');
-  const version = (await connection.runAndReadAll('SELECT max(version) AS v FROM store_version')).getRowObjectsJson()[0]?.v;
-  if (version !== STORE_VERSION) {
-    for (const entry of STORE_OBJECTS) {
-      const [name, kind = 'TABLE'] = entry.split(':');
-      await connection.run(`DROP ${kind} IF EXISTS ${name}`);
+    const message = (error as Error).message.split('\n')[0]!;
+    if (file === ':memory:' || /Could not set lock|Conflicting lock/i.test(message) || !existsSync(file)) {
+      throw new SandboxError('invalid-input', `cannot open the results store ${file}: ${message}`, { cause: error });
     }
-    await connection.run('DELETE FROM store_version');
-    await connection.run(`INSERT INTO store_version VALUES (${STORE_VERSION})`);
+    await Promise.all([rm(file, { force: true }), rm(`${file}.wal`, { force: true })]);
+    notice(`sandbox: the results store ${file} could not be read (${message}): rebuilt from the run folders`);
+    return openStoreFile(file);
   }
-  await connection.run(SCHEMA_SQL);
+}
+
+async function openStoreFile(file: string): Promise<ResultsStore> {
+  const instance = await DuckDBInstance.create(file);
+  let connection: DuckDBConnection | undefined;
+  try {
+    connection = await instance.connect();
+    // Rows carry their own order (seq): letting DuckDB insert in any order makes reading many files ~10× faster.
+    await connection.run('SET preserve_insertion_order = false');
+    await connection.run('CREATE TABLE IF NOT EXISTS store_version (version INTEGER)');
+    const version = (await connection.runAndReadAll('SELECT max(version) AS v FROM store_version')).getRowObjectsJson()[0]?.v;
+    if (version !== STORE_VERSION) {
+      for (const entry of STORE_OBJECTS) {
+        const [name, kind = 'TABLE'] = entry.split(':');
+        await connection.run(`DROP ${kind} IF EXISTS ${name}`);
+      }
+      await connection.run('DELETE FROM store_version');
+      await connection.run(`INSERT INTO store_version VALUES (${STORE_VERSION})`);
+    }
+    await connection.run(SCHEMA_SQL);
+  } catch (error) {
+    connection?.closeSync();
+    instance.closeSync();
+    throw error;
+  }
+  const open = connection;
   return {
-    connection,
+    connection: open,
     async query<T extends Row = Row>(sql: string, params?: DuckDBValue[]) {
-      const reader = await connection.runAndReadAll(sql, params);
+      const reader = await open.runAndReadAll(sql, params);
       return reader.getRowObjectsJson() as T[];
     },
     close() {
-      connection.closeSync();
+      open.closeSync();
       instance.closeSync();
     },
   };

@@ -87,6 +87,8 @@ export const EventSchema = z.discriminatedUnion('type', [
     message: AssistantMessageSchema,
     usage: UsageSchema.default({}),
     latencyMs: z.number().nonnegative(),
+    /** Network models: attempts this response took (the first, plus each retry after a failure); absent for playback models. */
+    attempts: z.number().int().positive().optional(),
   }),
   z.object({
     ...eventBase,

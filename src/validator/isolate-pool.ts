@@ -10,6 +10,10 @@ export interface PooledIsolate {
   dead: boolean;
   /** Contexts of finished episodes, ready for the next one (see recycleContext). */
   spares: ValidatorContext[];
+  /** Contexts alive in this isolate (episodes' and spares): at most CONTEXTS_PER_ISOLATE. */
+  contexts: number;
+  /** The memory limit it was made with (the pool's key). */
+  memoryLimitMb: number;
 }
 
 /** The entry function a validator program evaluates to, held by reference (never on a global object). */
@@ -34,24 +38,40 @@ export interface CustomIsolate {
 }
 
 const MAX_SPARES = 16;
-const pool = new Map<number, PooledIsolate>();
+/**
+ * Episodes' contexts one shared isolate holds at most. A context of the built-in runtime takes ~250 KB of the
+ * isolate's heap (measured: 122 contexts filled the default 32 MB and the breach disposed the isolate under every
+ * episode in it); 32 of them take ~8 MB, the rest left to the episodes' own state. More episodes at once (a gateway
+ * with 200 sessions) get more isolates, so no episode fails for another's load.
+ */
+export const CONTEXTS_PER_ISOLATE = 32;
+/** The shared isolates per memory limit (shards): the first is kept, the others disposed once their last context goes. */
+const pool = new Map<number, PooledIsolate[]>();
 let generations = 0;
 
 /**
- * The isolate for built-in validators with this memory limit, created (and the script compiled) on first
- * use and again after a memory-limit breach disposed it. Episodes share it, each in its own context: a
- * context costs well under a millisecond, an isolate several. Only trusted code (the runtime and the
- * built-in validators) runs in it; custom constraints get isolates of their own (openCustomIsolate).
+ * A shared isolate for built-in validators with this memory limit that has room for one more context: the first
+ * shard with fewer than CONTEXTS_PER_ISOLATE, or a new one (the script compiled in it), also after a memory-limit
+ * breach disposed one. Episodes share it, each in its own context: a context costs well under a millisecond, an
+ * isolate several. Only trusted code (the runtime and the built-in validators) runs in it; custom constraints get
+ * isolates of their own (openCustomIsolate).
  */
 export function acquireIsolate(memoryLimitMb: number): PooledIsolate {
-  const existing = pool.get(memoryLimitMb);
-  if (existing !== undefined && !existing.dead) return existing;
+  const shards = (pool.get(memoryLimitMb) ?? []).filter((shard) => !shard.dead);
+  pool.set(memoryLimitMb, shards);
+  const roomy = shards.find((shard) => shard.spares.length > 0 || shard.contexts < CONTEXTS_PER_ISOLATE);
+  if (roomy !== undefined) return roomy;
   const isolate = new ivm.Isolate({ memoryLimit: memoryLimitMb });
   const script = isolate.compileScriptSync(runtimeSource(), { filename: 'constraint-validators.js' });
   generations += 1;
-  const created = { isolate, script, generation: generations, dead: false, spares: [] };
-  pool.set(memoryLimitMb, created);
+  const created: PooledIsolate = { isolate, script, generation: generations, dead: false, spares: [], contexts: 0, memoryLimitMb };
+  shards.push(created);
   return created;
+}
+
+/** The shared isolates alive now for a memory limit (tests, and the bench's memory figures). */
+export function sharedIsolates(memoryLimitMb: number): readonly PooledIsolate[] {
+  return (pool.get(memoryLimitMb) ?? []).filter((shard) => !shard.dead);
 }
 
 /**
@@ -67,6 +87,7 @@ export function openContext(pooled: PooledIsolate, timeoutMs: number): Validator
   progress[0] = -1;
   try {
     const entry = pooled.script.runSync(context, { timeout: timeoutMs, reference: true }) as Entry;
+    pooled.contexts += 1;
     return { pooled, context, entry, progress, progressShared: false };
   } catch (error) {
     if (!pooled.isolate.isDisposed) context.release();
@@ -77,7 +98,8 @@ export function openContext(pooled: PooledIsolate, timeoutMs: number): Validator
 /** Gives back the context of an episode whose calls all returned normally. */
 export function recycleContext(validatorContext: ValidatorContext): void {
   const { pooled } = validatorContext;
-  if (!pooled.isolate.isDisposed && !pooled.dead && pooled.spares.length < MAX_SPARES) {
+  // Spares are kept in the first shard only: the others go once their episodes end.
+  if (!pooled.isolate.isDisposed && !pooled.dead && pooled.spares.length < MAX_SPARES && pool.get(pooled.memoryLimitMb)?.[0] === pooled) {
     pooled.spares.push(validatorContext);
   } else {
     releaseContext(validatorContext);
@@ -91,9 +113,18 @@ export function progressTransfer(validatorContext: ValidatorContext): ivm.Copy<S
 }
 
 export function releaseContext(validatorContext: ValidatorContext): void {
-  if (validatorContext.pooled.isolate.isDisposed) return;
+  const { pooled } = validatorContext;
+  pooled.contexts -= 1;
+  if (pooled.isolate.isDisposed) return;
   validatorContext.entry.release();
   validatorContext.context.release();
+  // A shard other than the first, empty now: disposed, so a burst of episodes leaves no isolates behind.
+  const shards = pool.get(pooled.memoryLimitMb) ?? [];
+  if (pooled.contexts === 0 && shards[0] !== pooled && shards.includes(pooled)) {
+    pooled.dead = true;
+    pool.set(pooled.memoryLimitMb, shards.filter((shard) => shard !== pooled));
+    pooled.isolate.dispose();
+  }
 }
 
 let customCachedData: ivm.ExternalCopy<ArrayBuffer> | undefined;
@@ -128,14 +159,16 @@ export function disposeCustomIsolate(custom: CustomIsolate): void {
 
 /** After a failed call: marks isolates a memory-limit breach disposed, so the next acquireIsolate makes a new one. */
 export function noteDisposedIsolates(): void {
-  for (const entry of pool.values()) if (entry.isolate.isDisposed) entry.dead = true;
+  for (const shards of pool.values()) for (const entry of shards) if (entry.isolate.isDisposed) entry.dead = true;
 }
 
 /** Disposes every pooled isolate (tests, and a process that is done validating). */
 export function disposeIsolatePool(): void {
-  for (const entry of pool.values()) {
-    entry.dead = true;
-    if (!entry.isolate.isDisposed) entry.isolate.dispose();
+  for (const shards of pool.values()) {
+    for (const entry of shards) {
+      entry.dead = true;
+      if (!entry.isolate.isDisposed) entry.isolate.dispose();
+    }
   }
   pool.clear();
 }

@@ -70,6 +70,8 @@ export class IsolatedStepValidator implements StepValidator {
   private pending: Verdict[] = [];
   private runtime: ValidatorContext | undefined;
   private disposed = false;
+  /** Contexts rebuilt because another episode's breach disposed the shared isolate under this one. */
+  private rebuilds = 0;
 
   constructor(
     private readonly constraints: readonly Constraint[],
@@ -142,7 +144,8 @@ export class IsolatedStepValidator implements StepValidator {
 
   /** The runtime context, opened (a spare or new), initialised and brought to the current state when needed. */
   private liveRuntime(timeout: number): ValidatorContext {
-    if (this.runtime !== undefined && this.runtime.pooled === acquireIsolate(this.memoryLimitMb)) return this.runtime;
+    // Its isolate still alive (a breach elsewhere in it marks it dead): the context goes on; else a new one is built.
+    if (this.runtime !== undefined && !this.runtime.pooled.dead) return this.runtime;
     this.runtime = undefined;
     const live = openContext(acquireIsolate(this.memoryLimitMb), timeout);
     this.runtime = live;
@@ -172,6 +175,10 @@ export class IsolatedStepValidator implements StepValidator {
     const detail = this.describeFailure(error, disposedIsolate);
     const culprit = failed === undefined ? -1 : failed.progress[0]!;
     if (failed !== undefined) releaseContext(failed);
+    // The shared isolate was gone before this call ran (isolated-vm 5 says "Isolated is disposed" then, and "Isolate
+    // was disposed during execution" when this call breached it): another
+    // episode's breach. Nothing of ours failed: the next try builds a context in a live isolate and replays our steps.
+    if (disposedIsolate && error instanceof Error && /^Isolated? is disposed$/.test(error.message) && this.rebuilds++ < 3) return extended;
     if (!disposedIsolate && isTimeout(error) && !extended) return true;
     const remaining = this.builtins.map((entry) => entry.index).filter((index) => !this.broken.has(index));
     const blamed = remaining.includes(culprit) ? [culprit] : remaining;

@@ -54,9 +54,9 @@ describe('sandbox, as a user on a fresh clone', { timeout: 300_000 }, () => {
     expect(second.stdout).toMatch(/Episodes\n.*\n.*\n2 +2 +0 +0 +0 +2 +1\.000 ± 0\.000/);
   });
 
-  it('serve --http with a host and no port is one line naming the flag, exit 4 (invalid input), no stack trace', () => {
+  it('serve --http with a host and no port is one line naming the flag, exit 2 (a bad flag value), no stack trace', () => {
     const result = sandbox('serve', '--task', 'demo', '--http', 'localhost');
-    expect(result.status).toBe(EXIT_CODES['invalid-input']);
+    expect(result.status).toBe(EXIT_CODES.usage);
     expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(result.stderr).toMatch(/--http expects HOST:PORT/);
   });

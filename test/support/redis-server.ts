@@ -14,7 +14,7 @@ export interface RedisServer {
    * on, a write is in the AOF (in the kernel's cache, with `everysec`; on disk, with `always`) before its reply, so
    * nothing acknowledged is lost.
    */
-  restart(signal?: 'SIGTERM' | 'SIGKILL'): Promise<void>;
+  restart(signal?: 'SIGTERM' | 'SIGKILL', whileDown?: () => void): Promise<void>;
   stop(): Promise<void>;
   /** The redis-server process's id (undefined for the shared test server, which is not ours). */
   pid(): number | undefined;
@@ -85,8 +85,9 @@ export async function startRedisServer(options: { aof?: boolean; own?: boolean; 
     url: `redis://127.0.0.1:${port}/0`,
     port,
     dir,
-    restart: async (signal) => {
+    restart: async (signal, whileDown) => {
       await halt(child, signal);
+      whileDown?.();
       child = await launch(port, dir, options.aof ?? false, options.appendfsync ?? 'everysec');
     },
     stop: async () => {

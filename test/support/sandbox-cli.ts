@@ -8,7 +8,7 @@ const ENV = { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' };
 
 /** Runs the real `sandbox` command as a user would (bin/sandbox.js, colours off). */
 export function sandbox(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: ENV, timeout: 240_000 });
+  const result = spawnSync(process.execPath, ['--', BIN, ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: ENV, timeout: 240_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -26,7 +26,7 @@ export interface SandboxProcess {
  * the real process (a wrapper would die alone and leave it running).
  */
 export function sandboxInBackground(...args: string[]): SandboxProcess {
-  const child = spawn(process.execPath, ['--no-node-snapshot', BIN, ...args], { cwd: REPO_ROOT, env: ENV });
+  const child = spawn(process.execPath, ['--no-node-snapshot', '--', BIN, ...args], { cwd: REPO_ROOT, env: ENV });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

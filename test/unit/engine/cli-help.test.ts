@@ -276,6 +276,8 @@ describe('CLI help', () => {
                                   episode until it ends (for one-shot clients)
         --batch-ms <ms>           calls arriving within this window form one step (one
                                   assistant message) (default: "25")
+        --max-sessions <n>        with --http: sessions open at once; one more is
+                                  answered 503 with Retry-After (default: 100)
         --idle-timeout <seconds>  with --http: a session with no request for this long
                                   ends (its episode recorded as incomplete); 0 = never
                                   (default: "600")
