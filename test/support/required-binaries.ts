@@ -1,4 +1,4 @@
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -7,13 +7,21 @@ import path from 'node:path';
  * `npm test` passes without pretending they ran. CI (`.ci/run` sets SANDBOX_TEST_REQUIRE_ALL=1) installs them and
  * fails if one is still missing, so there every file runs.
  */
+/** Debian keeps PostgreSQL's server programs off PATH, in /usr/lib/postgresql/<major>/bin (test/support/postgres.ts). */
+const POSTGRES_INITDB = '/usr/lib/postgresql/*/bin/initdb';
+
 const REQUIRED_BINARIES: ReadonlyArray<{ program: string; debian: string; files: readonly string[] }> = [
   { program: 'redis-server', debian: 'redis-server', files: ['test/integration/queue/**'] },
   { program: '/usr/bin/chromium', debian: 'chromium', files: ['test/integration/viewer/viewer.int.test.ts'] },
+  { program: POSTGRES_INITDB, debian: 'postgresql', files: ['test/integration/sql/engines.int.test.ts', 'test/e2e/sql-engines-serve.test.ts'] },
 ];
 
 /** Whether a program is on PATH (or, given as a path, is executable there). */
 function hasProgram(program: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (program === POSTGRES_INITDB) {
+    const root = '/usr/lib/postgresql';
+    return existsSync(root) && readdirSync(root).some((major) => hasProgram(path.join(root, major, 'bin', 'initdb'), env));
+  }
   const candidates = program.includes('/') ? [program] : (env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, program));
   return candidates.some((file) => {
     try {
