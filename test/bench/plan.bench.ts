@@ -129,7 +129,7 @@ async function measureSpeedups(tasks: readonly PlanTask[], callTool: RunPlanOpti
   let facts = 0;
   let factsReached = 0;
   for (const [i, task] of tasks.entries()) {
-    const options: RunPlanOptions = { callTool, reference: { plan: task.reference.plan, details: task.reference.details }, ...(model ? { model } : {}) };
+    const options: RunPlanOptions = { callTool, ...(model ? { model } : {}) };
     // Alternate the order so neither mode always runs on warm caches.
     const one = i % 2 === 0 ? await runPlan(task.reference.plan, { ...options, mode: 'sequential' }) : undefined;
     const many = await runPlan(task.reference.plan, options);

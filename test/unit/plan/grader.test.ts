@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { generatePlanSuite } from '../../../episodes/plan-generator/index.ts';
 import { planGrader } from '../../../src/graders/plan.ts';
 import { EventSchema, type TrajectoryEvent } from '../../../src/schemas/event.ts';
-import type { PlanTask } from '../../../src/schemas/plan-task.ts';
 import type { Plan } from '../../../src/schemas/plan.ts';
 import type { Model } from '../../../src/models/model.ts';
 
@@ -58,11 +57,25 @@ describe('plan grader', () => {
     expect(score.passed).toBe(false);
   });
 
-  it('counts the expected facts an execution reached', async () => {
-    const executedTask: PlanTask = task;
-    const [first] = executedTask.grading.expectedFacts;
-    const score = await planGrader.grade(executedTask, trajectory(JSON.stringify(task.reference.plan), [`[{"x": "${first}"}]`], true), {});
-    expect(score.metrics.facts_reached).toBeCloseTo(1 / executedTask.grading.expectedFacts.length);
+  it('reads facts reached from the recorded comparison with the reference execution, and planted facts from the data steps', async () => {
+    const [first] = task.grading.expectedFacts;
+    const step = (id: number, output: string) => ({ id, tool: 'T2S' as const, prompt: 'p', source: 'offline-text-to-sql' as const, input: {}, output, isError: false, startMs: 0, endMs: 1, durationMs: 1 });
+    const execution = {
+      steps: [step(1, `{"columns":[{"name":"x"}],"rows":[["${first}"]]}`)],
+      finalOutput: '', wallMs: 1, sequentialMs: 1, criticalPathMs: 1,
+      // Two reference findings, one reached by step 1 (compare-executions.ts decides; the grader only counts).
+      facts: [
+        { referenceStep: 1, tool: 'T2S' as const, expected: `x ${first}`, reached: true, by: 1 },
+        { referenceStep: 2, tool: 'T2S' as const, expected: '3 rows', reached: false, by: null },
+      ],
+      divergedAt: { referenceStep: 2, candidateStep: null, expected: '3 rows', found: 'no step of the plan matches it' },
+    };
+    const events = trajectory(JSON.stringify(task.reference.plan), [], true);
+    const executed = [...events.slice(0, -1), EventSchema.parse({ schemaVersion: 1, seq: events.length - 1, time: '2026-11-29T00:00:00.000Z', type: 'plan-execution', round: 1, execution }), events.at(-1)!];
+    const score = await planGrader.grade(task, executed, {});
+    expect(score.metrics.facts_reached).toBe(0.5);
+    expect(score.metrics.planted_facts_reached).toBeCloseTo(1 / task.grading.expectedFacts.length);
+    expect(score.details.divergedAt).toMatchObject({ referenceStep: 2 });
   });
 
   // The cost ledger (issue 17) reads the judge's tokens and USD from the score: the plan grader asks the judge once
