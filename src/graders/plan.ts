@@ -6,6 +6,7 @@ import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { PlanTask } from '../schemas/plan-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { subqueryMatches } from './cctu.ts';
+import { planCatalog } from './plan-catalog.ts';
 import { judgeUsageMetrics, metered } from './metered-judge.ts';
 import type { GradeOptions, StyleGrader } from './style-grader.ts';
 
@@ -35,11 +36,13 @@ export const planGrader: StyleGrader<PlanTask> = {
     const answer = finalAnswerOf(events);
     const vocabulary = filterVocabularyOf(task);
     const reference = task.reference.plan;
-    const oneShot = evaluateOneShot(answer ?? '', reference, { filterVocabulary: vocabulary });
+    const catalog = await planCatalog(task);
+    const oneShot = evaluateOneShot(answer ?? '', reference, { filterVocabulary: vocabulary, ...(catalog ? { catalog } : {}) });
     // The judge's tokens and cost go into the score, for the cost ledger (null without a judge).
     const judge = options.judge ? metered(options.judge) : null;
     const metricWise = await evaluateMetricWise(answer ?? '', task.query, reference, {
       filterVocabulary: vocabulary,
+      ...(catalog ? { catalog } : {}),
       ...(judge ? { judge: judge.model } : {}),
     });
 
@@ -88,6 +91,7 @@ export const planGrader: StyleGrader<PlanTask> = {
         unmatchedCandidate: oneShot.matching?.unmatchedCandidate ?? [],
         unmatchedReference: oneShot.matching?.unmatchedReference ?? [],
         issues: oneShot.structure.issues,
+        semanticIssues: oneShot.semantic,
         ...(metricWise.judgeError ? { judgeError: metricWise.judgeError } : {}),
         ...(executed ? { facts, plantedFacts: planted, divergedAt: execution?.divergedAt ?? null } : {}),
       },

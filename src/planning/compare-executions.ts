@@ -59,7 +59,7 @@ export interface ExecutionComparison {
 
 /**
  * "Facts reached": each finding of the reference executed the same way (a T2S or RAG step that returned rows) is
- * looked for in the executed plan's data steps. The first one missed, in the reference's order, is where the plan
+ * looked for in the executed plan's data steps, and each synthesis among the plan's LLM steps (see below). The first one missed, in the reference's order, is where the plan
  * diverged, named with the candidate step matched to that reference step and what each found.
  */
 export function compareExecutions(plan: Plan, execution: PlanExecution, reference: Plan, referenceExecution: Omit<PlanExecution, 'reference' | 'facts' | 'divergedAt'>): ExecutionComparison {
@@ -69,6 +69,17 @@ export function compareExecutions(plan: Plan, execution: PlanExecution, referenc
     const by = candidates.find((step) => holds(step, finding));
     return { referenceStep: finding.id, tool: finding.tool, expected: summary(finding), reached: by !== undefined, by: by?.id ?? null };
   });
+  // A synthesis is a finding too: the reference's LLM step reads certain findings; the plan reaches it when one of its
+  // LLM steps reads (as direct inputs) the steps that reached every one of them.
+  const reachedBy = new Map(facts.map((fact) => [fact.referenceStep, fact.by]));
+  for (const step of reference.steps.filter((entry) => entry.tool === 'LLM')) {
+    const inputs = step.depends_on.filter((id) => reachedBy.has(id));
+    if (inputs.length === 0) continue;
+    const needed = inputs.map((id) => reachedBy.get(id) ?? null);
+    const by = needed.includes(null) ? undefined : plan.steps.find((candidate) => candidate.tool === 'LLM' && needed.every((id) => candidate.depends_on.includes(id!)));
+    facts.push({ referenceStep: step.id, tool: 'LLM', expected: `a synthesis reading the findings of steps ${inputs.join(', ')}`, reached: by !== undefined, by: by?.id ?? null });
+  }
+  facts.sort((left, right) => left.referenceStep - right.referenceStep);
   const missed = facts.find((fact) => !fact.reached);
   let divergedAt: PlanExecution['divergedAt'] = null;
   if (missed) {

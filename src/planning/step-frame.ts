@@ -56,7 +56,7 @@ const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4
 const numberOf = (word: string): number => NUMBER_WORDS[word.toLowerCase()] ?? Number(word);
 
 /** Measure words → SQL. Each names the catalog columns it needs; a catalog without them cannot translate it. */
-const MEASURES: Array<{ pattern: RegExp } & Measure> = [
+export const MEASURES: Array<{ pattern: RegExp } & Measure> = [
   { pattern: /\bescalation rates?\b/, name: 'escalation_rate', expression: 'avg({t}.escalated::INTEGER)', columns: ['escalated'] },
   { pattern: /\b(?:first-contact )?resolution rates?\b/, name: 'resolution_rate', expression: 'avg({t}.resolved::INTEGER)', columns: ['resolved'] },
   { pattern: /\bsurvey response rates?\b|\bshare of contacts with a csat score\b/, name: 'survey_response_rate', expression: 'avg(({t}.csat IS NOT NULL)::INTEGER)', columns: ['csat'] },
@@ -84,7 +84,11 @@ export interface NounMatch {
 }
 
 /** Noun phrases of the catalog: each column's spaced name ("time zone", "call driver"), an id column's stem ("agent"), a multi-word name's last word ("driver"). */
-function nounsOf(catalog: SqlCatalog): Map<string, CatalogColumn[]> {
+const nounCache = new WeakMap<SqlCatalog, { nouns: Map<string, CatalogColumn[]>; alternatives: string }>();
+
+function nounsOf(catalog: SqlCatalog): { nouns: Map<string, CatalogColumn[]>; alternatives: string } {
+  const cached = nounCache.get(catalog);
+  if (cached) return cached;
   const nouns = new Map<string, CatalogColumn[]>();
   const add = (noun: string, column: CatalogColumn) => nouns.set(noun, [...(nouns.get(noun) ?? []), column]);
   for (const columns of catalog.tables.values()) {
@@ -97,15 +101,17 @@ function nounsOf(catalog: SqlCatalog): Map<string, CatalogColumn[]> {
       if (words.length > 1 && /^(s|months)$/.test(words.at(-1)!)) add(words.slice(0, -1).join(' '), column);
     }
   }
-  return nouns;
+  const alternatives = [...nouns.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
+  const built = { nouns, alternatives };
+  nounCache.set(catalog, built);
+  return built;
 }
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /** Parses a step's words into a frame, or says why it cannot be translated. `tool` RAG skips the leftover-word check (its words are the search). */
 export function parseStepFrame(prompt: string, catalog: SqlCatalog, tool: 'T2S' | 'RAG' = 'T2S', fragment = false): FrameOutcome {
-  const nouns = nounsOf(catalog);
-  const nounAlternatives = [...nouns.keys()].sort((a, b) => b.length - a.length).map(escape).join('|');
+  const { nouns, alternatives: nounAlternatives } = nounsOf(catalog);
   let text = ` ${prompt.replace(/\s+/g, ' ').trim()} `;
   const lower = () => text.toLowerCase();
   const filters: Filter[] = [];

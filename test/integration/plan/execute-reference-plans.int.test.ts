@@ -15,6 +15,8 @@ import { executePlan, resultValues, runPlan } from '../../../src/planning/index.
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadTask } from '../../../src/engine/load-task.ts';
 import type { PlanTask } from '../../../src/schemas/plan-task.ts';
+import type { Plan } from '../../../src/schemas/plan.ts';
+import { EventSchema } from '../../../src/schemas/event.ts';
 
 const CALLS = 4000;
 let dataDir: string;
@@ -116,6 +118,29 @@ describe('executing plans from the plan alone on the real servers', () => {
     else expect(step.truncated).toBeUndefined();
   });
 
+  it.each(MUTATIONS.map((mutation) => [mutation[0], mutation] as const))('a plan with %s reaches fewer facts than the reference and scores lower', async (_name, [, taskOf, mutate]) => {
+    const task = small(suite.find(taskOf)!);
+    const plan = structuredClone(task.reference.plan);
+    expect(mutate(plan)).toBe(true);
+    const execute = (answer: string) => executePlan({ task, answer, callTool: call, signal: new AbortController().signal });
+    const reference = await execute(JSON.stringify(task.reference.plan));
+    const wrong = await execute(JSON.stringify(plan));
+    const share = (execution: typeof wrong) => execution.facts!.filter((fact) => fact.reached).length / execution.facts!.length;
+    expect(share(reference)).toBe(1);
+    expect(share(wrong)).toBeLessThan(1);
+    expect(wrong.divergedAt).not.toBeNull();
+    const grade = async (answer: string, execution: typeof wrong) => {
+      const start = { schemaVersion: 1, seq: 0, time: '2026-12-04T00:00:00.000Z', type: 'episode-start', taskId: task.id, model: 'scripted', settings: { execute: true }, versions: {}, messages: [], tools: [] };
+      const events = [start, { type: 'plan-execution', round: 1, execution }, { type: 'episode-end', status: 'completed', reason: 'final answer accepted', finalAnswer: answer, counts: { rounds: 1, toolCalls: 0, blockedCalls: 0, rejectedAnswers: 0 }, durationMs: 1 }];
+      return planGrader.grade(task, events.map((event, seq) => EventSchema.parse({ schemaVersion: 1, time: start.time, ...event, seq })), {});
+    };
+    const good = await grade(JSON.stringify(task.reference.plan), reference);
+    const bad = await grade(JSON.stringify(plan), wrong);
+    expect(bad.metrics.facts_reached!).toBeLessThan(good.metrics.facts_reached!);
+    expect(bad.metrics.structural_total!).toBeLessThan(good.metrics.structural_total!);
+    expect(bad.metrics.rating_index!).toBeLessThan(good.metrics.rating_index!);
+  });
+
   it('a `--execute` episode with the reference model reaches every fact; one swapped filter reaches fewer and says where it diverged', async () => {
     const task = small(suite.find((entry) => entry.id === 'plan-oc-001')!);
     const result = await runEpisode({ task, model: createReferenceModel(task), settings: { execute: true }, planExecutor: executePlan });
@@ -141,6 +166,60 @@ describe('executing plans from the plan alone on the real servers', () => {
     expect(divergedAt?.referenceStep).toBe(listing.id);
   });
 });
+
+type Mutation = [name: string, taskOf: (task: PlanTask) => boolean, mutate: (plan: Plan) => boolean];
+const replaceIn = (plan: Plan, pattern: RegExp, replacement: string): boolean => {
+  const step = plan.steps.find((entry) => entry.tool !== 'LLM' && pattern.test(entry.prompt));
+  if (!step) return false;
+  step.prompt = step.prompt.replace(pattern, replacement);
+  return true;
+};
+const chain = (head: RegExp) => (task: PlanTask) => task.grading.shape === 'compound' && head.test(task.reference.plan.steps[0]!.prompt);
+const sink = (plan: Plan) => plan.steps.at(-1)!;
+/** Semantically wrong plans, each of a kind the issue names (and more), on the compound question it applies to. */
+const MUTATIONS: Mutation[] = [
+  ['a wrong filter (escalated → unresolved)', chain(/escalation rate per agent/), (plan) => replaceIn(plan, /\bescalated calls handled by the agent\b/, 'unresolved calls handled by the agent')],
+  // On 4,000 calls an agent takes 20–90 calls: at least 200 leaves no agent to find.
+  ['a wrong threshold (20 calls → 200)', chain(/escalation rate per agent/), (plan) => replaceIn(plan, /at least 20 calls/, 'at least 200 calls')],
+  ['a wrong time window (two days after → six)', chain(/outage calls per day/), (plan) => replaceIn(plan, /from the day found in \(1\) and the two days after/, 'from the day found in (1) and the six days after')],
+  ['a wrong date (since 2026-04-01 → 2026-02-01)', chain(/per team before and after/), (plan) => replaceIn(plan, /handled by the team found in \(1\) since 2026-04-01/, 'handled by the team found in (1) since 2026-02-01')],
+  ['a wrong entity (peers → the entity itself)', chain(/escalation rate per caller time zone|per caller time zone/), (plan) => replaceIn(plan, /outside the time zone found in \(1\)/, 'from the time zone found in (1)')],
+  ['a wrong call driver literal (outage → billing_dispute)', chain(/outage calls per day/), (plan) => replaceIn(plan, /^List the ids of outage calls from the day/, 'List the ids of billing_dispute calls from the day')],
+  ['a wrong ranking (highest → lowest)', chain(/escalation rate per agent/), (plan) => replaceIn(plan, /with the highest rate/, 'with the lowest rate')],
+  ['a wrong measure (escalation rate → resolution rate)', chain(/escalation rate of calls per caller time zone/), (plan) => replaceIn(plan, /Compute the escalation rate of calls per caller time zone and return the time zone with the highest rate/, 'Compute the resolution rate of calls per caller time zone and return the time zone with the highest rate')],
+  ['a wrong tool for the task (the head T2S step as RAG)', chain(/mean CSAT per call driver/), (plan) => {
+    plan.steps[0]!.tool = 'RAG';
+    return true;
+  }],
+  ['an LLM step without inputs', chain(/average hold time per agent shift/), (plan) => {
+    sink(plan).depends_on = [];
+    sink(plan).prompt = 'Explain the finding for a contact-center manager';
+    return true;
+  }],
+  ['a missing step (the key moments of the entity\'s calls)', chain(/escalation rate per agent/), (plan) => {
+    const index = plan.steps.findIndex((step) => /^Count the key moments of the calls/.test(step.prompt));
+    const removed = plan.steps[index]!;
+    plan.steps.splice(index, 1);
+    const last = sink(plan);
+    last.depends_on = last.depends_on.filter((id) => id !== removed.id);
+    last.prompt = last.prompt.replace(`the key moments in (${removed.id}) against those of`, 'the key moments of');
+    return true;
+  }],
+  ['a dependency that exists but carries the wrong output (moments of the peers\' calls)', chain(/mean CSAT per call driver/), (plan) => {
+    const step = plan.steps.find((entry) => /^Count the key moments of the calls/.test(entry.prompt))!;
+    const peers = plan.steps.find((entry) => /^List the ids of calls with drivers other than/.test(entry.prompt))!;
+    step.prompt = step.prompt.replace(/\((\d+)\)/, `(${peers.id})`);
+    step.depends_on = [peers.id];
+    return true;
+  }],
+  ['a follow-up bound to the wrong step', chain(/average hold time per agent shift/), (plan) => {
+    const step = plan.steps.find((entry) => entry.tool === 'T2S' && entry.depends_on.length === 1 && entry.depends_on[0] === 1 && !/^List the ids/.test(entry.prompt))!;
+    const listing = plan.steps.find((entry) => /^List the ids/.test(entry.prompt))!;
+    step.prompt = step.prompt.replace('(1)', `(${listing.id})`);
+    step.depends_on = [listing.id];
+    return true;
+  }],
+];
 
 /** One filter of a step swapped for a wrong one of the same kind: another escalation flag, driver, queue or time. */
 function swapFilter(prompt: string): string {
