@@ -1,3 +1,4 @@
+import { planStatsTable, planVariety } from '../../../src/cli/plan-stats.ts';
 import { promptSimilarity } from '../../../src/planning/prompt-similarity.ts';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -56,6 +57,17 @@ describe('planning suite', () => {
     for (const [i, left] of tasks.entries()) {
       for (const right of tasks.slice(i + 1)) expect(promptSimilarity(left.query, right.query), `${left.id} ~ ${right.id}`).toBeLessThan(0.9);
     }
+  });
+
+  it('tasks --stats reports the skeleton count and the nearest pair of questions', () => {
+    const variety = planVariety(tasks);
+    expect(variety.skeletons).toBe(new Set(tasks.map((task) => task.metadata.skeleton).filter(Boolean)).size);
+    expect(variety.nearest!.similarity).toBeLessThan(0.9);
+    // A copy of a question is its own nearest pair, at cosine 1; two tasks of one skeleton count once.
+    const [first, second] = tasks.filter((task) => task.grading.shape === 'compound');
+    const copy = { ...second!, id: 'copy', query: first!.query, metadata: { ...second!.metadata, skeleton: first!.metadata.skeleton } };
+    expect(planVariety([first!, copy])).toEqual({ skeletons: 1, nearest: { left: first!.id, right: 'copy', similarity: 1 } });
+    expect(planStatsTable([first!, copy])).toContain(`1 analysis skeletons; nearest questions ${first!.id} ~ copy: trigram cosine 1.0000`);
   });
 
   it("rates every reference trajectory's answer Extremely Good with F1 1", () => {
