@@ -78,10 +78,6 @@ const STRUCTURAL = new Set(
     'any both between into same whole overall result results plus also only where when whether did do does has have had totals total').split(/\s+/),
 );
 
-export interface NounMatch {
-  noun: string;
-  columns: CatalogColumn[];
-}
 
 /** Noun phrases of the catalog: each column's spaced name ("time zone", "call driver"), an id column's stem ("agent"), a multi-word name's last word ("driver"). */
 const nounCache = new WeakMap<SqlCatalog, { nouns: Map<string, CatalogColumn[]>; alternatives: string }>();
@@ -105,6 +101,18 @@ function nounsOf(catalog: SqlCatalog): { nouns: Map<string, CatalogColumn[]>; al
   const built = { nouns, alternatives };
   nounCache.set(catalog, built);
   return built;
+}
+
+const compiledCache = new Map<string, RegExp>();
+/** A regular expression compiled once per source and flags (the frame parser builds its patterns from the catalog's nouns and values). */
+function compiled(source: string, flags = ''): RegExp {
+  const key = `${flags}/${source}`;
+  let pattern = compiledCache.get(key);
+  if (!pattern) {
+    pattern = new RegExp(source, flags);
+    compiledCache.set(key, pattern);
+  }
+  return pattern;
 }
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -169,15 +177,15 @@ export function parseStepFrame(prompt: string, catalog: SqlCatalog, tool: 'T2S' 
     return null;
   };
   if (nounAlternatives) {
-    for (const match of take(new RegExp(`\\b(${nounAlternatives})s? other than the one found in \\((\\d+)\\)`, 'g'))) {
+    for (const match of take(compiled(`\\b(${nounAlternatives})s? other than the one found in \\((\\d+)\\)`, 'g'))) {
       const failed = entity(match[1]!, true, Number(match[2]));
       if (failed) return failed;
     }
-    for (const match of take(new RegExp(`\\b(outside|other than) the (${nounAlternatives}) found in \\((\\d+)\\)`, 'g'))) {
+    for (const match of take(compiled(`\\b(outside|other than) the (${nounAlternatives}) found in \\((\\d+)\\)`, 'g'))) {
       const failed = entity(match[2]!, true, Number(match[3]));
       if (failed) return failed;
     }
-    for (const match of take(new RegExp(`\\bthe (${nounAlternatives}) found in \\((\\d+)\\)`, 'g'))) {
+    for (const match of take(compiled(`\\bthe (${nounAlternatives}) found in \\((\\d+)\\)`, 'g'))) {
       const failed = entity(match[1]!, false, Number(match[2]));
       if (failed) return failed;
     }
@@ -213,7 +221,7 @@ export function parseStepFrame(prompt: string, catalog: SqlCatalog, tool: 'T2S' 
   // The measure.
   let measure: Measure | undefined;
   for (const candidate of MEASURES) {
-    if (take(new RegExp(candidate.pattern.source, 'g')).length > 0 && !measure) measure = { name: candidate.name, expression: candidate.expression, columns: candidate.columns };
+    if (take(compiled(candidate.pattern.source, 'g')).length > 0 && !measure) measure = { name: candidate.name, expression: candidate.expression, columns: candidate.columns };
   }
   if (!measure && shape === 'change') {
     /* handled below: a change needs a measure */
@@ -223,7 +231,7 @@ export function parseStepFrame(prompt: string, catalog: SqlCatalog, tool: 'T2S' 
   let group: string | undefined;
   for (const _ of take(/\b(?:for each|per) day of the week\b/g)) group = 'weekday';
   if (nounAlternatives) {
-    for (const match of take(new RegExp(`\\b(?:per|for each|by|of each) (?:caller |agent |customer )?(${nounAlternatives})\\b`, 'g'))) group ??= columnsFor(match[1]!)[0]?.name;
+    for (const match of take(compiled(`\\b(?:per|for each|by|of each) (?:caller |agent |customer )?(${nounAlternatives})\\b`, 'g'))) group ??= columnsFor(match[1]!)[0]?.name;
   }
   let direction: StepFrame['direction'];
   let limit: number | undefined;
@@ -285,30 +293,46 @@ export function parseStepFrame(prompt: string, catalog: SqlCatalog, tool: 'T2S' 
   return { ok: true, frame };
 }
 
-function findValues(
-  catalog: SqlCatalog,
-  nouns: Map<string, CatalogColumn[]>,
-  read: () => string,
-  consume: (start: number, length: number) => void,
-): { ok: true; filters: Filter[] } | { ok: false; reason: string } {
+const valueCache = new WeakMap<SqlCatalog, { byValue: Map<string, CatalogColumn[]>; nounOf: Map<string, string[]>; values: string[] }>();
+
+/** The catalog's enumerated values → their columns, each column's nouns, the values longest first (cached per catalog). */
+function valuesOf(catalog: SqlCatalog, nouns: Map<string, CatalogColumn[]>): { byValue: Map<string, CatalogColumn[]>; nounOf: Map<string, string[]>; values: string[] } {
+  const cached = valueCache.get(catalog);
+  if (cached) return cached;
   const byValue = new Map<string, CatalogColumn[]>();
   for (const columns of catalog.tables.values()) {
     for (const column of columns) for (const value of column.values) byValue.set(value, [...(byValue.get(value) ?? []), column]);
   }
   const nounOf = new Map<string, string[]>();
   for (const [noun, columns] of nouns) for (const column of columns) nounOf.set(column.name, [...(nounOf.get(column.name) ?? []), noun]);
+  const built = { byValue, nounOf, values: [...byValue.keys()].sort((a, b) => b.length - a.length) };
+  valueCache.set(catalog, built);
+  return built;
+}
+
+function findValues(
+  catalog: SqlCatalog,
+  nouns: Map<string, CatalogColumn[]>,
+  read: () => string,
+  consume: (start: number, length: number) => void,
+): { ok: true; filters: Filter[] } | { ok: false; reason: string } {
+  const { byValue, nounOf, values } = valuesOf(catalog, nouns);
   const filters: Filter[] = [];
   // Longest values first, so 'billing_dispute' is read before 'billing'.
-  for (const value of [...byValue.keys()].sort((a, b) => b.length - a.length)) {
-    const forms = [...new Set([value.toLowerCase(), value.toLowerCase().replaceAll('_', ' ')])].map(escape).join('|');
-    const pattern = new RegExp(`'(${forms})'|(?<![a-z_/-])(${forms})(?![a-z_/-])`, 'g');
+  let current = read();
+  for (const value of values) {
+    const plain = [...new Set([value.toLowerCase(), value.toLowerCase().replaceAll('_', ' ')])];
+    if (!plain.some((form) => current.includes(form))) continue;
+    current = read();
+    const forms = plain.map(escape).join('|');
+    const pattern = compiled(`'(${forms})'|(?<![a-z_/-])(${forms})(?![a-z_/-])`, 'g');
     const text = read();
     for (const match of text.matchAll(pattern)) {
       const quoted = match[1] !== undefined;
       const columns = [...new Map(byValue.get(value)!.map((column) => [column.name, column])).values()];
       const after = text.slice(match.index + match[0].length, match.index + match[0].length + 40);
       const before = text.slice(Math.max(0, match.index - 40), match.index);
-      const near = columns.filter((column) => (nounOf.get(column.name) ?? []).some((noun) => new RegExp(`^\\s*(?:${escape(noun)})s?\\b`).test(after) || new RegExp(`\\b${escape(noun)}s?\\s*$`).test(before)));
+      const near = columns.filter((column) => (nounOf.get(column.name) ?? []).some((noun) => compiled(`^\\s*(?:${escape(noun)})s?\\b`).test(after) || compiled(`\\b${escape(noun)}s?\\s*$`).test(before)));
       const unmistakable = /[A-Z_/]/.test(value) || /^[A-Z]/.test(value);
       const beforeCalls = /^\s*(?:calls|contacts|customers|callers)\b/.test(after);
       if (!(quoted || near.length > 0 || unmistakable || beforeCalls)) continue;
@@ -318,9 +342,9 @@ function findValues(
       consume(match.index, match[0].length);
       // The column's own noun next to the value is part of the filter's words.
       for (const noun of nounOf.get(chosen[0]!.name) ?? []) {
-        const nounAfter = new RegExp(`^(\\s*${escape(noun)}s?)\\b`).exec(after);
+        const nounAfter = compiled(`^(\\s*${escape(noun)}s?)\\b`).exec(after);
         if (nounAfter) consume(match.index + match[0].length, nounAfter[1]!.length);
-        const nounBefore = new RegExp(`(\\b${escape(noun)}s?\\s*)$`).exec(before);
+        const nounBefore = compiled(`(\\b${escape(noun)}s?\\s*)$`).exec(before);
         if (nounBefore) consume(match.index - nounBefore[1]!.length, nounBefore[1]!.length);
       }
     }
