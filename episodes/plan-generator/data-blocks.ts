@@ -37,10 +37,11 @@ export const DATA_BLOCKS: DataBlock[] = [
     key: 'qa-drop-team', patternId: 'qa-drop-after-date',
     questions: [`Which team's average QA score dropped the most after ${E.qaDropDate}?`, `Did any team's QA scores fall after ${E.qaDropDate}? Which one fell most?`, `Compare QA scores before and after ${E.qaDropDate} by team: who declined most?`],
     clause: `which team's QA scores fell most after ${E.qaDropDate}`,
-    prompt: `Compute each team's average QA score before and after ${E.qaDropDate} and return the team with the largest drop`,
+    prompt: `Compute the change in mean QA score per team before and after ${E.qaDropDate} and return the team with the largest drop`,
     sql: `WITH t AS (SELECT a.team, avg(q.score) FILTER (WHERE q.evaluated_at >= TIMESTAMP '${E.qaDropDate}') - avg(q.score) FILTER (WHERE q.evaluated_at < TIMESTAMP '${E.qaDropDate}') AS change
           FROM qa_evaluations q JOIN agents a USING (agent_id) GROUP BY a.team) SELECT team, round(change, 3) AS score_change FROM t ORDER BY change LIMIT 1`,
-    fact: E.qaDropTeam, terms: [E.qaDropDate],
+    // The drop's date is the pivot every later step of its chain measures around again, not a filter re-applied.
+    fact: E.qaDropTeam, terms: [],
   },
   {
     key: 'low-csat-driver', patternId: 'low-csat-driver',
@@ -54,7 +55,7 @@ export const DATA_BLOCKS: DataBlock[] = [
     key: 'sentiment-unresolved', patternId: 'sentiment-unresolved',
     questions: ['Does customer sentiment rise or fall during unresolved calls?', 'How does sentiment change from start to end in calls that are not resolved?', 'Do unresolved calls end in a worse mood than they start?'],
     clause: 'whether sentiment falls during unresolved calls',
-    prompt: 'Compute the mean change in sentiment from start to end of unresolved calls and say whether it falls or rises',
+    prompt: 'Compute the mean change in sentiment from start to end of unresolved calls',
     sql: finding('sentiment falls in unresolved calls', 'sentiment does not fall', 'avg(sentiment_end - sentiment_start) < 0', 'calls WHERE NOT resolved'),
     fact: 'sentiment falls in unresolved calls', terms: [],
   },
@@ -108,15 +109,6 @@ export const DATA_BLOCKS: DataBlock[] = [
     fact: E.slowSegment, terms: [],
   },
   {
-    key: 'refund-saves', patternId: 'refund-saves-cancellations',
-    questions: ['Are cancellation calls with a refund offer resolved more often than those without?', 'Does offering a refund help retain customers who call to cancel?', 'Do refund offers raise the save rate of cancellation calls?'],
-    clause: 'whether a refund offer saves cancellation calls',
-    prompt: "Compare the resolution rate of cancellation calls with a 'refund_offer' key moment against those without one",
-    sql: finding('refund offer saves more', 'refund offer does not help', `avg(resolved::INTEGER) FILTER (WHERE refund) > avg(resolved::INTEGER) FILTER (WHERE NOT refund)`,
-      `(SELECT c.resolved, EXISTS (SELECT 1 FROM key_moments k WHERE k.call_id = c.call_id AND k.moment = 'refund_offer') AS refund FROM calls c WHERE c.call_driver = 'cancellation')`),
-    fact: 'refund offer saves more', terms: ['refund_offer'],
-  },
-  {
     key: 'survey-channel', patternId: 'csat-response-by-channel',
     questions: ['Which channel has the lowest CSAT survey response rate?', 'On which channel do customers answer the satisfaction survey least?', 'Rank channels by survey response rate: which is lowest?'],
     clause: 'which channel answers the CSAT survey least',
@@ -168,7 +160,7 @@ export const DATA_BLOCKS: DataBlock[] = [
     key: 'low-empathy-agent', patternId: 'outlier-agent-empathy',
     questions: ['Which agent has the lowest empathy QA score?', 'Who scores worst on empathy in QA evaluations?', 'Is any agent far below peers on empathy?'],
     clause: 'which agent scores lowest on empathy',
-    prompt: "Compute the mean 'empathy' QA score per agent with at least 3 evaluations and return the lowest agent",
+    prompt: "Compute the mean QA score on 'empathy' per agent with at least 3 evaluations and return the agent with the lowest score",
     sql: "SELECT agent_id, round(avg(score), 3) AS mean_empathy_score FROM qa_evaluations WHERE rubric_item = 'empathy' GROUP BY agent_id HAVING count(*) >= 3 ORDER BY mean_empathy_score LIMIT 1",
     fact: E.outlierAgent, terms: ['empathy'],
   },

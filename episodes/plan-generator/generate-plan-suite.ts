@@ -6,7 +6,8 @@ import { PlanTaskSchema, type PlanTask } from '../../src/schemas/plan-task.ts';
 import { DATA_BLOCKS, type DataBlock } from './data-blocks.ts';
 import { PLAN_SYSTEM_PROMPT } from './plan-system-prompt.ts';
 import { TRANSCRIPT_BLOCKS, type TranscriptBlock } from './transcript-blocks.ts';
-import { ANALYSIS_CHAINS, themesSql, type ChainStep } from './analysis-chains.ts';
+import { ANALYSIS_CHAINS, themesSql, type AnalysisChain, type ChainStep, type FollowUp } from './analysis-chains.ts';
+import { promptSimilarity } from '../../src/planning/prompt-similarity.ts';
 import { SeededRandom } from '../../databases/seeded-random.ts';
 
 export type Stratum = 'objective-simple' | 'objective-compound' | 'subjective-simple' | 'subjective-compound';
@@ -28,11 +29,13 @@ class PlanBuilder {
   readonly facts: string[] = [];
   readonly terms = new Set<string>();
   readonly patterns = new Set<string>();
+  /** The analysis skeleton of a compound question (see `skeletonName`). */
+  skeleton?: string;
 
   data(block: DataBlock): number {
     const id = this.push('T2S', block.prompt, []);
     this.details.push({ stepId: id, sql: block.sql.replace(/\s+/g, ' ').trim() });
-    this.fact(block.fact);
+    if (!isLabel(block.sql)) this.fact(block.fact);
     for (const term of block.terms) this.terms.add(term);
     this.patterns.add(block.patternId);
     return id;
@@ -53,8 +56,8 @@ class PlanBuilder {
    */
   chained(step: ChainStep, source: number): number {
     const id = this.push('T2S', step.prompt.replace(/\(\d+\)/g, `(${source})`), [source]);
-    this.details.push({ stepId: id, sql: step.sql.replace(/\s+/g, ' ').trim().replace(/'\(\d+\)(\[\])?'/g, (_, list: string | undefined) => `'(${source})${list ?? ''}'`) });
-    if (step.fact) this.fact(step.fact);
+    if (step.sql) this.details.push({ stepId: id, sql: step.sql.replace(/\s+/g, ' ').trim().replace(/'\(\d+\)(\[\])?'/g, (_, list: string | undefined) => `'(${source})${list ?? ''}'`) });
+    if (step.fact && !isLabel(step.sql)) this.fact(step.fact);
     if (step.patternId) this.patterns.add(step.patternId);
     return id;
   }
@@ -82,6 +85,12 @@ class PlanBuilder {
   }
 }
 
+/**
+ * A hand-written finding label ("lower after long holds") is the SQL's wording, not a value in the data: the executed
+ * plan computes the comparison itself (its text-to-SQL never writes the label), so a label is not a fact to reach.
+ */
+const isLabel = (sql: string): boolean => /CASE WHEN .* THEN '/.test(sql);
+
 const listOf = (items: string[]): string => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 const refs = (ids: number[]): string => listOf(ids.map((id) => `(${id})`));
 
@@ -103,15 +112,48 @@ function subjectiveSimple(index: number): { query: string; builder: PlanBuilder 
   return { query: block.questions[Math.floor(index / standalone.length) % block.questions.length]!, builder };
 }
 
+/** Follow-ups any chain can take, about the entity's calls in its own words (`entityCalls`). */
+function genericFollowUps(chain: AnalysisChain): FollowUp[] {
+  const calls = chain.entityCalls;
+  return [
+    { key: 'per-channel', clause: 'which channels those calls arrive on', prompt: `Count ${calls} per channel`, sql: '' },
+    { key: 'resolution', clause: 'how often those calls get resolved', prompt: `Compute the resolution rate of ${calls}`, sql: '' },
+    { key: 'hold', clause: 'how long those callers wait on hold', prompt: `Compute the average hold time of ${calls}`, sql: '' },
+  ];
+}
+
+/** An analysis skeleton: the chain (entity kind and comparison), whether it reads transcripts, and its follow-ups. */
+export interface Skeleton {
+  chain: AnalysisChain;
+  subjective: boolean;
+  followUps: FollowUp[];
+}
+
+/** Every skeleton of a stratum: each chain with each set of 1–3 of its follow-ups (its own and the generic ones). */
+function skeletons(subjective: boolean): Skeleton[] {
+  const found: Skeleton[] = [];
+  for (const chain of ANALYSIS_CHAINS) {
+    const pool = [...chain.followUps.map((followUp, index) => ({ ...followUp, key: followUp.key ?? `own-${index}` })), ...genericFollowUps(chain)];
+    for (let mask = 1; mask < 1 << pool.length; mask += 1) {
+      const chosen = pool.filter((_, index) => mask & (1 << index));
+      if (chosen.length <= 3) found.push({ chain, subjective, followUps: chosen });
+    }
+  }
+  return found;
+}
+
+/** The skeleton's name: what `tasks --stats` counts as distinct analyses. */
+const skeletonName = (skeleton: Skeleton): string =>
+  `${skeleton.chain.key}/${skeleton.subjective ? 'transcripts' : 'warehouse'}/${skeleton.followUps.map((followUp) => followUp.key).join('+')}`;
+
 /**
- * A compound question: one analysis along a chain (analysis-chains.ts) — the head finds an entity; two branches run
- * beside each other from it, one for the entity's calls and one for its peers' (the comparison group): each lists its
- * calls, (subjective) reads their transcripts, and counts the key moments of the calls read (or listed); 1–3
- * follow-ups measure the entity further, and an LLM step explains the whole, the entity set against its peers.
+ * A compound question along one skeleton — the head finds an entity; two branches run beside each other from it,
+ * one for the entity's calls and one for its peers' (the comparison group): each lists its calls, (subjective) reads
+ * their transcripts, and counts the key moments of the calls read (or listed); the follow-ups measure the entity
+ * further, and an LLM step explains the whole, the entity set against its peers.
  */
-function compound(random: SeededRandom, subjective: boolean): { query: string; builder: PlanBuilder } {
-  const chain = random.pick(ANALYSIS_CHAINS);
-  const followUps = random.sample(chain.followUps, random.int(1, chain.followUps.length)).sort((a, b) => chain.followUps.indexOf(a) - chain.followUps.indexOf(b));
+function compound(skeleton: Skeleton, lead: string): { query: string; builder: PlanBuilder } {
+  const { chain, subjective, followUps } = skeleton;
   const builder = new PlanBuilder();
   const head = builder.data(DATA_BLOCKS.find((block) => block.key === chain.head)!);
   const calls = builder.chained(chain.calls, head);
@@ -129,9 +171,13 @@ function compound(random: SeededRandom, subjective: boolean): { query: string; b
     `Explain the finding in (${head}) for a contact-center manager using ${subjective ? `the call passages in ${refs(evidence)}, ` : ''}the key moments in (${themes}) against those of the comparison calls in (${peerThemes}) and the measurements ${refs(measured)}`,
     [head, ...evidence, themes, peerThemes, ...measured],
   );
-  const clauses = [...(subjective ? [chain.evidence.clause] : []), chain.peers.clause, ...followUps.map((followUp) => followUp.clause)];
-  return { query: `${random.pick(chain.leads)}, including ${listOf(clauses)}?`, builder };
+  builder.skeleton = skeletonName(skeleton);
+  const clauses = [...followUps.map((followUp) => followUp.clause), ...(subjective ? [chain.evidence.clause] : [])];
+  return { query: `${lead}: ${listOf(clauses)}, and ${chain.peers.clause}?`, builder };
 }
+
+/** Questions closer than this (trigram cosine) to one already in the suite are near-duplicates and left out. */
+export const MAX_QUESTION_SIMILARITY = 0.9;
 
 /**
  * Generates the planning suite: `perStratum` questions in each of objective/subjective × simple/compound, each with a
@@ -142,16 +188,21 @@ export function generatePlanSuite(options: GeneratePlanSuiteOptions = {}): PlanT
   const perStratum = options.perStratum ?? 50;
   const random = new SeededRandom(seed);
   const tasks: PlanTask[] = [];
-  const seenQueries = new Set<string>();
+  const accepted: string[] = [];
   for (const stratum of STRATA) {
     let produced = 0;
+    // Compound questions walk the stratum's skeletons in a seeded order, so each task is a skeleton of its own while there are enough.
+    const shapes = stratum.endsWith('compound') ? random.shuffle(skeletons(stratum === 'subjective-compound')) : [];
     for (let attempt = 0; produced < perStratum && attempt < perStratum * 20; attempt += 1) {
       const { query, builder } =
         stratum === 'objective-simple' ? objectiveSimple(attempt)
           : stratum === 'subjective-simple' ? subjectiveSimple(attempt)
-            : compound(random, stratum === 'subjective-compound');
-      if (seenQueries.has(query)) continue;
-      seenQueries.add(query);
+            : (() => {
+                const skeleton = shapes[attempt % shapes.length]!;
+                return compound(skeleton, random.pick(skeleton.chain.leads));
+              })();
+      if (accepted.some((other) => promptSimilarity(other, query) >= MAX_QUESTION_SIMILARITY)) continue;
+      accepted.push(query);
       produced += 1;
       tasks.push(toTask(stratum, produced, query, builder));
     }
@@ -180,6 +231,6 @@ function toTask(stratum: Stratum, number: number, query: string, builder: PlanBu
       details: builder.details,
     },
     grading: { kind, shape, expectedFacts: builder.facts },
-    metadata: { hops, steps: builder.plan.steps.length, patterns, filterTerms: [...builder.terms].sort(), generator: 'episodes/plan-generator' },
+    metadata: { hops, steps: builder.plan.steps.length, ...(builder.skeleton ? { skeleton: builder.skeleton } : {}), patterns, filterTerms: [...builder.terms].sort(), generator: 'episodes/plan-generator' },
   });
 }

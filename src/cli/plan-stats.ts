@@ -1,5 +1,6 @@
 import type { PlanTask } from '../schemas/plan-task.ts';
 import { formatTable } from './format-table.ts';
+import { promptSimilarity } from '../planning/prompt-similarity.ts';
 
 /** The shape the planning paper reports: compound questions take 5–15 steps, simple ones 1–4. */
 export const PAPER_PLAN_SHAPE: Record<'simple' | 'compound', { steps: [number, number] }> = { simple: { steps: [1, 4] }, compound: { steps: [5, 15] } };
@@ -14,6 +15,26 @@ export interface PlanStratumStats {
   hops: Record<number, number>;
   /** Tasks whose plan has at least two data steps fed by earlier data steps. */
   chainedDataSteps: number;
+  /** Distinct analysis skeletons (the generator's `metadata.skeleton`: chain, transcripts or not, follow-ups). */
+  skeletons: number;
+}
+
+/** The two questions of a suite most alike (trigram cosine, the step matcher's similarity), and the suite's skeleton count. */
+export interface PlanSuiteVariety {
+  skeletons: number;
+  nearest: { left: string; right: string; similarity: number } | null;
+}
+
+/** Skeletons over all tasks and the nearest pair of questions (every pair compared). */
+export function planVariety(tasks: readonly PlanTask[]): PlanSuiteVariety {
+  let nearest: PlanSuiteVariety['nearest'] = null;
+  for (const [index, left] of tasks.entries()) {
+    for (const right of tasks.slice(index + 1)) {
+      const similarity = promptSimilarity(left.query, right.query);
+      if (!nearest || similarity > nearest.similarity) nearest = { left: left.id, right: right.id, similarity: Number(similarity.toFixed(4)) };
+    }
+  }
+  return { skeletons: new Set(tasks.flatMap((task) => (typeof task.metadata.skeleton === 'string' ? [task.metadata.skeleton] : []))).size, nearest };
 }
 
 const histogram = (values: number[]): Record<number, number> => {
@@ -42,15 +63,19 @@ export function planStats(tasks: readonly PlanTask[]): PlanStratumStats[] {
       outsidePaper: steps.filter((count) => count < paperSteps[0] || count > paperSteps[1]).length,
       hops: histogram(members.map((task) => Number(task.metadata.hops))),
       chainedDataSteps,
+      skeletons: new Set(members.flatMap((task) => (typeof task.metadata.skeleton === 'string' ? [task.metadata.skeleton] : []))).size,
     };
   });
 }
 
 /** The same as a table. */
 export function planStatsTable(tasks: readonly PlanTask[]): string {
-  return formatTable({
+  const table = formatTable({
     title: 'plan tasks: reference-plan shape (steps and hops as value:count)',
-    columns: ['stratum', 'tasks', 'steps', 'paper steps', 'outside paper', 'hops', '≥2 chained data steps'],
-    rows: planStats(tasks).map((row) => [row.stratum, row.tasks, show(row.steps), `${row.paperSteps[0]}–${row.paperSteps[1]}`, row.outsidePaper, show(row.hops), row.chainedDataSteps]),
+    columns: ['stratum', 'tasks', 'steps', 'paper steps', 'outside paper', 'hops', '≥2 chained data steps', 'analysis skeletons'],
+    rows: planStats(tasks).map((row) => [row.stratum, row.tasks, show(row.steps), `${row.paperSteps[0]}–${row.paperSteps[1]}`, row.outsidePaper, show(row.hops), row.chainedDataSteps, row.skeletons]),
   });
+  const variety = planVariety(tasks);
+  const nearest = variety.nearest ? `nearest questions ${variety.nearest.left} ~ ${variety.nearest.right}: trigram cosine ${variety.nearest.similarity.toFixed(4)}` : 'fewer than two questions';
+  return `${table}\n${variety.skeletons} analysis skeletons; ${nearest}`;
 }

@@ -19,6 +19,7 @@ interface RunFlags extends SelectionFlags {
   execute?: boolean;
   seed: number;
   judge?: string;
+  t2sModel?: string;
   fresh?: boolean;
   keepErrors?: boolean;
   queue?: string;
@@ -57,6 +58,7 @@ export function runCommand(): Command {
     .option('--out <dir>', 'run directory (default runs/<suite>-<model>)')
     .addOption(enforcementOption())
     .option('--execute', 'plan tasks: also execute accepted plans')
+    .option('--t2s-model <spec>', 'with --execute: the model that writes each T2S step\'s SQL (default: the offline text-to-SQL, which reads the step\'s words against the catalog)')
     .option('--seed <n>', 'seed recorded with the run, and of --sample', nonNegativeInteger('--seed'), 0)
     .option('--judge <spec>', 'a model that judges what only a judge can (DDR judge accuracy, plan rubric metrics)')
     .option('--fresh', 'discard the trajectories, run.json and summary.json already in --out and start the run over')
@@ -74,13 +76,15 @@ Examples:
   return addSelectionOptions(command, { seed: false }).action(async (flags: RunFlags) => {
     const spec = checkModelSpec(flags.model);
     const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
+    const t2sModel = flags.t2sModel === undefined ? undefined : checkModelSpec(flags.t2sModel);
+    if (t2sModel !== undefined && !flags.execute) throw new UsageError('--t2s-model needs --execute');
     if (flags.suite === undefined && flags.tasks === undefined) throw new UsageError('run needs --suite <dir|glob> or --tasks <ids>');
     const suite = flags.suite ?? EPISODES_DIR;
     const tasks = selectTasks(await loadSuite(suite), flags);
     const outDir = path.resolve(flags.out ?? defaultOut(flags.suite ?? 'tasks', spec));
     checkFolderFlag('--out', flags.out ?? outDir);
     // The engine loads only now: help and bad input answer fast.
-    const [{ runSuite }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { checkModelSetup }, { judgeOptions }] = await Promise.all([
+    const [{ runSuite }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor, planExecutorWithTextToSql }, { checkModelSetup }, { judgeOptions }] = await Promise.all([
       import('../engine/run-suite.ts'),
       import('../engine/episode-defaults.ts'),
       import('../models/index.ts'),
@@ -95,6 +99,7 @@ Examples:
     const redis = flags.queue === undefined ? undefined : await (await import('../queue/redis.ts')).connectRedis(flags.queue);
     const play = redis === undefined ? undefined : (await import('../queue/coordinate.ts')).queuePlayer(redis, { rate, sharedDir: flags.sharedDir });
     if (judge !== undefined) await checkModelSetup(judge, tasks[0]!.task);
+    if (t2sModel !== undefined) await checkModelSetup(t2sModel, tasks[0]!.task);
     // Ctrl-C stops launching episodes; those in flight finish, and the same command resumes.
     const controller = new AbortController();
     const onInterrupt = () => {
@@ -113,7 +118,7 @@ Examples:
         concurrency: flags.concurrency,
         settings: { enforcement: flags.enforcement, execute: flags.execute ?? false, seed: flags.seed },
         createValidator: defaultValidatorFactory,
-        planExecutor: lazyPlanExecutor,
+        planExecutor: t2sModel === undefined ? lazyPlanExecutor : planExecutorWithTextToSql(t2sModel),
         progress: true,
         signal: controller.signal,
         suite: flags.suite ?? displayPath(EPISODES_DIR),

@@ -3,7 +3,7 @@ import { EPISODES_DIR, loadSuite } from '../engine/load-task.ts';
 import { selectTasks } from '../engine/select-tasks.ts';
 import { addSelectionOptions, type SelectionFlags } from './cli-options.ts';
 import { formatTable } from './format-table.ts';
-import { planStats, planStatsTable } from './plan-stats.ts';
+import { planStats, planStatsTable, planVariety } from './plan-stats.ts';
 import { shapeRows, suiteShape } from './suite-shape.ts';
 
 /** `sandbox tasks`: the tasks of a suite with their style, domain and counts. */
@@ -25,7 +25,7 @@ export function tasksCommand(): Command {
         const rows = shape ? shapeRows(shape) : [];
         if (flags.json) {
           const cctu = shape ? { ...shape, cctu: Object.fromEntries(rows.map(([label, , reference, meets]) => [label, { cctu: reference, meets: meets === 'yes' }])) } : {};
-          process.stdout.write(`${JSON.stringify({ ...cctu, ...(plans.length > 0 ? { plans: planStats(plans) } : {}) }, null, 2)}\n`);
+          process.stdout.write(`${JSON.stringify({ ...cctu, ...(plans.length > 0 ? { plans: planStats(plans), planVariety: planVariety(plans) } : {}) }, null, 2)}\n`);
           return;
         }
         if (shape) process.stdout.write(`${formatTable({ title: `shape of ${shape.tasks} tasks beside CCTU's`, columns: ['dimension', 'this suite', 'CCTU', 'matches or exceeds'], rows })}\n`);

@@ -16,3 +16,12 @@ export const lazyPlanExecutor: PlanExecutor = async (context) => {
   const { executePlan } = await import('../planning/index.ts');
   return executePlan(context);
 };
+
+/** The executor with T2S steps' SQL written by the model `t2sSpec` names (`--t2s-model`), made once per episode. */
+export function planExecutorWithTextToSql(t2sSpec: string): PlanExecutor {
+  return async (context) => {
+    const { executePlan } = await import('../planning/index.ts');
+    const t2sModel = await createModel(t2sSpec, { task: context.task, tools: [] });
+    return executePlan({ ...context, t2sModel });
+  };
+}

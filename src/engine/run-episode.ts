@@ -194,6 +194,7 @@ async function gateNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
       signal: context.signal,
       model: context.model,
       callTool: (name, args) => recordedCall(context, round, `plan-${++executed}`, name, JSON.stringify(args)),
+      callUnrecorded: (name, args) => context.environment.call(name, JSON.stringify(args), { signal: context.signal }),
     });
     context.recorder.record({ type: 'plan-execution', round, execution });
   }

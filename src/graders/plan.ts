@@ -6,6 +6,7 @@ import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { PlanTask } from '../schemas/plan-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { subqueryMatches } from './cctu.ts';
+import { planCatalog } from './plan-catalog.ts';
 import { judgeUsageMetrics, metered } from './metered-judge.ts';
 import type { GradeOptions, StyleGrader } from './style-grader.ts';
 
@@ -35,22 +36,27 @@ export const planGrader: StyleGrader<PlanTask> = {
     const answer = finalAnswerOf(events);
     const vocabulary = filterVocabularyOf(task);
     const reference = task.reference.plan;
-    const oneShot = evaluateOneShot(answer ?? '', reference, { filterVocabulary: vocabulary });
+    const catalog = await planCatalog(task);
+    const oneShot = evaluateOneShot(answer ?? '', reference, { filterVocabulary: vocabulary, ...(catalog ? { catalog } : {}) });
     // The judge's tokens and cost go into the score, for the cost ledger (null without a judge).
     const judge = options.judge ? metered(options.judge) : null;
     const metricWise = await evaluateMetricWise(answer ?? '', task.query, reference, {
       filterVocabulary: vocabulary,
+      ...(catalog ? { catalog } : {}),
       ...(judge ? { judge: judge.model } : {}),
     });
 
     const executed = start?.type === 'episode-start' && start.settings.execute;
-    const outputs = events
-      .filter((event) => event.type === 'tool-result' && !event.isError)
-      .map((event) => (event.type === 'tool-result' ? event.content : ''))
-      .join('\n');
-    // A fact is reached by CCTU's rule for golden answers (src/graders/cctu.ts), over all execution outputs.
-    const facts = task.grading.expectedFacts.map((fact) => ({ fact, reached: executed ? subqueryMatches(fact, outputs) : null }));
+    // Facts reached: the reference executed the same way, each of its findings looked for in the plan's execution
+    // (src/planning/compare-executions.ts), as the plan-execution event records them.
+    const recorded = events.findLast((event) => event.type === 'plan-execution');
+    const execution = recorded?.type === 'plan-execution' ? recorded.execution : undefined;
+    const facts = execution?.facts ?? [];
     const factsReached = executed && facts.length > 0 ? facts.filter((fact) => fact.reached).length / facts.length : null;
+    // The suite's planted facts (values the patterns put in the data), by CCTU's rule for golden answers (src/graders/cctu.ts), over the data steps' outputs.
+    const outputs = (execution?.steps ?? []).filter((step) => step.tool !== 'LLM' && !step.isError).map((step) => step.output).join('\n');
+    const planted = task.grading.expectedFacts.map((fact) => ({ fact, reached: executed ? subqueryMatches(fact, outputs) : null }));
+    const plantedReached = executed && planted.length > 0 ? planted.filter((fact) => fact.reached).length / planted.length : null;
 
     const metrics: Record<string, number | null> = {
       precision: oneShot.precision,
@@ -64,6 +70,7 @@ export const planGrader: StyleGrader<PlanTask> = {
       total: metricWise.total,
       structural_total: metricWise.structuralTotal,
       facts_reached: factsReached,
+      planted_facts_reached: plantedReached,
       ...judgeUsageMetrics(judge ? judge.usage : null),
     };
     for (const metric of Object.keys(PLAN_METRIC_WEIGHTS) as PlanMetric[]) metrics[metric] = metricWise.metrics[metric];
@@ -84,8 +91,9 @@ export const planGrader: StyleGrader<PlanTask> = {
         unmatchedCandidate: oneShot.matching?.unmatchedCandidate ?? [],
         unmatchedReference: oneShot.matching?.unmatchedReference ?? [],
         issues: oneShot.structure.issues,
+        semanticIssues: oneShot.semantic,
         ...(metricWise.judgeError ? { judgeError: metricWise.judgeError } : {}),
-        ...(executed ? { facts } : {}),
+        ...(executed ? { facts, plantedFacts: planted, divergedAt: execution?.divergedAt ?? null } : {}),
       },
     };
   },

@@ -5,11 +5,14 @@ import { DEFAULT_MATCH_THRESHOLD, matchSteps } from './match-steps.ts';
 import { JUDGED_METRICS, PLAN_METRIC_WEIGHTS, STRUCTURAL_METRICS, type PlanMetric } from './plan-metrics.ts';
 import { requiredToolsOf } from './required-tools.ts';
 import { validatePlanStructure, type StructuralReport } from './validate-plan-structure.ts';
+import { semanticIssues, type SemanticIssue } from './semantic-issues.ts';
+import type { SqlCatalog } from './sql-catalog.ts';
 
 export interface MetricWiseOptions {
   judge?: Model;
   threshold?: number;
   filterVocabulary?: readonly string[];
+  catalog?: SqlCatalog;
 }
 
 export interface MetricWiseEvaluation {
@@ -21,14 +24,16 @@ export interface MetricWiseEvaluation {
   structuralTotal: number;
   judgeError?: string;
   structure: StructuralReport;
+  semantic: SemanticIssue[];
 }
 
 /**
  * The metric-wise evaluator. Deterministic: format (parsed and in the schema 100, in a code fence 90, JSON but not
  * a plan 30, not JSON 0), dependencies (share of steps whose dependencies are sound and, for a step matched to the
  * reference, map to the reference step's dependencies), redundancy (share of steps that neither re-filter nor
- * repeat another step), tool-usage completeness (share of the reference's data tools used). Judged when a judge is
- * given: tool–prompt alignment, step executability, query adherence. A plan that did not parse scores 0 everywhere.
+ * repeat another step), tool-usage completeness (share of the reference's data tools used), tool–prompt alignment
+ * (share of steps without a semantic issue: filters and arguments by value, tool–task fit, LLM inputs; a judge may
+ * lower it). Judged when a judge is given: step executability, query adherence. A plan that did not parse scores 0 everywhere.
  */
 export async function evaluateMetricWise(
   answer: string | Plan,
@@ -53,24 +58,32 @@ export async function evaluateMetricWise(
   metrics.redundancy = 100 * (1 - redundant.size / plan.steps.length);
   const used = new Set(plan.steps.map((step) => step.tool));
   metrics.tool_usage_completeness = required.length === 0 ? 100 : (100 * required.filter((tool) => used.has(tool)).length) / required.length;
+  // Tool–prompt alignment and argument binding by value: the share of steps without a semantic issue.
+  const matching = matchSteps(plan, reference, options.threshold ?? DEFAULT_MATCH_THRESHOLD);
+  const semantic = semanticIssues(plan, reference, matching, options.catalog ?? { tables: new Map() });
+  metrics.tool_prompt_alignment = 100 * (1 - new Set(semantic.map((issue) => issue.stepId)).size / plan.steps.length);
 
   let judgeError: string | undefined;
   if (options.judge) {
     const outcome = await judgePlan(options.judge, query, plan, reference);
-    if (outcome.ok) for (const metric of JUDGED_METRICS) metrics[metric] = outcome.verdict[metric];
+    if (outcome.ok) {
+      for (const metric of JUDGED_METRICS) metrics[metric] = outcome.verdict[metric];
+      // The judge may see more than the checks by value, never less: it can lower alignment, not excuse a wrong filter.
+      metrics.tool_prompt_alignment = Math.min(metrics.tool_prompt_alignment, outcome.verdict.tool_prompt_alignment);
+    }
     else judgeError = outcome.error;
   }
-  return finish(metrics, structure, judgeError);
+  return finish(metrics, structure, judgeError, semantic);
 }
 
-function finish(metrics: Record<PlanMetric, number | null>, structure: StructuralReport, judgeError?: string): MetricWiseEvaluation {
+function finish(metrics: Record<PlanMetric, number | null>, structure: StructuralReport, judgeError?: string, semantic: SemanticIssue[] = []): MetricWiseEvaluation {
   const all = Object.entries(metrics) as Array<[PlanMetric, number | null]>;
   const total = all.every(([, value]) => value !== null)
     ? all.reduce((sum, [metric, value]) => sum + (value! * PLAN_METRIC_WEIGHTS[metric]) / 100, 0)
     : null;
   const structuralWeight = STRUCTURAL_METRICS.reduce((sum, metric) => sum + PLAN_METRIC_WEIGHTS[metric], 0);
   const structuralTotal = STRUCTURAL_METRICS.reduce((sum, metric) => sum + (metrics[metric] ?? 0) * PLAN_METRIC_WEIGHTS[metric], 0) / structuralWeight;
-  return { metrics, total, structuralTotal, ...(judgeError === undefined ? {} : { judgeError }), structure };
+  return { metrics, total, structuralTotal, ...(judgeError === undefined ? {} : { judgeError }), structure, semantic };
 }
 
 function dependencyScore(plan: Plan, reference: Plan, structure: StructuralReport, threshold: number): number {

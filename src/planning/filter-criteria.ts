@@ -10,7 +10,8 @@ export function filterCriteria(prompt: string, vocabulary: readonly string[] = [
   const criteria = new Set<string>();
   for (const match of text.matchAll(/'([^']{2,60})'|"([^"]{2,60})"/g)) criteria.add(`value:${(match[1] ?? match[2] ?? '').trim()}`);
   for (const match of text.matchAll(COMPARISON)) criteria.add(`compare:${normaliseComparator(match[1] ?? '')} ${match[2]}`);
-  for (const match of text.matchAll(PERIOD)) criteria.add(`period:${match[0].replace(/\s+/g, ' ')}`);
+  // "before and after 2026-04-01" compares the two sides of a date: a pivot, not a filter a later step would re-apply.
+  for (const match of text.replace(/\bbefore and after \S+/g, ' ').matchAll(PERIOD)) criteria.add(`period:${match[0].replace(/\s+/g, ' ')}`);
   for (const term of vocabulary) {
     const needle = term.toLowerCase();
     if (needle.length < 2 || !text.includes(needle)) continue;

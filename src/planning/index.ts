@@ -19,7 +19,10 @@ export { PLAN_METRIC_WEIGHTS, STRUCTURAL_METRICS, JUDGED_METRICS, type PlanMetri
 export { judgePlan, JUDGE_RUBRIC, type JudgeVerdict, type JudgeOutcome } from './judge-plan.ts';
 export { evaluateMetricWise, type MetricWiseEvaluation, type MetricWiseOptions } from './evaluate-metric-wise.ts';
 export { findHardCodedLiterals, type HardCodedLiteral } from './hard-coded-literals.ts';
-export { runPlan, resultValues, SQL_TOOL, RAG_TOOL, type PlanExecution, type StepExecution, type StepSource, type RunPlanOptions, type ReferenceStepDetail } from './run-plan.ts';
+export { runPlan, resultValues, upstreamResult, SQL_TOOL, RAG_TOOL, type PlanExecution, type StepExecution, type StepSource, type RunPlanOptions } from './run-plan.ts';
+export { compareExecutions, type ExecutionComparison } from './compare-executions.ts';
+export { translateStep, frameOfStep } from './translate-step.ts';
+export { loadSqlCatalog, catalogFromColumns, type SqlCatalog } from './sql-catalog.ts';
 export { executePlan } from './execute-plan.ts';
 export { STEP_TAGS, STRUCTURAL_TAGS, MODEL_TAGS, type StepTag, type StepAssessment } from './step-tags.ts';
 export { tagSteps, type StepTagging, type TagStepsOptions } from './tag-steps.ts';

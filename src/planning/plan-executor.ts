@@ -11,6 +11,8 @@ export interface PlanExecutionContext {
   /** The accepted final answer (the plan as the agent wrote it; may not be valid JSON). */
   answer: string;
   callTool(name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
+  /** The same servers, not recorded: for executing the reference plan to compare with (it is not the episode's). */
+  callUnrecorded?(name: string, args: Record<string, unknown>): Promise<ToolOutcome>;
   signal: AbortSignal;
   /** The episode's model, for steps the executor cannot run from the reference (text-to-SQL, LLM synthesis). */
   model?: Model;

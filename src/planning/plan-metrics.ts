@@ -10,7 +10,7 @@ export const PLAN_METRIC_WEIGHTS = {
 } as const;
 export type PlanMetric = keyof typeof PLAN_METRIC_WEIGHTS;
 
-/** Metrics computed from the plan's structure (and the reference), without a judge. */
-export const STRUCTURAL_METRICS = ['format', 'dependencies', 'redundancy', 'tool_usage_completeness'] as const satisfies readonly PlanMetric[];
+/** Metrics computed from the plan (its structure, its steps' meaning by value) and the reference, without a judge. */
+export const STRUCTURAL_METRICS = ['format', 'tool_prompt_alignment', 'dependencies', 'redundancy', 'tool_usage_completeness'] as const satisfies readonly PlanMetric[];
 /** Metrics that need an LLM judge's reading of the prompts; `null` (not judged) without one. */
-export const JUDGED_METRICS = ['tool_prompt_alignment', 'step_executability', 'query_adherence'] as const satisfies readonly PlanMetric[];
+export const JUDGED_METRICS = ['step_executability', 'query_adherence'] as const satisfies readonly PlanMetric[];

@@ -9,7 +9,7 @@ describe('metric-wise evaluator', () => {
   it('scores the reference 100 on every structural metric and leaves judged metrics not judged without a judge', async () => {
     const result = await evaluateMetricWise(JSON.stringify(REFERENCE), query, REFERENCE);
     expect(result.metrics).toEqual({
-      format: 100, tool_prompt_alignment: null, step_executability: null, query_adherence: null,
+      format: 100, tool_prompt_alignment: 100, step_executability: null, query_adherence: null,
       dependencies: 100, redundancy: 100, tool_usage_completeness: 100,
     });
     expect(result.total).toBeNull();

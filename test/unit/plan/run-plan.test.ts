@@ -28,27 +28,31 @@ const plan: Plan = {
 };
 
 describe('runPlan', () => {
-  it('runs text-to-SQL through the model for a T2S step without reference SQL, and fills placeholders downstream', async () => {
+  it('runs text-to-SQL through --t2s-model, and fills placeholders downstream', async () => {
     const caller = recordingCaller({
       execute_query: { content: '[{"queue":"billing"}]', isError: false, durationMs: 1 },
       search_transcripts: { content: 'I want to speak to a supervisor', isError: false, durationMs: 1 },
     });
     const model = scriptedTextModel(['```sql\nSELECT queue FROM calls LIMIT 1\n```', 'Billing escalates because customers ask for supervisors.']);
-    const execution = await runPlan(plan, { callTool: caller.callTool, model });
+    const execution = await runPlan(plan, { callTool: caller.callTool, model, t2sModel: model });
     // The RAG step does not wait for the model's SQL: independent steps run concurrently, so order calls by name.
+    // The catalog is read once first (list_tables: this caller has none, so the catalog is empty).
     expect([...caller.calls].sort((a, b) => a.name.localeCompare(b.name))).toEqual([
-      { name: 'execute_query', args: { sql: 'SELECT queue FROM calls LIMIT 1' } },
-      { name: 'search_transcripts', args: { query: 'Find supervisor requests', k: 5, filters: {} } },
+      { name: 'execute_query', args: { sql: 'SELECT queue FROM calls LIMIT 1', limit: 100 } },
+      { name: 'list_tables', args: {} },
+      { name: 'search_transcripts', args: { query: 'Find supervisor requests', k: 10, filters: {} } },
     ]);
     expect(execution.steps.map((step) => step.source)).toEqual(['text-to-sql', 'retrieval', 'model']);
     expect(execution.steps[2]?.prompt).toContain('[output of step 1: [{"queue":"billing"}]]');
     expect(execution.finalOutput).toBe('Billing escalates because customers ask for supervisors.');
   });
 
-  it('without a model: an unmatched T2S step is not run, its consumers neither, and the LLM step never pretends', async () => {
+  it('without a model: a T2S step the offline text-to-SQL cannot translate fails with the reason, its consumers are not run', async () => {
     const caller = recordingCaller({ search_transcripts: { content: 'supervisor', isError: false, durationMs: 1 } });
     const execution = await runPlan(plan, { callTool: caller.callTool });
-    expect(execution.steps.map((step) => [step.source, step.isError])).toEqual([['not-run', true], ['retrieval', false], ['not-run', true]]);
+    expect(execution.steps.map((step) => [step.source, step.isError])).toEqual([['offline-text-to-sql', true], ['retrieval', false], ['not-run', true]]);
+    // "most escalations" is no measure the translator knows (it knows "escalation rate"): it says so rather than guess.
+    expect(execution.steps[0]?.output).toMatch(/^cannot translate: /);
     expect(execution.steps[2]?.output).toBe('not run: step 1 failed');
   });
 

@@ -1,0 +1,83 @@
+import type { Plan, PlanStep } from '../schemas/plan.ts';
+import type { StepMatching } from './match-steps.ts';
+import type { SqlCatalog } from './sql-catalog.ts';
+import { MEASURES, type Filter, type StepFrame } from './step-frame.ts';
+import { frameOfStep } from './translate-step.ts';
+
+/**
+ * What a plan means, checked by value without a judge:
+ * - `argument-mismatch`: a step matched to a reference step filters, measures, groups, ranks or binds differently
+ *   (a wrong call driver, threshold, time window, entity or upstream step), read from both steps' words (step-frame.ts);
+ * - `tool-task-fit`: a RAG step asked for a number the warehouse holds, a T2S step asked for what only transcripts hold;
+ * - `llm-without-inputs`: an LLM step with no inputs; `llm-inputs-uncovered`: an LLM step whose inputs leave out
+ *   data steps its matched reference step reads.
+ */
+export type SemanticIssueCode = 'argument-mismatch' | 'tool-task-fit' | 'llm-without-inputs' | 'llm-inputs-uncovered';
+
+export interface SemanticIssue {
+  stepId: number;
+  code: SemanticIssueCode;
+  message: string;
+}
+
+/** Words asking for what customers and agents said: only transcripts hold it. */
+const TRANSCRIPT_ASK = /\b(?:what (?:customers?|callers?|agents?) (?:say|said|tell|told|complain|describe)|in their own words|phrasing|phrased|wording|tone of|quotes?|verbatim|passages? (?:where|in which|showing))\b/i;
+/** Words asking for a number. */
+const NUMBER_ASK = /^\s*(?:count|compute|calculate|rank|how many|what (?:is|was) the (?:rate|share|average|mean|number))\b/i;
+
+const describe = (filter: Filter, name: (step: number) => string): string => {
+  const value = filter.value === undefined ? '' : filter.value.kind === 'literal' ? ` ${JSON.stringify(filter.value.value)}` : ` ${filter.value.kind === 'step-list' ? 'the calls of ' : ''}${name(filter.value.step)}`;
+  return `${filter.column} ${filter.op}${value}${filter.span ? ` +${filter.span} days` : ''}`;
+};
+
+/** The differences between two frames, the candidate's step ids mapped to the reference's. */
+function differences(candidate: StepFrame, reference: StepFrame, toReference: ReadonlyMap<number, number>): string[] {
+  const found: string[] = [];
+  const mapped = (step: number) => `step ${toReference.get(step) ?? `?${step}`}`;
+  const own = (step: number) => `step ${step}`;
+  const key = (filter: Filter, name: (step: number) => string) => describe(filter, name);
+  const theirs = new Set(reference.filters.map((filter) => key(filter, own)));
+  const ours = new Set(candidate.filters.map((filter) => key(filter, mapped)));
+  const extra = [...ours].filter((entry) => !theirs.has(entry));
+  const missing = [...theirs].filter((entry) => !ours.has(entry));
+  if (extra.length > 0 || missing.length > 0) {
+    found.push(`filters ${extra.length > 0 ? extra.join(', ') : 'nothing more'} where the reference has ${missing.length > 0 ? missing.join(', ') : 'nothing more'}`);
+  }
+  if ((candidate.measure?.name ?? null) !== (reference.measure?.name ?? null)) found.push(`measures ${candidate.measure?.name ?? 'nothing'} where the reference measures ${reference.measure?.name ?? 'nothing'}`);
+  if ((candidate.group ?? null) !== (reference.group ?? null)) found.push(`groups by ${candidate.group ?? 'nothing'} where the reference groups by ${reference.group ?? 'nothing'}`);
+  if ((candidate.direction ?? null) !== (reference.direction ?? null)) found.push(`ranks by the ${candidate.direction ?? 'unranked'} where the reference takes the ${reference.direction ?? 'unranked'}`);
+  if ((candidate.limit ?? 1) !== (reference.limit ?? 1) || (candidate.minCount ?? 0) !== (reference.minCount ?? 0) || (candidate.factor ?? 0) !== (reference.factor ?? 0) || (candidate.pivot ?? '') !== (reference.pivot ?? '')) {
+    found.push('uses another limit, minimum count, factor or pivot date than the reference');
+  }
+  return found;
+}
+
+export function semanticIssues(plan: Plan, reference: Plan, matching: StepMatching, catalog: SqlCatalog): SemanticIssue[] {
+  const issues: SemanticIssue[] = [];
+  const toReference = new Map(matching.matches.map((match) => [match.candidateId, match.referenceId]));
+  const referenceById = new Map(reference.steps.map((step) => [step.id, step]));
+  const frame = (step: PlanStep) => (step.tool === 'LLM' ? undefined : frameOfStep(step.prompt, catalog, step.tool));
+  for (const step of plan.steps) {
+    const matched = toReference.get(step.id);
+    const referenceStep = matched === undefined ? undefined : referenceById.get(matched);
+    if (step.tool === 'LLM') {
+      if (step.depends_on.length === 0) issues.push({ stepId: step.id, code: 'llm-without-inputs', message: `step ${step.id} (LLM) has no inputs: it is asked to reason over data it is never given` });
+      else if (referenceStep) {
+        const reached = new Set(step.depends_on.map((id) => toReference.get(id)));
+        const left = referenceStep.depends_on.filter((id) => !reached.has(id));
+        if (left.length > 0) issues.push({ stepId: step.id, code: 'llm-inputs-uncovered', message: `step ${step.id} (LLM) does not read what reference step${left.length > 1 ? 's' : ''} ${left.join(', ')} found, which its matched reference step ${referenceStep.id} reads` });
+      }
+      continue;
+    }
+    const asksNumber = NUMBER_ASK.test(step.prompt) || MEASURES.some((measure) => measure.pattern.test(step.prompt.toLowerCase()));
+    if (step.tool === 'RAG' && asksNumber) issues.push({ stepId: step.id, code: 'tool-task-fit', message: `step ${step.id} asks the transcript search for a number the warehouse holds (a T2S step's work)` });
+    if (step.tool === 'T2S' && TRANSCRIPT_ASK.test(step.prompt)) issues.push({ stepId: step.id, code: 'tool-task-fit', message: `step ${step.id} asks the warehouse for what only the transcripts hold (a RAG step's work)` });
+    if (!referenceStep || referenceStep.tool !== step.tool) continue;
+    const ours = frame(step);
+    const theirs = frame(referenceStep);
+    if (!ours?.ok || !theirs?.ok) continue;
+    const differs = step.tool === 'RAG' ? differences({ ...ours.frame, shape: theirs.frame.shape }, theirs.frame, toReference).slice(0, 1) : differences(ours.frame, theirs.frame, toReference);
+    if (differs.length > 0) issues.push({ stepId: step.id, code: 'argument-mismatch', message: `step ${step.id} (matched to reference step ${referenceStep.id}) ${differs.join('; ')}` });
+  }
+  return issues;
+}
