@@ -189,8 +189,13 @@ describe('issue 15: runs you can trust (the real CLI)', { timeout: 600_000 }, ()
   it('every other code of the table: 0, 1, 3, 5, 7 (a server that cannot start), 8 (a constraint whose code throws)', async () => {
     const dir = await tmp('table');
     const demo = JSON.parse(await demoText()) as Record<string, unknown> & { environment: { servers: unknown[] }; constraints: unknown[] };
+    // A DuckDB file by its header (the engine is chosen by the header: mcp-servers/sql/backends/engine.ts) whose blocks
+    // are garbage: DuckDB itself cannot open it, so the server cannot start (a file that is no database at all is
+    // invalid input, exit 4: test/e2e/sql-engines-serve.test.ts).
     const notDuckdb = path.join(dir, 'bad.duckdb');
-    await writeFile(notDuckdb, 'not a database');
+    const corrupt = Buffer.alloc(4096, 7);
+    corrupt.write('DUCK', 8);
+    await writeFile(notDuckdb, corrupt);
     await writeFile(path.join(dir, 'server.json'), JSON.stringify({ ...demo, id: 'server', environment: { servers: [...demo.environment.servers, { name: 'sql', options: { dbPath: notDuckdb } }] } }));
     const boom = { id: 'boom', category: 'custom', description: 'throws', params: { name: 'BOOM', source: 'function init() {} function check() { throw new Error("boom"); }' } };
     await writeFile(path.join(dir, 'validator.json'), JSON.stringify({ ...demo, id: 'validator', constraints: [...demo.constraints, boom] }));
