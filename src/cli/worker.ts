@@ -33,5 +33,8 @@ export function workerCommand(): Command {
         process.once('SIGINT', stop);
       });
       await workers.close();
+      // Everything this worker held has ended and is recorded; a connection left reconnecting to a Redis that went
+      // away must not keep the process alive (the drain's exit is bounded: within its longest held episode + 5 s).
+      setTimeout(() => process.exit(process.exitCode ?? 0), 1_000).unref();
     });
 }

@@ -19,6 +19,11 @@ import { PREFIX, QUEUES_KEY, streamKey } from './redis.ts';
 export const LOCK_MS = 15_000;
 /** Stalls (a lapsed lock: a killed worker, or a starved one) a job survives before it fails. */
 const MAX_STALLS = 10;
+/** After the last job in flight has its end recorded, how long BullMQ's graceful close may still take before force. */
+const FORCE_CLOSE_AFTER_IDLE_MS = 1_000;
+/** How long the forced close may take (it disconnects; a connection stuck in a reconnect may never answer). */
+const FORCE_CLOSE_MS = 2_000;
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 /** Streams of attempts nobody collected (a killed worker's partial trajectory) expire after a day. */
 export const STREAM_TTL_S = 24 * 3600;
 
@@ -181,6 +186,13 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
   const connections: Redis[] = [];
   /** Set by `close`: no worker is made and no job started from then on, across any Redis reconnect. */
   let draining = false;
+  /** The jobs this process is playing, until BullMQ has recorded their end (its completed/failed event). */
+  const inFlight = new Set<string>();
+  let whenIdle: (() => void) | undefined;
+  const ended = (id: string | undefined) => {
+    if (id === undefined || !inFlight.delete(id)) return;
+    if (inFlight.size === 0) whenIdle?.();
+  };
   const watch = async () => {
     for (const name of await options.redis.smembers(QUEUES_KEY)) {
       // Checked after the await too: a watch in flight when the drain starts must not start a worker after it.
@@ -196,6 +208,7 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
             await job.moveToWait(token);
             throw new WaitingError();
           }
+          inFlight.add(job.id!);
           return playJob(options.redis, job, options.sharedDir, cache);
         },
         {
@@ -210,8 +223,12 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
       worker.on('error', () => {
         // connection errors: ioredis reconnects; the job is retried by stalled-job handling if need be
       });
-      worker.on('completed', (job) => options.onJob?.(job.data, 'done'));
+      worker.on('completed', (job) => {
+        ended(job.id);
+        options.onJob?.(job.data, 'done');
+      });
       worker.on('failed', (job, error) => {
+        ended(job?.id);
         if (job) options.onJob?.(job.data, `failed: ${error.message}`);
       });
       workers.set(name, worker);
@@ -225,7 +242,16 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
       clearInterval(timer);
       // BullMQ's close stops fetching, waits for the jobs in flight and records their completion. A job that a fetch
       // issued before the drain brings back afterwards (answered after a reconnect) goes back to wait: the processor.
-      await Promise.all([...workers.values()].map((worker) => worker.close()));
+      // That graceful close can also wait for ever on a blocking fetch a Redis restart left hanging (a worker
+      // SIGTERMed around a restart never exited, in the drain-restart test under load): once every job in flight has
+      // had its end recorded, the workers are closed by force (no job of theirs is left to lose), bounded too.
+      const graceful = Promise.all([...workers.values()].map((worker) => worker.close()));
+      const idle = new Promise<void>((resolve) => {
+        whenIdle = resolve;
+        if (inFlight.size === 0) resolve();
+      });
+      await Promise.race([graceful, idle.then(() => delay(FORCE_CLOSE_AFTER_IDLE_MS))]);
+      await Promise.race([Promise.all([...workers.values()].map((worker) => worker.close(true))), delay(FORCE_CLOSE_MS)]);
       await cache.environments.close();
       for (const connection of connections) connection.disconnect();
       options.redis.disconnect();
