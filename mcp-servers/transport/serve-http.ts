@@ -200,14 +200,11 @@ export async function serveHttp(createServer: ServerFactory, options: ServeHttpO
   });
   // Idle keep-alive connections are closed by the client first: a server closing one at the same moment a busy
   // client reuses it resets that request (ECONNRESET, seen with 200 clients at once under load). Clients keep an
-  // idle connection 4 s (undici's default, and it reads the hint `Keep-Alive: timeout=60` as an upper bound).
+  // idle connection 4 s (undici's default, and it reads the hint `Keep-Alive: timeout=60` as an upper bound). Node's
+  // default 5 s let 32 of 200 concurrent MCP sessions fail so (test/e2e/sql-engines-serve.test.ts).
   http.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
-    // Idle keep-alive sockets are kept 65 s, not Node's 5 s: under load a client's timer for a socket the server is about
-    // to close fires late, it sends its next request on it and gets ECONNRESET (32 of 200 concurrent MCP sessions did,
-    // test/e2e/sql-engines-serve.test.ts).
-    http.keepAliveTimeout = 65_000;
     http.listen(options.port, host, () => resolve());
   });
   const port = (http.address() as AddressInfo).port;
