@@ -55,6 +55,10 @@ describe('CLI help', () => {
                                         off: no checks (choices: "block", "observe",
                                         "off", default: "block")
         --execute                       plan tasks: also execute accepted plans
+        --t2s-model <spec>              with --execute: the model that writes each T2S
+                                        step's SQL (default: the offline text-to-SQL,
+                                        which reads the step's words against the
+                                        catalog)
         --seed <n>                      seed recorded with the run, and of --sample
                                         (default: 0)
         --judge <spec>                  a model that judges what only a judge can (DDR
