@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort } from './free-port.ts';
 
 /** A real redis-server (Debian's `redis-server`) on 127.0.0.1, on a free port, its data in a temporary folder. */
 export interface RedisServer {
@@ -18,17 +18,6 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** The redis-server process's id (undefined for the shared test server, which is not ours). */
   pid(): number | undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /**
