@@ -39,7 +39,7 @@ export function createServer(options: MockToolsServerOptions): McpServer {
  * state (closures, globals, intrinsics) lives in the runtime's context, which reset drops, so the next call runs as
  * on a new server. The listing, the argument checks and the world do not change between episodes.
  */
-export function createReusableServer(options: MockToolsServerOptions): McpServer & { reset(): void } {
+export function createReusableServer(options: MockToolsServerOptions): McpServer & { reset(): void; prepare(): Promise<void> } {
   const mcp = new McpServer({ name: 'mock-tools', version: '1.0.0' }, { capabilities: { tools: { listChanged: false }, logging: {} }, jsonSchemaValidator: new LazySchemaValidator() });
   const log = clientLogging(mcp.server);
   const runtime = createTaskToolRuntime(options);
@@ -68,7 +68,7 @@ export function createReusableServer(options: MockToolsServerOptions): McpServer
     runtime.dispose();
     previousOnClose?.();
   };
-  return Object.assign(mcp, { reset: () => runtime.reset() });
+  return Object.assign(mcp, { reset: () => runtime.reset(), prepare: () => runtime.prepare() });
 }
 
 /** The result as a JSON object when it is one (a cut result no longer parses, and is left as text). */

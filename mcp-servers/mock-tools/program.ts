@@ -20,6 +20,6 @@ export const mockToolsProgram: ServerProgram = {
     const [{ createServer }, { worldForTask }] = await Promise.all([import('./create-server.ts'), import('./world-for-task.ts')]);
     const world = await worldForTask(task);
     const timeoutMs = integerFlag(values, 'timeout-ms') ?? task.limits.toolTimeoutMs;
-    return { make: async () => createServer({ tools: task.tools, world, timeoutMs }), close: async () => undefined };
+    return { make: async () => createServer({ tools: task.tools, world, timeoutMs, memoryLimitMb: task.limits.toolMemoryMb }), close: async () => undefined };
   },
 };

@@ -72,6 +72,9 @@ export function createPythonToolRuntime(options: PythonToolRuntimeOptions): Tool
       if (outcome.kind === 'memory') return { text: `Error: ${name} ran out of memory; try narrower arguments.`, isError: true };
       return { text: `Error: ${capBytes(outcome.error, maxBytes)}`, isError: true };
     },
+    // Python tools are given no world (CCTU's tools hold their data in their source), so nothing can be over a limit
+    // before a call; the sandbox is already opening (above), and waiting for it here would only delay the start.
+    prepare: () => Promise.resolve(),
     reset() {
       // A Python sandbox keeps module state between calls: the next episode gets a new one, opened now (as at
       // the start) so its first call's timeout is not charged with the restore.

@@ -22,6 +22,7 @@ export function createTaskToolRuntime(options: ToolRuntimeOptions): ToolRuntime 
       if (runtime === undefined) return { text: `Unknown tool "${name}". Available tools: ${[...runtimeOf.keys()].join(', ')}.`, isError: true };
       return runtime.call(name, args);
     },
+    prepare: () => javascript.prepare(),
     reset() {
       python.reset();
       javascript.reset();

@@ -22,6 +22,12 @@ export interface ToolRuntimeOptions {
 
 export interface ToolRuntime {
   call(name: string, args: unknown): Promise<ToolOutcome>;
+  /**
+   * Builds the context the first call needs now (the world copied in, the tools loaded) and throws a
+   * `WorldOverLimitError` when the world does not fit the memory limit: an environment starting says so at once
+   * instead of failing its first call.
+   */
+  prepare(): Promise<void>;
   /** Drops everything the calls so far left behind: the next call runs in a fresh context, as if the runtime were new. */
   reset(): void;
   dispose(): void;
@@ -49,6 +55,17 @@ globalThis.__dispatch = function (name, argsJson) {
 function registration(tool: MockTool): string {
   // The tool's source runs in its own function scope; only `run` escapes.
   return `__tools[${JSON.stringify(tool.name)}] = (function () {\n${tool.implementation}\n;return run;\n})();\n`;
+}
+
+/** The world a runtime was given does not fit its isolate's heap: copying it in (or freezing it) breached the limit. */
+export class WorldOverLimitError extends Error {
+  constructor(
+    readonly worldMb: number,
+    readonly memoryLimitMb: number,
+  ) {
+    super(`the mock tools' world (${worldMb.toFixed(1)} MB as JSON) does not fit their isolate's ${memoryLimitMb} MB memory limit`);
+    this.name = 'WorldOverLimitError';
+  }
 }
 
 /**
@@ -102,6 +119,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
   const checks = new Map(options.tools.map((tool) => [tool.name, compileArgumentCheck(tool.parameters)]));
   const memoryLimitMb = options.memoryLimitMb ?? 64;
   const worldCopy = new ivm.ExternalCopy(options.world ?? null);
+  // Only for the error that names the limit: the world's size as the task states it.
+  const worldJsonBytes = () => Buffer.byteLength(JSON.stringify(options.world ?? null) ?? 'null');
   type Dispatch = ivm.Reference<(name: string, argsJson: string) => string>;
   let isolate: ivm.Isolate | undefined;
   let context: ivm.Context | undefined;
@@ -168,7 +187,12 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
     dropContext();
     if (!isolate || isolate.isDisposed) isolate = takeIsolate(memoryLimitMb);
     const forGeneration = generation;
-    const started = build(isolate, forGeneration);
+    const target = isolate;
+    const started = build(target, forGeneration).catch((error: unknown) => {
+      // A breach while the world is copied in disposes the isolate: that is the world's size, not a tool's fault.
+      if (target.isDisposed) throw new WorldOverLimitError(worldJsonBytes() / 1e6, memoryLimitMb);
+      throw error;
+    });
     building = started;
     // A failed build is not kept: the next call builds again.
     started.catch(() => {
@@ -188,16 +212,25 @@ export function createToolRuntime(options: ToolRuntimeOptions): ToolRuntime {
       if (problems.length > 0) {
         return { text: `Invalid arguments for ${name}: ${problems.join('; ')}. The call was not run; call it again with arguments its input schema allows.`, isError: true };
       }
-      const run = await ready();
+      let run: Dispatch;
+      try {
+        run = await ready();
+      } catch (error) {
+        if (error instanceof WorldOverLimitError) return { text: `Error: ${name} could not run: ${error.message}.`, isError: true };
+        throw error;
+      }
       try {
         const text = (await run.apply(undefined, [name, JSON.stringify(args)], { timeout, result: { copy: true } })) as string;
         return { text: capBytes(text, maxBytes), isError: false };
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (/timed out/i.test(message)) return { text: `Error: ${name} timed out after ${timeout} ms.`, isError: true };
-        if (isolate?.isDisposed) return { text: `Error: ${name} ran out of memory; try narrower arguments.`, isError: true };
+        if (isolate?.isDisposed) return { text: `Error: ${name} ran out of memory (the tools' ${memoryLimitMb} MB limit); try narrower arguments.`, isError: true };
         return { text: `Error: ${message}`, isError: true };
       }
+    },
+    async prepare() {
+      await ready();
     },
     reset() {
       dropContext();

@@ -12,15 +12,27 @@ import { EXIT_CODES } from './exit-codes.ts';
 import { checkWithSchema } from '../schemas/json-with-schema.ts';
 import { saveDivergences } from './save-divergences.ts';
 
-const EmbeddedTaskSchema = z.object({ constraints: z.array(ConstraintSchema).default([]) }).loose();
+const EmbeddedTaskSchema = z.object({ constraints: z.array(ConstraintSchema).default([]), limits: z.object({ validatorMemoryMb: z.number().optional() }).loose().optional() }).loose();
 
-async function constraintsOf(start: EventOf<'episode-start'>, file: string | undefined): Promise<Constraint[]> {
-  if (file !== undefined) return readConstraintsFile(file);
-  if (start.taskPath !== undefined) return (await loadTask(resolveRecordedTaskPath(start.taskPath))).task.constraints;
-  if (start.task !== undefined) {
-    return checkWithSchema(start.task, EmbeddedTaskSchema, 'episode-start.task').constraints;
-  }
+/** The constraints to re-validate under, and the validator heap the task asks for (its `limits.validatorMemoryMb`). */
+async function constraintsOf(start: EventOf<'episode-start'>, file: string | undefined): Promise<{ constraints: Constraint[]; memoryLimitMb?: number }> {
+  // With a constraints file the task is read only for its limits: a task file moved since is no reason to refuse.
+  if (file !== undefined) return { constraints: await readConstraintsFile(file), memoryLimitMb: (await recordedTask(start).catch(() => undefined))?.memoryLimitMb };
+  const recorded = await recordedTask(start);
+  if (recorded !== undefined) return recorded;
   throw new SandboxError('invalid-input', 'the trajectory names no task (episode-start has neither taskPath nor task): pass --constraints <file>');
+}
+
+async function recordedTask(start: EventOf<'episode-start'>): Promise<{ constraints: Constraint[]; memoryLimitMb?: number } | undefined> {
+  if (start.taskPath !== undefined) {
+    const { task } = await loadTask(resolveRecordedTaskPath(start.taskPath));
+    return { constraints: task.constraints, memoryLimitMb: task.limits.validatorMemoryMb };
+  }
+  if (start.task !== undefined) {
+    const task = checkWithSchema(start.task, EmbeddedTaskSchema, 'episode-start.task');
+    return { constraints: task.constraints, memoryLimitMb: task.limits?.validatorMemoryMb };
+  }
+  return undefined;
 }
 
 function describeStep(step: Step): string {
@@ -57,10 +69,10 @@ export function validateCommand(): Command {
       const { events } = await readTrajectory(file);
       const start = events.find((event): event is EventOf<'episode-start'> => event.type === 'episode-start');
       if (start === undefined) throw new SandboxError('invalid-input', `${file}: no episode-start event`);
-      const constraints = await constraintsOf(start, options.constraints);
+      const { constraints, memoryLimitMb } = await constraintsOf(start, options.constraints);
       // Loaded here, not at the top: isolated-vm would load for every other subcommand too.
       const { validateTrajectory, validationDivergences } = await import('../validator/validate-trajectory.ts');
-      const report = validateTrajectory(constraints, start.tools, events);
+      const report = validateTrajectory(constraints, start.tools, events, { memoryLimitMb });
       const skipped = report.totalSteps - report.steps.length;
       if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       else printReport(report, constraints, skipped);

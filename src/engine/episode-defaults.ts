@@ -3,8 +3,8 @@ import { createStepValidator } from '../validator/index.ts';
 import type { PlanExecutor } from './protocols/plan.ts';
 import type { ModelFactory, ValidatorFactory } from './run-episode.ts';
 
-/** The real validator: every constraint of the task in isolated-vm. */
-export const defaultValidatorFactory: ValidatorFactory = (task, tools) => createStepValidator(task.constraints, [...tools]);
+/** The real validator: every constraint of the task in isolated-vm, with the heap its `limits.validatorMemoryMb` asks for. */
+export const defaultValidatorFactory: ValidatorFactory = (task, tools) => createStepValidator(task.constraints, [...tools], { memoryLimitMb: task.limits.validatorMemoryMb });
 
 /** A factory making the model a spec names, once the episode's tools are known. */
 export function modelFactoryFor(spec: string, options: { temperature?: number; firstRound?: number } = {}): ModelFactory {

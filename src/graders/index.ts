@@ -53,7 +53,7 @@ export async function withConstraintChecks(task: Task, events: readonly Trajecto
   const { revalidate, stepsFromEvents } = await import('../validator/index.ts');
   const steps = stepsFromEvents(events);
   if (steps.length === 0) return events;
-  const verdicts = revalidate(task.constraints, [...(start?.tools ?? [])], steps);
+  const verdicts = revalidate(task.constraints, [...(start?.tools ?? [])], steps, { memoryLimitMb: task.limits.validatorMemoryMb });
   const result: TrajectoryEvent[] = [];
   let step = 0;
   for (const event of events) {

@@ -23,7 +23,7 @@ export async function referenceIssues(task: Task, options: { timeoutMs?: number 
   const steps = messages.map((message, index) => stepOfMessage(message, index + 1));
   const issues: LintIssue[] = [];
   const report = (constraints: string[], message: string) => issues.push({ taskId: task.id, constraints, kind: 'reference', message });
-  revalidate(task.constraints, tools, steps, { timeoutMs: options.timeoutMs ?? 2_000 }).forEach((verdicts, index) => {
+  revalidate(task.constraints, tools, steps, { timeoutMs: options.timeoutMs ?? 2_000, memoryLimitMb: task.limits.validatorMemoryMb }).forEach((verdicts, index) => {
     for (const verdict of verdicts) report([verdict.constraintId], `the reference breaks it in round ${index + 1}: ${verdict.message}`);
   });
   if (!reference.trajectory.some((step) => 'answer' in step)) report([], 'the reference trajectory never gives a final answer');

@@ -282,7 +282,7 @@ export class IsolatedStepValidator implements StepValidator {
   }
 
   private describeFailure(error: unknown, disposedIsolate: boolean): string {
-    if (disposedIsolate) return `exceeded the ${this.memoryLimitMb} MB memory limit (the isolate was disposed)`;
+    if (disposedIsolate) return `exceeded the ${this.memoryLimitMb} MB memory limit (the isolate was disposed; the task's "limits": { "validatorMemoryMb": N } raises it)`;
     if (isTimeout(error)) return `timed out (after ${this.timeoutMs} ms, then ${this.timeoutMs * TIMEOUT_RETRY_FACTOR} ms)`;
     return `failed: ${error instanceof Error ? error.message : String(error)}`;
   }

@@ -5,6 +5,7 @@ import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { ConstraintStatus, Step, Verdict } from '../schemas/step.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { revalidate } from './revalidate.ts';
+import type { ValidatorOptions } from './isolated-step-validator.ts';
 import { stepsFromEvents } from './steps-from-events.ts';
 
 /** What re-validating a trajectory found: per step its verdicts, where it would have ended, per-constraint status. */
@@ -19,9 +20,9 @@ export interface ValidationReport {
 }
 
 /** Re-validates a trajectory's steps under these constraints (the fold), stopping where the episode would have ended. */
-export function validateTrajectory(constraints: Constraint[], tools: ToolSpec[], events: readonly TrajectoryEvent[]): ValidationReport {
+export function validateTrajectory(constraints: Constraint[], tools: ToolSpec[], events: readonly TrajectoryEvent[], options: ValidatorOptions = {}): ValidationReport {
   const steps = stepsFromEvents(events);
-  const verdicts = revalidate(constraints, tools, steps);
+  const verdicts = revalidate(constraints, tools, steps, options);
   const endIndex = verdicts.findIndex((list) => list.some((verdict) => verdict.effect === 'end-episode'));
   const kept = endIndex < 0 ? steps.length : endIndex + 1;
   const checks: TrajectoryEvent[] = steps.slice(0, kept).map((step, index) => ({
