@@ -41,6 +41,7 @@ export const planGrader: StyleGrader<PlanTask> = {
     // The judge's tokens and cost go into the score, for the cost ledger (null without a judge).
     const judge = options.judge ? metered(options.judge) : null;
     const metricWise = await evaluateMetricWise(answer ?? '', task.query, reference, {
+      oneShot,
       filterVocabulary: vocabulary,
       ...(catalog ? { catalog } : {}),
       ...(judge ? { judge: judge.model } : {}),

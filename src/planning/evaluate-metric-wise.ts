@@ -1,7 +1,8 @@
 import type { Model } from '../models/model.ts';
 import type { Plan } from '../schemas/plan.ts';
 import { judgePlan } from './judge-plan.ts';
-import { DEFAULT_MATCH_THRESHOLD, matchSteps } from './match-steps.ts';
+import type { OneShotEvaluation } from './evaluate-one-shot.ts';
+import { DEFAULT_MATCH_THRESHOLD, matchSteps, type StepMatching } from './match-steps.ts';
 import { JUDGED_METRICS, PLAN_METRIC_WEIGHTS, STRUCTURAL_METRICS, type PlanMetric } from './plan-metrics.ts';
 import { requiredToolsOf } from './required-tools.ts';
 import { validatePlanStructure, type StructuralReport } from './validate-plan-structure.ts';
@@ -13,6 +14,12 @@ export interface MetricWiseOptions {
   threshold?: number;
   filterVocabulary?: readonly string[];
   catalog?: SqlCatalog;
+  /**
+   * The one-shot evaluation of the same answer against the same reference, with the same threshold, vocabulary and
+   * catalog: its structure, step matching and semantic issues are this evaluator's too, so the grader, which runs
+   * both, computes them once.
+   */
+  oneShot?: OneShotEvaluation;
 }
 
 export interface MetricWiseEvaluation {
@@ -42,7 +49,7 @@ export async function evaluateMetricWise(
   options: MetricWiseOptions = {},
 ): Promise<MetricWiseEvaluation> {
   const required = requiredToolsOf(reference);
-  const structure = validatePlanStructure(answer, { requiredTools: required, filterVocabulary: options.filterVocabulary ?? [] });
+  const structure = options.oneShot?.structure ?? validatePlanStructure(answer, { requiredTools: required, filterVocabulary: options.filterVocabulary ?? [] });
   const metrics = Object.fromEntries(Object.keys(PLAN_METRIC_WEIGHTS).map((metric) => [metric, null])) as Record<PlanMetric, number | null>;
   const plan = structure.plan;
   if (!plan) {
@@ -51,7 +58,8 @@ export async function evaluateMetricWise(
     return finish(metrics, structure);
   }
   metrics.format = structure.parse.ok && structure.parse.fenced ? 90 : 100;
-  metrics.dependencies = dependencyScore(plan, reference, structure, options.threshold ?? DEFAULT_MATCH_THRESHOLD);
+  const matching = options.oneShot?.matching ?? matchSteps(plan, reference, options.threshold ?? DEFAULT_MATCH_THRESHOLD);
+  metrics.dependencies = dependencyScore(plan, reference, structure, matching);
   const redundant = new Set(
     structure.issues.filter((issue) => issue.code === 'redundant-filter' || issue.code === 'duplicate-step').map((issue) => issue.stepId),
   );
@@ -59,8 +67,7 @@ export async function evaluateMetricWise(
   const used = new Set(plan.steps.map((step) => step.tool));
   metrics.tool_usage_completeness = required.length === 0 ? 100 : (100 * required.filter((tool) => used.has(tool)).length) / required.length;
   // Tool–prompt alignment and argument binding by value: the share of steps without a semantic issue.
-  const matching = matchSteps(plan, reference, options.threshold ?? DEFAULT_MATCH_THRESHOLD);
-  const semantic = semanticIssues(plan, reference, matching, options.catalog ?? { tables: new Map() });
+  const semantic = options.oneShot?.semantic ?? semanticIssues(plan, reference, matching, options.catalog ?? { tables: new Map() });
   metrics.tool_prompt_alignment = 100 * (1 - new Set(semantic.map((issue) => issue.stepId)).size / plan.steps.length);
 
   let judgeError: string | undefined;
@@ -86,13 +93,12 @@ function finish(metrics: Record<PlanMetric, number | null>, structure: Structura
   return { metrics, total, structuralTotal, ...(judgeError === undefined ? {} : { judgeError }), structure, semantic };
 }
 
-function dependencyScore(plan: Plan, reference: Plan, structure: StructuralReport, threshold: number): number {
+function dependencyScore(plan: Plan, reference: Plan, structure: StructuralReport, matching: StepMatching): number {
   const flawed = new Set(
     structure.issues
       .filter((issue) => ['unknown-dependency', 'forward-dependency', 'cycle', 'dangling-placeholder', 'unused-dependency', 'duplicate-id'].includes(issue.code))
       .map((issue) => issue.stepId),
   );
-  const matching = matchSteps(plan, reference, threshold);
   const toReference = new Map(matching.matches.map((match) => [match.candidateId, match.referenceId]));
   const referenceById = new Map(reference.steps.map((step) => [step.id, step]));
   let sound = 0;

@@ -1,7 +1,7 @@
 import type { Plan, PlanStep } from '../schemas/plan.ts';
 import type { StepMatching } from './match-steps.ts';
 import type { SqlCatalog } from './sql-catalog.ts';
-import { MEASURES, type Filter, type StepFrame } from './step-frame.ts';
+import { MEASURES, type Filter, type FrameOutcome, type StepFrame } from './step-frame.ts';
 import { frameOfStep } from './translate-step.ts';
 
 /**
@@ -52,11 +52,28 @@ function differences(candidate: StepFrame, reference: StepFrame, toReference: Re
   return found;
 }
 
+/**
+ * The frames of reference steps, per catalog and step object: a task's reference is compared with every episode's
+ * plan and its words never change, so each of its steps is read once. An answer's steps are new objects in every
+ * evaluation and are always read.
+ */
+const referenceFrames = new WeakMap<SqlCatalog, WeakMap<PlanStep, FrameOutcome | undefined>>();
+
+function frameOf(step: PlanStep, catalog: SqlCatalog): FrameOutcome | undefined {
+  return step.tool === 'LLM' ? undefined : frameOfStep(step.prompt, catalog, step.tool);
+}
+
+function referenceFrameOf(step: PlanStep, catalog: SqlCatalog): FrameOutcome | undefined {
+  let frames = referenceFrames.get(catalog);
+  if (frames === undefined) referenceFrames.set(catalog, (frames = new WeakMap()));
+  if (!frames.has(step)) frames.set(step, frameOf(step, catalog));
+  return frames.get(step);
+}
+
 export function semanticIssues(plan: Plan, reference: Plan, matching: StepMatching, catalog: SqlCatalog): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
   const toReference = new Map(matching.matches.map((match) => [match.candidateId, match.referenceId]));
   const referenceById = new Map(reference.steps.map((step) => [step.id, step]));
-  const frame = (step: PlanStep) => (step.tool === 'LLM' ? undefined : frameOfStep(step.prompt, catalog, step.tool));
   for (const step of plan.steps) {
     const matched = toReference.get(step.id);
     const referenceStep = matched === undefined ? undefined : referenceById.get(matched);
@@ -73,8 +90,8 @@ export function semanticIssues(plan: Plan, reference: Plan, matching: StepMatchi
     if (step.tool === 'RAG' && asksNumber) issues.push({ stepId: step.id, code: 'tool-task-fit', message: `step ${step.id} asks the transcript search for a number the warehouse holds (a T2S step's work)` });
     if (step.tool === 'T2S' && TRANSCRIPT_ASK.test(step.prompt)) issues.push({ stepId: step.id, code: 'tool-task-fit', message: `step ${step.id} asks the warehouse for what only the transcripts hold (a RAG step's work)` });
     if (!referenceStep || referenceStep.tool !== step.tool) continue;
-    const ours = frame(step);
-    const theirs = frame(referenceStep);
+    const ours = frameOf(step, catalog);
+    const theirs = referenceFrameOf(referenceStep, catalog);
     if (!ours?.ok || !theirs?.ok) continue;
     const differs = step.tool === 'RAG' ? differences({ ...ours.frame, shape: theirs.frame.shape }, theirs.frame, toReference).slice(0, 1) : differences(ours.frame, theirs.frame, toReference);
     if (differs.length > 0) issues.push({ stepId: step.id, code: 'argument-mismatch', message: `step ${step.id} (matched to reference step ${referenceStep.id}) ${differs.join('; ')}` });

@@ -1,9 +1,11 @@
 // `npm run bench -- plan`: how fast plans are evaluated, and what running independent steps concurrently buys.
-//   evals_per_s          one-shot + structural evaluations per second, over the suite's reference answers and
-//                        corrupted variants of them (a cycle, a dangling placeholder, a wrong tool, a dropped step, non-JSON),
-//                        warm: the prompt-profile cache holds every prompt (a suite re-graded)
-//   evals_per_s_cold     the same with the cache emptied before every evaluation: each prompt's profile is computed,
-//                        as for answers never seen before (what grading new model output costs)
+//   evals_per_s          plan evaluations per second as the plan grader makes them (src/graders/plan.ts: one-shot, then
+//                        metric-wise with the one-shot's structure, matching and semantic issues; no judge), over the
+//                        suite's reference answers and corrupted variants of them (a cycle, a dangling placeholder, a
+//                        wrong tool, a dropped step, non-JSON), warm: the prompt-profile cache holds every prompt (a suite re-graded)
+//   evals_per_s_cold     the same with the prompt-profile cache emptied before every evaluation: each prompt's profile is
+//                        computed, as for answers never seen before (what grading new model output costs); the reference
+//                        steps' frames are read once per task, as in a grade of a run (semantic-issues.ts)
 //   parallel_speedup     Σ sequential wall time / Σ concurrent wall time, every reference plan executed both ways on the
 //                        real SQL and transcripts servers over a 100,000-call contact-center build (in-process MCP)
 //   parallel_speedup_compound   the same over the compound plans only (the simple ones have nothing to overlap)
@@ -18,7 +20,7 @@ import { subqueryMatches } from '../../src/graders/cctu.ts';
 import { startEnvironment } from '../../src/mcp/start-environment.ts';
 import { createModel } from '../../src/models/create-model.ts';
 import type { Model } from '../../src/models/model.ts';
-import { evaluateOneShot, runPlan, SQL_TOOL, validatePlanStructure, type RunPlanOptions } from '../../src/planning/index.ts';
+import { evaluateMetricWise, evaluateOneShot, runPlan, SQL_TOOL, type RunPlanOptions } from '../../src/planning/index.ts';
 import type { PlanTask } from '../../src/schemas/plan-task.ts';
 import { chatCompletion, startOpenAIServer, type LoopbackServer, type RecordedRequest } from '../support/index.ts';
 import { clearSimilarityCache } from '../../src/planning/prompt-similarity.ts';
@@ -62,14 +64,19 @@ export async function run(): Promise<Record<string, number>> {
   // The semantic checks read the steps against the warehouse's catalog, as the grader does (its documented columns).
   const catalog = (await planCatalog(suite[0]!))!;
   // A second of warm-up (the JIT), then timed rounds for three seconds.
+  // As the plan grader evaluates an answer (src/graders/plan.ts), without a judge.
+  const evaluate = async (answer: string, task: PlanTask) => {
+    const filterVocabulary = task.metadata.filterTerms as string[];
+    const oneShot = evaluateOneShot(answer, task.reference.plan, { catalog, filterVocabulary });
+    await evaluateMetricWise(answer, task.query, task.reference.plan, { oneShot, catalog, filterVocabulary });
+  };
   const warm = performance.now();
-  while (performance.now() - warm < 1_000) for (const { answer, task } of cases) evaluateOneShot(answer, task.reference.plan, { catalog });
+  while (performance.now() - warm < 1_000) for (const { answer, task } of cases) await evaluate(answer, task);
   let evaluations = 0;
   const started = performance.now();
   while (performance.now() - started < 3_000) {
     for (const { answer, task } of cases) {
-      evaluateOneShot(answer, task.reference.plan, { catalog });
-      validatePlanStructure(answer, { filterVocabulary: task.metadata.filterTerms as string[] });
+      await evaluate(answer, task);
       evaluations += 1;
     }
   }
@@ -79,8 +86,7 @@ export async function run(): Promise<Record<string, number>> {
   while (performance.now() - coldStarted < 3_000) {
     for (const { answer, task } of cases) {
       clearSimilarityCache();
-      evaluateOneShot(answer, task.reference.plan, { catalog });
-      validatePlanStructure(answer, { filterVocabulary: task.metadata.filterTerms as string[] });
+      await evaluate(answer, task);
       coldEvaluations += 1;
     }
   }
