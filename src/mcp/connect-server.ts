@@ -102,14 +102,39 @@ async function listAllTools(client: Client): Promise<ToolSpec[]> {
   return tools;
 }
 
+/**
+ * The calls in flight under each episode signal. The signal gets one listener, the first time a call uses it, that
+ * aborts them all: a listener per call would pass Node's limit of 10 (MaxListenersExceededWarning) whenever more
+ * calls run at once, as an executed plan's paged steps do, though each was removed when its call ended.
+ */
+const inFlight = new WeakMap<AbortSignal, Set<AbortController>>();
+
+function linkedToEpisode(signal: AbortSignal | undefined): { call: AbortController; unlink: () => void } {
+  const call = new AbortController();
+  if (signal === undefined) return { call, unlink: () => undefined };
+  if (signal.aborted) {
+    call.abort(signal.reason);
+    return { call, unlink: () => undefined };
+  }
+  let calls = inFlight.get(signal);
+  if (calls === undefined) {
+    const created = new Set<AbortController>();
+    inFlight.set(signal, created);
+    signal.addEventListener('abort', () => {
+      for (const each of created) each.abort(signal.reason);
+    }, { once: true });
+    calls = created;
+  }
+  const linked = calls;
+  linked.add(call);
+  return { call, unlink: () => linked.delete(call) };
+}
+
 async function callTool(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolOutcome> {
   const started = performance.now();
   // The SDK adds an abort listener to the signal of every request and never removes it: give it a signal of
-  // this call's own, linked to the episode's by one listener that is removed when the call is done.
-  const call = new AbortController();
-  const forward = () => call.abort(options.signal?.reason);
-  if (options.signal?.aborted) call.abort(options.signal.reason);
-  else options.signal?.addEventListener('abort', forward, { once: true });
+  // this call's own, aborted with the episode's (linkedToEpisode) and let go of when the call is done.
+  const { call, unlink } = linkedToEpisode(options.signal);
   try {
     const result = await client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs, signal: call.signal });
     return { ...toolResultText(result as Parameters<typeof toolResultText>[0], options.maxBytes), durationMs: performance.now() - started };
@@ -126,6 +151,6 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
     }
     throw new SandboxError('server-error', `tool ${name}: the server connection failed: ${(error as Error).message}`, { cause: error });
   } finally {
-    options.signal?.removeEventListener('abort', forward);
+    unlink();
   }
 }
