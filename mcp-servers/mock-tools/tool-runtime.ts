@@ -21,7 +21,8 @@ export interface ToolRuntimeOptions {
 }
 
 export interface ToolRuntime {
-  call(name: string, args: unknown): Promise<ToolOutcome>;
+  /** `argumentsText`: the arguments as the model wrote them, when the client sent them (the Python runtime reads it). */
+  call(name: string, args: unknown, argumentsText?: string): Promise<ToolOutcome>;
   /** Drops everything the calls so far left behind: the next call runs in a fresh context, as if the runtime were new. */
   reset(): void;
   dispose(): void;

@@ -13,7 +13,8 @@ export interface PythonSandboxOptions {
 /** What one call produced: the text (CCTU's tool text, or JSON), or why it failed. */
 export type PythonOutcome =
   | { ok: true; value: string }
-  | { ok: false; error: string; kind: 'exception' | 'timeout' | 'memory' | 'crash' };
+  /** `text`, for an exception: Python's `str(e)`, what CCTU's feedback quotes (utils/utils.py, get_feedback_tools). */
+  | { ok: false; error: string; kind: 'exception' | 'timeout' | 'memory' | 'crash'; text?: string };
 
 export const DEFAULT_PYTHON_MEMORY_MB = 64;
 export const DEFAULT_PYTHON_TIMEOUT_MS = 10_000;
@@ -197,7 +198,8 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
 /**
  * CPython (Pyodide, WebAssembly) inside its own isolated-vm isolate: the Python code has no Node API, no host
  * files, no network and no processes, and the JavaScript it could reach is the isolate's own. Code is registered
- * as named units and called by function name; every call runs the unit in a fresh namespace.
+ * as named units and called by function name; a call runs the unit in a fresh namespace, except in mode `validator`
+ * (the unit's module is kept from its first call, as CCTU imports a validator's file once).
  * The first sandbox of a machine boots CPython (the cold start) and leaves a memory snapshot under `data/`;
  * every later one is restored from it. A timeout, a memory breach or an interpreter crash kills the sandbox
  * (`dead`): its owner opens a new one.
@@ -260,16 +262,18 @@ export class PythonSandbox {
   /**
    * Calls `fn` of `unit`. mode `tool`: `argsJson` is an object of keyword arguments and the value is CCTU's
    * text (dict/list as JSON with ensure_ascii=False, anything else str()); mode `json`: `argsJson` is an array of
-   * positional arguments and the value is the result as JSON.
+   * positional arguments and the value is the result as JSON; mode `validator`: `fn` of the unit's module (run once,
+   * at its first call in this sandbox, and kept, as CCTU's validator_loader.py imports a file once), `argsJson` an
+   * array of positional arguments, the value `[passed, message]` as CCTU's handlers read `(ok, msg)`.
    */
-  call(unit: string, fn: string, argsJson: string, mode: 'tool' | 'json'): PythonOutcome {
+  call(unit: string, fn: string, argsJson: string, mode: 'tool' | 'json' | 'validator'): PythonOutcome {
     return this.#unwrap(this.#run('call', unit, fn, argsJson, mode));
   }
 
   /** The prelude's functions answer with a JSON envelope: { ok, value } or { ok: false, error, memory? }. */
   #unwrap(outcome: PythonOutcome): PythonOutcome {
     if (!outcome.ok) return outcome;
-    let envelope: { ok: boolean; value?: string; error?: string; memory?: boolean };
+    let envelope: { ok: boolean; value?: string; error?: string; memory?: boolean; text?: unknown };
     try {
       envelope = JSON.parse(outcome.value) as typeof envelope;
     } catch {
@@ -280,7 +284,7 @@ export class PythonSandbox {
       return { ok: false, error: `the sandbox's answer is not its envelope: ${outcome.value.slice(0, 200)}`, kind: 'exception' };
     }
     if (envelope.ok) return { ok: true, value: envelope.value ?? '' };
-    return { ok: false, error: envelope.error ?? 'unknown error', kind: envelope.memory === true ? 'memory' : 'exception' };
+    return { ok: false, error: envelope.error ?? 'unknown error', kind: envelope.memory === true ? 'memory' : 'exception', ...(typeof envelope.text === 'string' ? { text: envelope.text } : {}) };
   }
 
   #run(op: string, a: string, b?: string, c?: string, d?: string): PythonOutcome {
