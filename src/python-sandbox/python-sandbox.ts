@@ -126,7 +126,17 @@ const FINISH = `
   };
 })()`;
 
-function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Context } {
+interface Booting {
+  isolate: ivm.Isolate;
+  context: ivm.Context;
+  stages: number[];
+  started: number;
+  fromSnapshot: boolean;
+  assets: ReturnType<typeof pyodideAssets>;
+}
+
+/** The boot up to Pyodide's start: the isolate, its globals and Pyodide's two modules compiled and evaluated. */
+function startBoot(memoryLimitMb: number): Booting {
   const stages: number[] = [performance.now()];
   const assets = pyodideAssets();
   sandboxStarts.stdlib = assets.stdlib;
@@ -163,7 +173,17 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
       global.setSync(name, module.namespace.derefInto());
     }
     stages.push(performance.now());
-    context.evalSync(BOOT, { timeout: 120_000 });
+    return { isolate, context, stages, started, fromSnapshot, assets };
+  } catch (error) {
+    if (!isolate.isDisposed) isolate.dispose();
+    throw error;
+  }
+}
+
+/** The boot after Pyodide started (`BOOT` evaluated): the snapshot made on a full boot, the prelude, the counters. */
+function endBoot({ isolate, context, stages, started, fromSnapshot, assets }: Booting): { isolate: ivm.Isolate; context: ivm.Context } {
+  const global = context.global;
+  try {
     const state = context.evalSync('globalThis.__PY_STATE') as string;
     if (state !== 'ready') throw new Error(`Pyodide did not boot in the isolate (${state})`);
     stages.push(performance.now());
@@ -193,6 +213,33 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
     if (!isolate.isDisposed) isolate.dispose();
     throw error;
   }
+}
+
+function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Context } {
+  const booting = startBoot(memoryLimitMb);
+  try {
+    booting.context.evalSync(BOOT, { timeout: 120_000 });
+  } catch (error) {
+    if (!booting.isolate.isDisposed) booting.isolate.dispose();
+    throw error;
+  }
+  return endBoot(booting);
+}
+
+/**
+ * `boot`, with Pyodide's start (nine tenths of a restore) evaluated on isolated-vm's own thread, not this one; the
+ * rest (a tenth) runs here. Only a restore: a full boot makes the snapshot, which stays on the synchronous path.
+ */
+async function bootInBackground(memoryLimitMb: number): Promise<{ isolate: ivm.Isolate; context: ivm.Context }> {
+  if (snapshot === undefined) return boot(memoryLimitMb);
+  const booting = startBoot(memoryLimitMb);
+  try {
+    await booting.context.eval(BOOT, { timeout: 120_000 });
+  } catch (error) {
+    if (!booting.isolate.isDisposed) booting.isolate.dispose();
+    throw error;
+  }
+  return endBoot(booting);
 }
 
 /**
@@ -227,6 +274,17 @@ export class PythonSandbox {
   static async open(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
     await new Promise((resolve) => setImmediate(resolve));
     return PythonSandbox.openSync(options);
+  }
+
+  /**
+   * Opens a sandbox with most of a restore off this thread (`bootInBackground`): for sandboxes made ahead of need
+   * (`sandbox-pool.ts`), so the event loop keeps serving while they start. The first sandbox of a process without a
+   * snapshot boots synchronously, as `openSync`.
+   */
+  static async openInBackground(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
+    const { isolate, context } = await bootInBackground(options.memoryLimitMb ?? DEFAULT_PYTHON_MEMORY_MB);
+    const entry = context.global.getSync('__entry', { reference: true }) as ivm.Reference<Entry>;
+    return new PythonSandbox(isolate, entry, options.timeoutMs ?? DEFAULT_PYTHON_TIMEOUT_MS);
   }
 
   /**

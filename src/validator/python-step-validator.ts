@@ -1,4 +1,4 @@
-import { PythonSandbox, type PythonOutcome } from '../python-sandbox/index.ts';
+import { takeFreshSandbox, type PythonOutcome, type PythonSandbox } from '../python-sandbox/index.ts';
 import type { Constraint } from '../schemas/constraint.ts';
 import type { Step, Verdict } from '../schemas/step.ts';
 import { customConstraintName } from './custom-constraint-name.ts';
@@ -62,7 +62,8 @@ export class PythonStepValidator {
     const current = this.#sandboxes.get(index);
     if (current !== undefined && !current.dead) return current;
     const constraint = this.#constraints[index]!;
-    const sandbox = PythonSandbox.openSync({ timeoutMs, memoryLimitMb: this.#memoryLimitMb });
+    // Made ahead of need and never used before (sandbox-pool.ts), or opened now: restored from the clean snapshot either way.
+    const sandbox = takeFreshSandbox({ timeoutMs, memoryLimitMb: this.#memoryLimitMb });
     const failure = sandbox.define(`constraint_${index}`, constraint.params.source);
     if (failure !== '') this.#loadErrors.set(index, failure);
     this.#sandboxes.set(index, sandbox);
