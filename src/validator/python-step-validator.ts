@@ -1,4 +1,4 @@
-import { takeFreshSandbox, type PythonOutcome, type PythonSandbox } from '../python-sandbox/index.ts';
+import { PythonSandbox, takeFreshSandbox, type PythonOutcome } from '../python-sandbox/index.ts';
 import type { Constraint } from '../schemas/constraint.ts';
 import type { Step, Verdict } from '../schemas/step.ts';
 import { customConstraintName } from './custom-constraint-name.ts';
@@ -62,8 +62,10 @@ export class PythonStepValidator {
     const current = this.#sandboxes.get(index);
     if (current !== undefined && !current.dead) return current;
     const constraint = this.#constraints[index]!;
-    // Made ahead of need and never used before (sandbox-pool.ts), or opened now: restored from the clean snapshot either way.
-    const sandbox = takeFreshSandbox({ timeoutMs, memoryLimitMb: this.#memoryLimitMb });
+    // Made ahead of need and never used before (sandbox-pool.ts), or opened now: restored from the clean snapshot
+    // either way. The rare patient retry after a timeout opens its own, so no pool is kept for its longer limit.
+    const options = { timeoutMs, memoryLimitMb: this.#memoryLimitMb };
+    const sandbox = timeoutMs === this.#timeoutMs ? takeFreshSandbox(options) : PythonSandbox.openSync(options);
     const failure = sandbox.define(`constraint_${index}`, constraint.params.source);
     if (failure !== '') this.#loadErrors.set(index, failure);
     this.#sandboxes.set(index, sandbox);
