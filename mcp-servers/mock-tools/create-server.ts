@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ARGUMENTS_TEXT_META } from '../../src/mcp/for-servers/arguments-text-meta.ts';
 import { LazySchemaValidator } from '../../src/mcp/for-servers/lazy-schema-validator.ts';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
 import { clientLogging, reportProgress } from '../shared/call-reporting.ts';
@@ -55,7 +56,8 @@ export function createReusableServer(options: MockToolsServerOptions): McpServer
     const { name } = request.params;
     const stop = reportProgress(extra, name, timeoutMs);
     try {
-      const outcome = await runtime.call(name, request.params.arguments ?? {});
+      const text = request.params._meta?.[ARGUMENTS_TEXT_META];
+      const outcome = await runtime.call(name, request.params.arguments ?? {}, typeof text === 'string' ? text : undefined);
       if (outcome.isError) log('warning', 'mock-tools', `${name}: ${outcome.text}`);
       const structured = outcome.isError ? undefined : asObject(outcome.text);
       return { content: [{ type: 'text', text: outcome.text }], ...(structured ? { structuredContent: structured } : {}), isError: outcome.isError };

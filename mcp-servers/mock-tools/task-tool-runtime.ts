@@ -17,10 +17,10 @@ export function createTaskToolRuntime(options: ToolRuntimeOptions): ToolRuntime 
   const javascript = createToolRuntime({ ...options, tools: javascriptTools });
   const runtimeOf = new Map<string, ToolRuntime>([...pythonTools.map((tool) => [tool.name, python] as const), ...javascriptTools.map((tool) => [tool.name, javascript] as const)]);
   return {
-    async call(name, args) {
+    async call(name, args, argumentsText) {
       const runtime = runtimeOf.get(name);
       if (runtime === undefined) return { text: `Unknown tool "${name}". Available tools: ${[...runtimeOf.keys()].join(', ')}.`, isError: true };
-      return runtime.call(name, args);
+      return runtime.call(name, args, argumentsText);
     },
     prepare: () => javascript.prepare(),
     reset() {

@@ -21,7 +21,8 @@ export interface ToolRuntimeOptions {
 }
 
 export interface ToolRuntime {
-  call(name: string, args: unknown): Promise<ToolOutcome>;
+  /** `argumentsText`: the arguments as the model wrote them, when the client sent them (the Python runtime reads it). */
+  call(name: string, args: unknown, argumentsText?: string): Promise<ToolOutcome>;
   /**
    * Builds the context the first call needs now (the world copied in, the tools loaded) and throws a
    * `WorldOverLimitError` when the world does not fit the memory limit: an environment starting says so at once

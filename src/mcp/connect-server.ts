@@ -7,6 +7,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { SandboxError } from '../sandbox-error.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { toolResultText } from './tool-result-text.ts';
+import { ARGUMENTS_TEXT_META } from './for-servers/arguments-text-meta.ts';
 import { LazySchemaValidator } from './for-servers/lazy-schema-validator.ts';
 
 /** How to reach one MCP server: in-process (the default for suites and tests), a child process over stdio, or Streamable HTTP. */
@@ -29,6 +30,12 @@ export interface CallOptions {
   /** Cap on the bytes of `content` (UTF-8). */
   maxBytes: number;
   signal?: AbortSignal;
+  /**
+   * The arguments as the model wrote them (JSON text), sent beside the parsed object in the request's `_meta`
+   * (`ARGUMENTS_TEXT_META`): a server running Python tools parses the text itself, so `2.0` reaches the tool as the
+   * float CCTU's `json.loads` gives (utils/utils.py, get_feedback_tools), not the `2` a JavaScript round trip leaves.
+   */
+  argumentsText?: string;
 }
 
 /** One open connection to one server; tools are listed once, when it opens. */
@@ -136,7 +143,8 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
   // this call's own, aborted with the episode's (linkedToEpisode) and let go of when the call is done.
   const { call, unlink } = linkedToEpisode(options.signal);
   try {
-    const result = await client.callTool({ name, arguments: args }, undefined, { timeout: options.timeoutMs, signal: call.signal });
+    const meta = options.argumentsText === undefined ? {} : { _meta: { [ARGUMENTS_TEXT_META]: options.argumentsText } };
+    const result = await client.callTool({ name, arguments: args, ...meta }, undefined, { timeout: options.timeoutMs, signal: call.signal });
     return { ...toolResultText(result as Parameters<typeof toolResultText>[0], options.maxBytes), durationMs: performance.now() - started };
   } catch (error) {
     const durationMs = performance.now() - started;

@@ -116,6 +116,7 @@ export function createToolRouter(
         timeoutMs: options.timeoutMs,
         maxBytes: options.maxBytes,
         signal: callOptions.signal,
+        argumentsText,
       });
     },
     close() {

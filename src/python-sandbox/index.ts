@@ -7,3 +7,4 @@ export {
   type PythonOutcome,
   type PythonSandboxOptions,
 } from './python-sandbox.ts';
+export { takeFreshSandbox, disposeSandboxPool } from './sandbox-pool.ts';

@@ -13,7 +13,8 @@ export interface PythonSandboxOptions {
 /** What one call produced: the text (CCTU's tool text, or JSON), or why it failed. */
 export type PythonOutcome =
   | { ok: true; value: string }
-  | { ok: false; error: string; kind: 'exception' | 'timeout' | 'memory' | 'crash' };
+  /** `text`, for an exception: Python's `str(e)`, what CCTU's feedback quotes (utils/utils.py, get_feedback_tools). */
+  | { ok: false; error: string; kind: 'exception' | 'timeout' | 'memory' | 'crash'; text?: string };
 
 export const DEFAULT_PYTHON_MEMORY_MB = 64;
 export const DEFAULT_PYTHON_TIMEOUT_MS = 10_000;
@@ -125,7 +126,17 @@ const FINISH = `
   };
 })()`;
 
-function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Context } {
+interface Booting {
+  isolate: ivm.Isolate;
+  context: ivm.Context;
+  stages: number[];
+  started: number;
+  fromSnapshot: boolean;
+  assets: ReturnType<typeof pyodideAssets>;
+}
+
+/** The boot up to Pyodide's start: the isolate, its globals and Pyodide's two modules compiled and evaluated. */
+function startBoot(memoryLimitMb: number): Booting {
   const stages: number[] = [performance.now()];
   const assets = pyodideAssets();
   sandboxStarts.stdlib = assets.stdlib;
@@ -162,7 +173,17 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
       global.setSync(name, module.namespace.derefInto());
     }
     stages.push(performance.now());
-    context.evalSync(BOOT, { timeout: 120_000 });
+    return { isolate, context, stages, started, fromSnapshot, assets };
+  } catch (error) {
+    if (!isolate.isDisposed) isolate.dispose();
+    throw error;
+  }
+}
+
+/** The boot after Pyodide started (`BOOT` evaluated): the snapshot made on a full boot, the prelude, the counters. */
+function endBoot({ isolate, context, stages, started, fromSnapshot, assets }: Booting): { isolate: ivm.Isolate; context: ivm.Context } {
+  const global = context.global;
+  try {
     const state = context.evalSync('globalThis.__PY_STATE') as string;
     if (state !== 'ready') throw new Error(`Pyodide did not boot in the isolate (${state})`);
     stages.push(performance.now());
@@ -194,10 +215,38 @@ function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Conte
   }
 }
 
+function boot(memoryLimitMb: number): { isolate: ivm.Isolate; context: ivm.Context } {
+  const booting = startBoot(memoryLimitMb);
+  try {
+    booting.context.evalSync(BOOT, { timeout: 120_000 });
+  } catch (error) {
+    if (!booting.isolate.isDisposed) booting.isolate.dispose();
+    throw error;
+  }
+  return endBoot(booting);
+}
+
+/**
+ * `boot`, with Pyodide's start (nine tenths of a restore) evaluated on isolated-vm's own thread, not this one; the
+ * rest (a tenth) runs here. Only a restore: a full boot makes the snapshot, which stays on the synchronous path.
+ */
+async function bootInBackground(memoryLimitMb: number): Promise<{ isolate: ivm.Isolate; context: ivm.Context }> {
+  if (snapshot === undefined) return boot(memoryLimitMb);
+  const booting = startBoot(memoryLimitMb);
+  try {
+    await booting.context.eval(BOOT, { timeout: 120_000 });
+  } catch (error) {
+    if (!booting.isolate.isDisposed) booting.isolate.dispose();
+    throw error;
+  }
+  return endBoot(booting);
+}
+
 /**
  * CPython (Pyodide, WebAssembly) inside its own isolated-vm isolate: the Python code has no Node API, no host
  * files, no network and no processes, and the JavaScript it could reach is the isolate's own. Code is registered
- * as named units and called by function name; every call runs the unit in a fresh namespace.
+ * as named units and called by function name; a call runs the unit in a fresh namespace, except in mode `validator`
+ * (the unit's module is kept from its first call, as CCTU imports a validator's file once).
  * The first sandbox of a machine boots CPython (the cold start) and leaves a memory snapshot under `data/`;
  * every later one is restored from it. A timeout, a memory breach or an interpreter crash kills the sandbox
  * (`dead`): its owner opens a new one.
@@ -225,6 +274,17 @@ export class PythonSandbox {
   static async open(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
     await new Promise((resolve) => setImmediate(resolve));
     return PythonSandbox.openSync(options);
+  }
+
+  /**
+   * Opens a sandbox with most of a restore off this thread (`bootInBackground`): for sandboxes made ahead of need
+   * (`sandbox-pool.ts`), so the event loop keeps serving while they start. The first sandbox of a process without a
+   * snapshot boots synchronously, as `openSync`.
+   */
+  static async openInBackground(options: PythonSandboxOptions = {}): Promise<PythonSandbox> {
+    const { isolate, context } = await bootInBackground(options.memoryLimitMb ?? DEFAULT_PYTHON_MEMORY_MB);
+    const entry = context.global.getSync('__entry', { reference: true }) as ivm.Reference<Entry>;
+    return new PythonSandbox(isolate, entry, options.timeoutMs ?? DEFAULT_PYTHON_TIMEOUT_MS);
   }
 
   /**
@@ -260,16 +320,18 @@ export class PythonSandbox {
   /**
    * Calls `fn` of `unit`. mode `tool`: `argsJson` is an object of keyword arguments and the value is CCTU's
    * text (dict/list as JSON with ensure_ascii=False, anything else str()); mode `json`: `argsJson` is an array of
-   * positional arguments and the value is the result as JSON.
+   * positional arguments and the value is the result as JSON; mode `validator`: `fn` of the unit's module (run once,
+   * at its first call in this sandbox, and kept, as CCTU's validator_loader.py imports a file once), `argsJson` an
+   * array of positional arguments, the value `[passed, message]` as CCTU's handlers read `(ok, msg)`.
    */
-  call(unit: string, fn: string, argsJson: string, mode: 'tool' | 'json'): PythonOutcome {
+  call(unit: string, fn: string, argsJson: string, mode: 'tool' | 'json' | 'validator'): PythonOutcome {
     return this.#unwrap(this.#run('call', unit, fn, argsJson, mode));
   }
 
   /** The prelude's functions answer with a JSON envelope: { ok, value } or { ok: false, error, memory? }. */
   #unwrap(outcome: PythonOutcome): PythonOutcome {
     if (!outcome.ok) return outcome;
-    let envelope: { ok: boolean; value?: string; error?: string; memory?: boolean };
+    let envelope: { ok: boolean; value?: string; error?: string; memory?: boolean; text?: unknown };
     try {
       envelope = JSON.parse(outcome.value) as typeof envelope;
     } catch {
@@ -280,7 +342,7 @@ export class PythonSandbox {
       return { ok: false, error: `the sandbox's answer is not its envelope: ${outcome.value.slice(0, 200)}`, kind: 'exception' };
     }
     if (envelope.ok) return { ok: true, value: envelope.value ?? '' };
-    return { ok: false, error: envelope.error ?? 'unknown error', kind: envelope.memory === true ? 'memory' : 'exception' };
+    return { ok: false, error: envelope.error ?? 'unknown error', kind: envelope.memory === true ? 'memory' : 'exception', ...(typeof envelope.text === 'string' ? { text: envelope.text } : {}) };
   }
 
   #run(op: string, a: string, b?: string, c?: string, d?: string): PythonOutcome {

@@ -132,37 +132,88 @@ def __sandbox_functions(unit):
 
 
 def _cctu_text(result):
-    # CCTU's rule for a tool's return value: dict and list as JSON (ensure_ascii=False), anything else str().
-    if isinstance(result, (dict, list)):
+    # CCTU's rule for a tool's return value (utils/utils.py, call_function): `type(predict) == dict or list` as JSON
+    # (ensure_ascii=False), anything else str(): an exact type test, so a dict subclass (OrderedDict, defaultdict) is
+    # str()'d there, and here.
+    if type(result) == dict or type(result) == list:
         return json.dumps(result, ensure_ascii=False)
     return str(result)
 
 
-def __sandbox_call(unit, function, args_json, mode):
-    """Runs `function` of `unit` in a fresh namespace. mode 'tool': keyword arguments, CCTU's text;
-    mode 'json': positional arguments, the result as JSON. Returns a JSON envelope, never raises."""
+def _tool_text(mode, error):
+    # A tool's exception as CCTU's feedback quotes it, `str(e)` (utils/utils.py, get_feedback_tools), under 'text';
+    # an exception whose __str__ raises leaves its type's name.
+    if mode != 'tool':
+        return {}
     try:
+        return {'text': str(error)}
+    except BaseException:
+        return {'text': type(error).__name__}
+
+
+_modules = {}
+
+
+def _validator_module(unit):
+    # CCTU imports a validator's file once per process and keeps the module (validator_loader.py, load_validator_func
+    # under lru_cache): module-level state lives from one call to the next. A sandbox is one validator's for one
+    # episode, so the module lives across that episode's calls. A failed import is not kept (lru_cache keeps no
+    # exception): the next call imports again.
+    namespace = _modules.get(unit)
+    if namespace is None:
         namespace = {'__name__': unit}
         exec(_units[unit], namespace)
-        target = namespace.get(function)
-        if not callable(target):
-            return json.dumps({'ok': False, 'error': f'the code does not define a function {function}'})
+        _modules[unit] = namespace
+    return namespace
+
+
+def __sandbox_call(unit, function, args_json, mode):
+    """Runs `function` of `unit`. mode 'tool': a fresh namespace, keyword arguments, CCTU's text;
+    mode 'validator': the unit's module (made at its first call, kept), one positional argument, CCTU's reading of
+    `(ok, msg)`; mode 'json': a fresh namespace, positional arguments, the result as JSON.
+    Returns a JSON envelope, never raises."""
+    try:
+        if mode == 'tool':
+            # utils/utils.py, call_function: `namespace = {}; exec(code, namespace, namespace)`, then
+            # NameError(f"name {name} is not defined") when the code defines no such name.
+            namespace = {}
+            exec(_units[unit], namespace, namespace)
+            if function not in namespace:
+                raise NameError(f'name {function} is not defined')
+            target = namespace[function]
+        elif mode == 'validator':
+            namespace = _validator_module(unit)
+            if function not in namespace:
+                return json.dumps({'ok': False, 'error': f'the code does not define a function {function}'})
+            target = namespace[function]
+        else:
+            namespace = {'__name__': unit}
+            exec(_units[unit], namespace)
+            target = namespace.get(function)
+            if not callable(target):
+                return json.dumps({'ok': False, 'error': f'the code does not define a function {function}'})
         random.seed(_SEED)
         args = json.loads(args_json)
         if mode == 'tool':
             if not isinstance(args, dict):
                 return json.dumps({'ok': False, 'error': 'arguments must be a JSON object'})
             text = _cctu_text(target(**args))
+        elif mode == 'validator':
+            # handlers/response.py (ResponseFormatHandler.check and its two siblings): `ok, msg = call_validator(...)`
+            # then `if not ok:` a message made with f"... {msg}": any two-item result unpacks, `ok` is read for its
+            # truth, and `msg` is formatted (str) only when `ok` is false.
+            ok, msg = target(*args)
+            text = json.dumps([True, ''] if not (not ok) else [False, f'{msg}'], ensure_ascii=False)
         else:
             text = json.dumps(target(*args), ensure_ascii=False)
         if len(text) > _MAX_CHARS:
             text = text[:_MAX_CHARS]
         return json.dumps({'ok': True, 'value': text}, ensure_ascii=False)
     except RecursionError as error:
-        return json.dumps({'ok': False, 'error': _describe(error)})
+        return json.dumps({'ok': False, 'error': _describe(error), **_tool_text(mode, error)})
     except MemoryError:
         return json.dumps({'ok': False, 'error': 'MemoryError: the Python sandbox ran out of memory', 'memory': True})
     except BaseException as error:
         frames = traceback.extract_tb(error.__traceback__)
         where = next((f' (line {frame.lineno})' for frame in reversed(frames) if frame.filename == unit), '')
-        return json.dumps({'ok': False, 'error': _describe(error) + where}, ensure_ascii=False)
+        return json.dumps({'ok': False, 'error': _describe(error) + where, **_tool_text(mode, error)}, ensure_ascii=False)

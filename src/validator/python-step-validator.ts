@@ -1,4 +1,4 @@
-import { PythonSandbox, type PythonOutcome } from '../python-sandbox/index.ts';
+import { PythonSandbox, takeFreshSandbox, type PythonOutcome } from '../python-sandbox/index.ts';
 import type { Constraint } from '../schemas/constraint.ts';
 import type { Step, Verdict } from '../schemas/step.ts';
 import { customConstraintName } from './custom-constraint-name.ts';
@@ -25,10 +25,15 @@ export const responseForValidation = cctuAnswerText;
  * own interpreter restored from the clean snapshot, so one validator cannot change another's verdict whatever it does
  * to its interpreter (patch builtins, `sys.modules`, `json`, `re`, a class, the sandbox's own call path): the
  * other's interpreter is not the same memory. The same holds for the task's tools (mock-tools has its own sandbox)
- * and for the next episode (new sandboxes). Each call runs the validator's source in a fresh namespace, so a fresh
- * sandbox gives the same verdicts (re-validation cannot differ). A validator that raises, returns something other
- * than `(bool, str)`, times out twice or runs out of memory gets one `error` verdict and is left out from then on;
- * the others are unaffected.
+ * and for the next episode (new sandboxes). The validator's file is run once per sandbox, at its first call, and its
+ * module kept for the episode's later answers, as CCTU's validator_loader.py (load_validator_func, lru_cache)
+ * imports it once per process: module-level state lives from one answer to the next within the episode (CCTU keeps
+ * it for the whole process, across samples and repeats; here the next episode starts clean, as the isolation
+ * requires). Re-validation replays the episode's answers in order in fresh sandboxes, so it gives the same
+ * verdicts. The result is read as CCTU's handlers read it (handlers/response.py: `ok, msg = …; if not ok:`): any
+ * two-item result, `ok` by its truth, `msg` formatted with str(). A validator that raises (CCTU's harness would
+ * retry the model call and, failing, drop the sample), returns something that does not unpack into two, times out
+ * twice or runs out of memory gets one `error` verdict and is left out from then on; the others are unaffected.
  */
 export class PythonStepValidator {
   readonly #constraints: readonly PythonConstraint[];
@@ -57,7 +62,10 @@ export class PythonStepValidator {
     const current = this.#sandboxes.get(index);
     if (current !== undefined && !current.dead) return current;
     const constraint = this.#constraints[index]!;
-    const sandbox = PythonSandbox.openSync({ timeoutMs, memoryLimitMb: this.#memoryLimitMb });
+    // Made ahead of need and never used before (sandbox-pool.ts), or opened now: restored from the clean snapshot
+    // either way. The rare patient retry after a timeout opens its own, so no pool is kept for its longer limit.
+    const options = { timeoutMs, memoryLimitMb: this.#memoryLimitMb };
+    const sandbox = timeoutMs === this.#timeoutMs ? takeFreshSandbox(options) : PythonSandbox.openSync(options);
     const failure = sandbox.define(`constraint_${index}`, constraint.params.source);
     if (failure !== '') this.#loadErrors.set(index, failure);
     this.#sandboxes.set(index, sandbox);
@@ -67,11 +75,11 @@ export class PythonStepValidator {
   #call(index: number, response: string): PythonOutcome {
     const constraint = this.#constraints[index]!;
     const args = JSON.stringify([response]);
-    let outcome = this.#open(index, this.#timeoutMs).call(`constraint_${index}`, constraint.params.function, args, 'json');
+    let outcome = this.#open(index, this.#timeoutMs).call(`constraint_${index}`, constraint.params.function, args, 'validator');
     if (!outcome.ok && outcome.kind === 'timeout') {
       // A stalled machine is not a broken validator: once more, in a fresh sandbox with a longer limit.
       const patient = this.#open(index, this.#timeoutMs * 5);
-      outcome = patient.call(`constraint_${index}`, constraint.params.function, args, 'json');
+      outcome = patient.call(`constraint_${index}`, constraint.params.function, args, 'validator');
       patient.dispose();
     }
     return outcome;
@@ -117,14 +125,15 @@ export class PythonStepValidator {
       return `the Python sandbox could not start: ${(failure as Error).message}`;
     }
     if (!outcome.ok) return outcome.kind === 'exception' ? outcome.error : `${outcome.error} (${outcome.kind})`;
+    // The sandbox read `(ok, msg)` as CCTU's handlers do (`if not ok:`, f"{msg}"): `[passed, message]`.
     let result: unknown;
     try {
       result = JSON.parse(outcome.value);
     } catch {
-      return `it must return (bool, str), returned ${outcome.value.slice(0, 200)}`;
+      result = undefined;
     }
-    if (!Array.isArray(result) || result.length !== 2 || typeof result[0] !== 'boolean') return `it must return (bool, str), returned ${outcome.value.slice(0, 200)}`;
-    return { passed: result[0], message: typeof result[1] === 'string' ? result[1] : JSON.stringify(result[1]) };
+    if (!Array.isArray(result) || typeof result[0] !== 'boolean' || typeof result[1] !== 'string') return `the sandbox's answer is not a verdict: ${outcome.value.slice(0, 200)}`;
+    return { passed: result[0], message: result[1] };
   }
 
   dispose(): void {

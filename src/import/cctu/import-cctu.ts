@@ -86,9 +86,17 @@ async function importSample(sample: CctuSample, checkCodeDir: string, sandbox: P
   // check_constraint_<i>.json or .py; CCTU prints and skips a pair it does not know — here that refuses the sample.
   const read = new Set<string>();
   const sampleNotes: string[] = [];
+  const firstOf = new Map<string, number>();
   const constraints = sample.constraints_list.map((triple, index) => {
     const key = handlerKey(triple[0], triple[1]);
     if (!isRegistered(key)) invalid(`sample ${sample.id}: constraints_list[${index}] ${JSON.stringify([triple[0], triple[1]])} is not a pair of CCTU's HANDLER_REGISTRY (utils/constraint_checker/handlers/registry.py)`);
+    // CCTU's handlers keep their configuration and counters on the one checker (handlers/*.py, configure writes
+    // checker.format_checker_path, checker.max_callTimes …): a second handler of a pair replaces the first's
+    // configuration, and both then check the second's (and count each call twice). Not one of the 200 released
+    // samples repeats a pair; one that does is refused rather than checked otherwise than CCTU would.
+    const earlier = firstOf.get(key);
+    if (earlier !== undefined) invalid(`sample ${sample.id}: constraints_list[${index}] ${JSON.stringify([triple[0], triple[1]])} repeats the pair of constraints_list[${earlier}]: CCTU's handlers share the checker's state, so the later would replace the earlier's configuration (utils/constraint_checker/core.py, _init_handlers)`);
+    firstOf.set(key, index);
     const name = `check_constraint_${index}.${isPythonHandler(key) ? 'py' : 'json'}`;
     const check = files.get(name);
     read.add(name);

@@ -115,6 +115,15 @@ describe('sandbox import cctu', () => {
       /^sandbox: sample 2: constraints_list\[0\] \["Interact","Round"\] is not a pair of CCTU's HANDLER_REGISTRY/,
     ],
     [
+      // core.py, _init_handlers: one handler per constraint, all configuring the one checker (handlers/interact.py,
+      // CallTimesHandler.configure sets checker.max_callTimes): a repeated pair is not two constraints there.
+      'a pair repeated in one sample',
+      (line) => {
+        if (line.id === '4') line.constraints_list = [...(line.constraints_list as unknown[]), (line.constraints_list as unknown[])[0]];
+      },
+      /^sandbox: sample 4: constraints_list\[\d+\] \["Resource","Tool Call Count"\] repeats the pair of constraints_list\[0\]: /,
+    ],
+    [
       'an id holding the repeat suffix',
       (line) => {
         if (line.id === '1') line.id = '1_0';

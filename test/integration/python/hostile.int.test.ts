@@ -18,20 +18,24 @@ afterAll(() => disposeIsolatePool());
 
 const HOST_FILE = '/tmp/agent-sandbox-python-escape-probe';
 
-/** Tool bodies (the function is named `attack`, called with no arguments) and what the error must say. */
+/**
+ * Tool bodies (the function is named `attack`, called with no arguments) and what the error must say: CCTU's text for
+ * a tool that raises is `an error occured when call <name>: <str(e)>` (utils/utils.py, get_feedback_tools), so the
+ * exception's own message, without its type's name.
+ */
 const ATTACKS: Array<[string, string, RegExp]> = [
-  ['reads /etc/passwd', "return open('/etc/passwd').read()", /FileNotFoundError/],
-  ['writes a file', `open(${JSON.stringify(HOST_FILE)}, 'w').write('escaped')\n    return 'written'`, /PermissionError/],
-  ['writes in its working directory', "open('notes.txt', 'w').write('x')\n    return 'written'", /PermissionError/],
-  ['runs os.system', "import os\n    return os.system('touch " + HOST_FILE + "')", /PermissionError: os.system/],
-  ['starts a subprocess', "import subprocess\n    return subprocess.run(['ls'])", /ImportError: module 'subprocess'/],
-  ['opens a socket', "import socket\n    return socket.create_connection(('127.0.0.1', 22))", /ImportError: module 'socket'/],
-  ['imports js', 'import js\n    return str(js.process)', /ImportError: module 'js'/],
-  ['calls pyodide.code.run_js', "from pyodide.code import run_js\n    return run_js('globalThis')", /ImportError: module 'pyodide/],
-  ['imports pyodide_js', 'import pyodide_js\n    return str(pyodide_js)', /ImportError: module 'pyodide_js'/],
-  ['reaches js through sys.modules', "import sys\n    return str(sys.modules['js'].process)", /(TypeError|KeyError|AttributeError)/],
-  ['loads ctypes', "import ctypes\n    return ctypes.CDLL(None).system(b'true')", /ImportError: module 'ctypes'/],
-  ['recurses without end', 'def down(n):\n        return down(n + 1)\n    return down(0)', /RecursionError/],
+  ['reads /etc/passwd', "return open('/etc/passwd').read()", /: \[Errno 44\] No such file or directory: '\/etc\/passwd'$/],
+  ['writes a file', `open(${JSON.stringify(HOST_FILE)}, 'w').write('escaped')\n    return 'written'`, /: \[Errno 2\] Permission denied/],
+  ['writes in its working directory', "open('notes.txt', 'w').write('x')\n    return 'written'", /: \[Errno 2\] Permission denied/],
+  ['runs os.system', "import os\n    return os.system('touch " + HOST_FILE + "')", /: os\.system is not available/],
+  ['starts a subprocess', "import subprocess\n    return subprocess.run(['ls'])", /: module 'subprocess'/],
+  ['opens a socket', "import socket\n    return socket.create_connection(('127.0.0.1', 22))", /: module 'socket'/],
+  ['imports js', 'import js\n    return str(js.process)', /: module 'js'/],
+  ['calls pyodide.code.run_js', "from pyodide.code import run_js\n    return run_js('globalThis')", /: module 'pyodide/],
+  ['imports pyodide_js', 'import pyodide_js\n    return str(pyodide_js)', /: module 'pyodide_js'/],
+  ['reaches js through sys.modules', "import sys\n    return str(sys.modules['js'].process)", /^an error occured when call attack_\d+: 'js'$/],
+  ['loads ctypes', "import ctypes\n    return ctypes.CDLL(None).system(b'true')", /: module 'ctypes'/],
+  ['recurses without end', 'def down(n):\n        return down(n + 1)\n    return down(0)', /: maximum recursion depth exceeded$/],
   ['allocates without end', 'hoard = []\n    while True:\n        hoard.append(bytearray(1 << 20))', /ran out of memory/],
   ['allocates one huge string', "return 'x' * (1 << 30)", /ran out of memory/],
 ];
@@ -136,9 +140,10 @@ describe('hostile Python validators give error verdicts', () => {
 
   it.each([
     ['reads a host file', "open('/etc/passwd').read()\n    return (True, 'ok')", /FileNotFoundError/],
-    ['escapes through js', "import js\n    return (True, 'ok')", /ImportError: module 'js'/],
+    ['escapes through js', "import js\n    return (True, 'ok')", /: module 'js'/],
     ['loops forever', 'while True:\n        pass', /timed out/],
-    ['returns the wrong shape', "return 'fine'", /must return \(bool, str\)/],
+    // CCTU's `ok, msg = call_validator(...)` (handlers/response.py) raises on 'fine': too many values to unpack.
+    ['returns the wrong shape', "return 'fine'", /ValueError: too many values to unpack \(expected 2\)/],
     ['raises', "raise ValueError('boom')", /ValueError: boom/],
   ])('%s: one error verdict; the length constraint beside it is unaffected', async (_name, body, detail) => {
     const verdicts = await verdictsOf(body, 'one two three four five six seven');

@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { writeCctuResponseFile } from '../../../src/engine/cctu-response-file.ts';
 import { solveSubqueries } from '../../../src/graders/cctu.ts';
 import { answerVerify, gradeCctuOfficial, summarizeCctuOfficial } from '../../../src/graders/cctu-official.ts';
 import { CctuTaskSchema } from '../../../src/schemas/cctu-task.ts';
@@ -138,5 +142,38 @@ describe("CCTU's leaderboard", () => {
   it('rounds a tie to even as Python\'s format does: 1/800 = 0.125 % is "0.12"', () => {
     const scores = Array.from({ length: 800 }, (_, index) => score(0, 'Single-Hop', index === 0 ? 1 : 0, 0));
     expect(summarizeCctuOfficial(scores)[0]!.rows[0]![1]).toBe('0.12 ± 0.00');
+  });
+});
+
+// response_generator.py: sample_process returns (id, messages) when the conversation finishes (an accepted answer,
+// or checker.round >= checker.max_round), and (id, None) when a round kept failing through every retry; main
+// writes a line only `if messages`. So CCTU's file has a line for a finished or round-limited episode, none for one
+// that failed.
+describe("CCTU's response.jsonl", () => {
+  it('has a line for a completed and a limit episode, none for an error episode or one whose validator failed, and says which ids are missing', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'cctu-response-'));
+    const file = (_out: string, taskId: string, repeat: number) => path.join(dir, `${taskId}-${repeat}.jsonl`);
+    // Repeat 3: a validator raised on the final answer (an `error` verdict), where CCTU's get_feedback raises.
+    const validatorFailed: TrajectoryEvent = { ...base(), type: 'constraint-check', step: { kind: 'final-answer', round: 2, content: '' }, verdicts: [{ constraintId: 'c0', category: 'python', effect: 'error', message: 'validate_format failed: ValueError: x' }], enforcement: 'block', durationMs: 0 };
+    const episodes: Array<'completed' | 'limit' | 'error'> = ['completed', 'limit', 'error', 'completed'];
+    episodes.forEach((status, repeat) => {
+      const events = [start(), assistant(1), result(1, 'Paris'), assistant(2, false), ...(repeat === 3 ? [validatorFailed] : []), end(status)];
+      writeFileSync(file(dir, TASK.id, repeat), events.map((event) => JSON.stringify(event)).join('\n') + '\n');
+    });
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      const target = await writeCctuResponseFile(dir, [{ task: TASK, path: path.join(dir, 'task.json') }], 4, file);
+      const ids = readFileSync(target!, 'utf8').trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+      // The sample id is the task's id when the import recorded none (metadata.cctu.id), the repeat after "_".
+      expect(ids).toEqual([`${TASK.id}_0`, `${TASK.id}_1`]);
+      expect(written.join('')).toContain(`no line for 2 episodes that ended in an error or a validator failure (${TASK.id}_2, ${TASK.id}_3)`);
+    } finally {
+      spy.mockRestore();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
