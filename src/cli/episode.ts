@@ -7,6 +7,7 @@ import type { Enforcement } from '../schemas/step.ts';
 import { checkFolderFlag, checkModelSpec, enforcementOption, nonNegativeInteger } from './cli-options.ts';
 import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
 import { formatEvent, formatScore } from './transcript.ts';
+import { checkJsonModel, commandOutput, endingFields, jsonOption } from './json-output.ts';
 
 interface EpisodeFlags {
   task: string;
@@ -16,6 +17,7 @@ interface EpisodeFlags {
   execute?: boolean;
   seed: number;
   judge?: string;
+  json?: boolean;
 }
 
 /** The first repeat index with no trajectory yet in `out`: an episode never overwrites an earlier one. */
@@ -36,12 +38,15 @@ export function episodeCommand(): Command {
     .option('--execute', 'plan tasks: also execute the accepted plan')
     .option('--seed <n>', 'seed recorded with the run', nonNegativeInteger('--seed'), 0)
     .option('--judge <spec>', 'a model that judges what only a judge can (DDR judge accuracy, plan rubric metrics)')
+    .addOption(jsonOption())
     .action(async (flags: EpisodeFlags) => {
+      const out = commandOutput(flags.json);
       const { task, path: taskPath } = await loadTask(flags.task);
       const spec = checkModelSpec(flags.model ?? 'reference');
+      checkJsonModel(flags.json, spec);
       const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
       checkFolderFlag('--out', flags.out);
-      if (!flags.model) process.stdout.write(`${pc.dim('Using model "reference" (no --model given): it plays the task\'s reference solution.')}\n`);
+      if (!flags.model) out.human(`${pc.dim('Using model "reference" (no --model given): it plays the task\'s reference solution.')}\n`);
       // The engine (LangGraph, LangChain, isolated-vm) loads only now: help and bad input answer fast.
       const [{ runEpisode }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { trajectoryFile }, { gradeEpisode }, { checkModelSetup }] = await Promise.all([
         import('../engine/run-episode.ts'),
@@ -53,9 +58,9 @@ export function episodeCommand(): Command {
       // A model (or judge) that cannot be set up fails here, before any trajectory is written.
       await checkModelSetup(spec, task);
       if (judge !== undefined) await checkModelSetup(judge, task);
-      const out = path.resolve(flags.out);
-      const repeat = nextFreeRepeat(out, task.id);
-      const file = trajectoryFile(out, task.id, repeat);
+      const outDir = path.resolve(flags.out);
+      const repeat = nextFreeRepeat(outDir, task.id);
+      const file = trajectoryFile(outDir, task.id, repeat);
       // Playing as a human, the human model shows the conversation in full: the transcript leaves those parts out.
       const shownByHuman = spec === 'human';
       const result = await runEpisode({
@@ -69,17 +74,23 @@ export function episodeCommand(): Command {
         planExecutor: lazyPlanExecutor,
         onEvent: (event) => {
           const text = formatEvent(event, { shownByHuman });
-          if (text !== null) process.stdout.write(`${text}\n`);
+          if (text !== null) out.human(`${text}\n`);
         },
       });
-      if (result.finalAnswer !== null) process.stdout.write(`${pc.bold('final answer')}: ${result.finalAnswer}\n`);
+      if (result.finalAnswer !== null) out.human(`${pc.bold('final answer')}: ${result.finalAnswer}\n`);
+      let score: Awaited<ReturnType<typeof gradeEpisode>> | null = null;
+      let scoreError: string | null = null;
       try {
         const { judgeOptions } = await import('../graders/judge-options.ts');
-        process.stdout.write(`${formatScore(await gradeEpisode(task, result.events, await judgeOptions(judge)(task)))}\n`);
+        score = await gradeEpisode(task, result.events, await judgeOptions(judge)(task));
+        out.human(`${formatScore(score)}\n`);
       } catch (error) {
-        process.stdout.write(`score: ${(error as Error).message}\n`);
+        scoreError = (error as Error).message;
+        out.human(`score: ${scoreError}\n`);
       }
-      process.stdout.write(`${pc.dim(`trajectory: ${displayPath(file)}`)}\n`);
-      process.exitCode = result.status === 'error' ? (exitCodeOfErrors([{ reason: result.reason, count: 1 }]) ?? EXIT_CODES.internal) : EXIT_CODES.ok;
+      out.human(`${pc.dim(`trajectory: ${displayPath(file)}`)}\n`);
+      const exitCode = result.status === 'error' ? (exitCodeOfErrors([{ reason: result.reason, count: 1 }]) ?? EXIT_CODES.internal) : EXIT_CODES.ok;
+      process.exitCode = exitCode;
+      out.result('episode', exitCode, { taskId: task.id, repeat, model: spec, trajectory: file, ...endingFields(result.status, result.reason), finalAnswer: result.finalAnswer, score, scoreError });
     });
 }

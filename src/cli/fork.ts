@@ -16,6 +16,7 @@ import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
 import { formatDivergences } from './format-divergences.ts';
 import { formatEvent, formatScore } from './transcript.ts';
 import { UsageError } from './usage-error.ts';
+import { checkJsonModel, commandOutput, endingFields, jsonOption } from './json-output.ts';
 
 interface ForkFlags {
   at: string;
@@ -23,6 +24,7 @@ interface ForkFlags {
   enforcement?: Enforcement;
   constraints?: string;
   out: string;
+  json?: boolean;
 }
 
 /** `--at`: a positive integer within the parent's recorded rounds; anything else is a usage error naming the range. */
@@ -47,10 +49,13 @@ export function forkCommand(): Command {
     .addOption(enforcement)
     .option('--constraints <file>', 'constraints replacing the task\'s: a JSON list of constraints, or an object (e.g. a task file) with "constraints"')
     .option('--out <dir>', 'where the fork goes: <dir>/<task>.<n>.jsonl, n the first index not taken yet', 'runs/fork')
+    .addOption(jsonOption())
     .action(async (file: string, flags: ForkFlags) => {
+      const output = commandOutput(flags.json);
       const source = await readForkSource(file);
       const at = branchRound(flags.at, source.rounds, file);
       const spec = checkModelSpec(flags.model);
+      checkJsonModel(flags.json, spec);
       const constraints = flags.constraints === undefined ? undefined : { file: flags.constraints, list: await readConstraintsFile(flags.constraints) };
       const task = await taskOfTrajectory(source.events);
       for (const line of recordingMismatches(source.start, task)) process.stderr.write(`warning: ${line}\n`);
@@ -70,7 +75,7 @@ export function forkCommand(): Command {
       if (existsSync(path.join(out, RUN_FILE))) throw new SandboxError('invalid-input', `${flags.out} is a run folder (it has ${RUN_FILE}): give the fork a folder of its own with --out`);
       const repeat = nextFreeRepeat(out, task.id);
       const target = trajectoryFile(out, task.id, repeat);
-      process.stdout.write(`${pc.dim(`fork of ${displayPath(path.resolve(file))} (sha-256 ${source.sha256.slice(0, 12)}): rounds 1..${at} replayed from it, ${spec} plays from round ${at + 1}`)}\n`);
+      output.human(`${pc.dim(`fork of ${displayPath(path.resolve(file))} (sha-256 ${source.sha256.slice(0, 12)}): rounds 1..${at} replayed from it, ${spec} plays from round ${at + 1}`)}\n`);
       const forked = await forkTrajectory({
         source,
         at,
@@ -87,19 +92,37 @@ export function forkCommand(): Command {
           const text = formatEvent(event);
           if (text === null) return;
           const replayed = event.type === 'model-response' && event.round <= at ? pc.dim(' (replayed from the parent)') : '';
-          process.stdout.write(`${text}${replayed}\n`);
+          output.human(`${text}${replayed}\n`);
         },
       });
       const { result } = forked;
-      process.stdout.write(`replayed rounds 1..${at}: `);
-      process.stdout.write(formatDivergences(forked.divergences));
-      if (result.finalAnswer !== null) process.stdout.write(`${pc.bold('final answer')}: ${result.finalAnswer}\n`);
+      output.human(`replayed rounds 1..${at}: `);
+      output.human(formatDivergences(forked.divergences));
+      if (result.finalAnswer !== null) output.human(`${pc.bold('final answer')}: ${result.finalAnswer}\n`);
+      let score: Awaited<ReturnType<typeof gradeEpisode>> | null = null;
+      let scoreError: string | null = null;
       try {
-        process.stdout.write(`${formatScore(await gradeEpisode(constraints ? { ...task, constraints: constraints.list } : task, result.events))}\n`);
+        score = await gradeEpisode(constraints ? { ...task, constraints: constraints.list } : task, result.events);
+        output.human(`${formatScore(score)}\n`);
       } catch (error) {
-        process.stdout.write(`score: ${(error as Error).message}\n`);
+        scoreError = (error as Error).message;
+        output.human(`score: ${scoreError}\n`);
       }
-      process.stdout.write(`${pc.dim(`trajectory: ${displayPath(target)}`)}\n`);
-      process.exitCode = result.status === 'error' ? (exitCodeOfErrors([{ reason: result.reason, count: 1 }]) ?? EXIT_CODES.internal) : EXIT_CODES.ok;
+      output.human(`${pc.dim(`trajectory: ${displayPath(target)}`)}\n`);
+      const exitCode = result.status === 'error' ? (exitCodeOfErrors([{ reason: result.reason, count: 1 }]) ?? EXIT_CODES.internal) : EXIT_CODES.ok;
+      process.exitCode = exitCode;
+      output.result('fork', exitCode, {
+        parent: path.resolve(file),
+        parentSha256: source.sha256,
+        at,
+        model: spec,
+        taskId: task.id,
+        trajectory: target,
+        ...endingFields(result.status, result.reason),
+        divergences: forked.divergences,
+        finalAnswer: result.finalAnswer,
+        score,
+        scoreError,
+      });
     });
 }

@@ -7,6 +7,7 @@ import { COMMANDS } from './commands.ts';
 import { nearestName } from './nearest-name.ts';
 import { applyConfig, CONFIG_FILES, loadConfig, loadEnvFiles } from './config.ts';
 import { EXIT_CODES } from './exit-codes.ts';
+import { wantsJson } from './json-output.ts';
 import { UsageError } from './usage-error.ts';
 
 /** The version of agent-sandbox (package.json), for `sandbox --version`. */
@@ -81,6 +82,12 @@ function checkCommandWord(argv: readonly string[]): string | undefined {
 
 /** Runs the CLI and returns the exit status: one place maps errors to statuses. */
 export async function main(argv: readonly string[]): Promise<number> {
+  const command = commandWord(argv)?.word;
+  // With --json a failure is one JSON object on stdout too (the message stays on stderr), so a script reads every outcome the same way.
+  const failed = (status: number, code: string, message: string): number => {
+    if (wantsJson(argv, command)) process.stdout.write(`${JSON.stringify({ command, exitCode: status, error: { code, message } })}\n`);
+    return status;
+  };
   try {
     const only = checkCommandWord(argv);
     // a config file has sections for any command: every command is loaded to check it
@@ -93,17 +100,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     return process.exitCode === undefined ? EXIT_CODES.ok : Number(process.exitCode);
   } catch (error) {
     if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? EXIT_CODES.ok : EXIT_CODES.usage;
+      // commander has written its message (and the help) to stderr
+      return error.exitCode === 0 ? EXIT_CODES.ok : failed(EXIT_CODES.usage, 'usage', error.message);
     }
     if (error instanceof UsageError) {
       process.stderr.write(`sandbox: ${error.message}\n`);
-      return EXIT_CODES.usage;
+      return failed(EXIT_CODES.usage, 'usage', error.message);
     }
     if (isSandboxError(error)) {
       process.stderr.write(`sandbox: ${error.message}\n`);
-      return EXIT_CODES[error.code];
+      return failed(EXIT_CODES[error.code], error.code, error.message);
     }
     process.stderr.write(`sandbox: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
-    return EXIT_CODES.internal;
+    return failed(EXIT_CODES.internal, 'internal', error instanceof Error ? error.message : String(error));
   }
 }

@@ -8,6 +8,8 @@ import { UsageError } from './usage-error.ts';
 import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
 import { formatErrorReasons } from './format-errors.ts';
 import { formatTable } from './format-table.ts';
+import { checkJsonModel, commandOutput, jsonOption } from './json-output.ts';
+import { dominantErrorCause } from '../engine/error-cause.ts';
 
 interface RunFlags extends SelectionFlags {
   suite?: string;
@@ -25,6 +27,7 @@ interface RunFlags extends SelectionFlags {
   queue?: string;
   rate?: string;
   sharedDir?: string;
+  json?: boolean;
 }
 
 /** A default run directory name from the suite and model: runs/<suite>-<model>. */
@@ -65,7 +68,8 @@ export function runCommand(): Command {
     .option('--keep-errors', 'on resume, keep episodes that ended in error instead of running them again')
     .option('--queue <redis://HOST:PORT/DB>', 'enqueue the episodes on Redis (BullMQ) for `sandbox worker` processes to play; trajectories come back here')
     .option('--rate <n/s|n/m>', 'with --queue: at most n episodes of this model started per second or minute, across all workers')
-    .option('--shared-dir <dir>', 'with --queue: a folder every worker mounts (--out inside it); workers write the trajectories there instead of streaming them through Redis');
+    .option('--shared-dir <dir>', 'with --queue: a folder every worker mounts (--out inside it); workers write the trajectories there instead of streaming them through Redis')
+    .addOption(jsonOption());
   // The examples name committed tasks (a test checks each id and glob matches one under episodes/)
   command.addHelpText('after', `
 Examples:
@@ -75,6 +79,7 @@ Examples:
 `);
   return addSelectionOptions(command, { seed: false }).action(async (flags: RunFlags) => {
     const spec = checkModelSpec(flags.model);
+    checkJsonModel(flags.json, spec);
     const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
     const t2sModel = flags.t2sModel === undefined ? undefined : checkModelSpec(flags.t2sModel);
     if (t2sModel !== undefined && !flags.execute) throw new UsageError('--t2s-model needs --execute');
@@ -100,6 +105,7 @@ Examples:
     const play = redis === undefined ? undefined : (await import('../queue/coordinate.ts')).queuePlayer(redis, { rate, sharedDir: flags.sharedDir });
     if (judge !== undefined) await checkModelSetup(judge, tasks[0]!.task);
     if (t2sModel !== undefined) await checkModelSetup(t2sModel, tasks[0]!.task);
+    const out = commandOutput(flags.json);
     // Ctrl-C stops launching episodes; those in flight finish, and the same command resumes.
     const controller = new AbortController();
     const onInterrupt = () => {
@@ -127,16 +133,28 @@ Examples:
         keepErrors: flags.keepErrors,
         play,
       });
-      process.stdout.write(`${result.ran} episodes run, ${result.kept} kept from an earlier run, in ${displayPath(outDir)}\n\n`);
-      process.stdout.write(`${result.tables.map(formatTable).join('\n\n')}\n`);
+      out.human(`${result.ran} episodes run, ${result.kept} kept from an earlier run, in ${displayPath(outDir)}\n\n`);
+      out.human(`${result.tables.map(formatTable).join('\n\n')}\n`);
       const ungraded = result.episodes.filter((episode) => episode.gradeError);
-      if (ungraded.length > 0) process.stdout.write(`\n${ungraded.length} episodes not graded: ${ungraded[0]!.gradeError}\n`);
-      if (result.errors.length > 0) process.stdout.write(`\n${formatErrorReasons(result.errors)}\n`);
-      for (const failure of result.failures) process.stdout.write(`\nnot played: ${failure.taskId}#${failure.repeat}: ${failure.reason}`);
-      if (result.failures.length > 0) process.stdout.write('\n');
+      if (ungraded.length > 0) out.human(`\n${ungraded.length} episodes not graded: ${ungraded[0]!.gradeError}\n`);
+      if (result.errors.length > 0) out.human(`\n${formatErrorReasons(result.errors)}\n`);
+      for (const failure of result.failures) out.human(`\nnot played: ${failure.taskId}#${failure.repeat}: ${failure.reason}`);
+      if (result.failures.length > 0) out.human('\n');
       const errorCode = exitCodeOfErrors(result.errors);
-      if (errorCode !== null) process.exitCode = errorCode;
-      else process.exitCode = result.episodes.some((episode) => episode.status === 'unfinished') ? EXIT_CODES.failed : EXIT_CODES.ok;
+      const exitCode = errorCode ?? (result.episodes.some((episode) => episode.status === 'unfinished') ? EXIT_CODES.failed : EXIT_CODES.ok);
+      process.exitCode = exitCode;
+      out.result('run', exitCode, {
+        outDir: result.outDir,
+        ran: result.ran,
+        kept: result.kept,
+        // why the exit code is not 0: the dominant cause of the episodes in error, or episodes left unfinished
+        errorCause: dominantErrorCause(result.errors),
+        unfinished: result.episodes.filter((episode) => episode.status === 'unfinished').length,
+        errors: result.errors,
+        failures: result.failures,
+        tables: result.tables,
+        episodes: result.episodes,
+      });
     } finally {
       process.off('SIGINT', onInterrupt);
       redis?.disconnect();

@@ -31,6 +31,9 @@ describe('CLI help', () => {
         --seed <n>            seed recorded with the run (default: 0)
         --judge <spec>        a model that judges what only a judge can (DDR judge
                               accuracy, plan rubric metrics)
+        --json                print one JSON object on stdout at the end (what the
+                              command did, its exit code and why); the human output
+                              goes to stderr
         -h, --help            display help for command
       "
     `);
@@ -78,6 +81,9 @@ describe('CLI help', () => {
                                         (--out inside it); workers write the
                                         trajectories there instead of streaming them
                                         through Redis
+        --json                          print one JSON object on stdout at the end
+                                        (what the command did, its exit code and why);
+                                        the human output goes to stderr
         --tasks <ids>                   only these tasks: ids and globs over ids,
                                         comma-separated (e.g.
                                         cctu2-mh-00[1-3],cctu2-sh-010)
@@ -113,6 +119,9 @@ describe('CLI help', () => {
                               "constraints"
         --out <dir>           where the fork goes: <dir>/<task>.<n>.jsonl, n the first
                               index not taken yet (default: "runs/fork")
+        --json                print one JSON object on stdout at the end (what the
+                              command did, its exit code and why); the human output
+                              goes to stderr
         -h, --help            display help for command
       "
     `);
@@ -130,6 +139,8 @@ describe('CLI help', () => {
       Options:
         --save      also write the divergences beside the trajectory
                     (<task>.<repeat>.replay.json), for sandbox view
+        --json      print one JSON object on stdout at the end (what the command did,
+                    its exit code and why); the human output goes to stderr
         -h, --help  display help for command
 
       Usage: sandbox grade [options] <trajectory|run-dir>
