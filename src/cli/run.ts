@@ -118,6 +118,7 @@ Examples:
         tasks,
         modelSpec: spec,
         judgeSpec: judge,
+        t2sModelSpec: t2sModel,
         createModel: modelFactoryFor(spec),
         outDir,
         repeats: flags.repeats,

@@ -12,7 +12,7 @@ import { isTrajectoryName } from '../schemas/run-folder.ts';
 
 /**
  * The identity of a run folder: what must be the same for two invocations of `sandbox run` to add episodes to
- * one run. A run folder is one experiment; resuming it with another model, judge, enforcement, repeats or
+ * one run. A run folder is one experiment; resuming it with another model, judge, text-to-SQL model, enforcement, repeats or
  * seed would mix trajectories that do not belong together under one name, so that is refused.
  * Per task, the sha-256 of the task file's content: a changed task file re-runs that task's episodes.
  */
@@ -24,6 +24,8 @@ export const RunIdentitySchema = z.object({
   enforcement: EnforcementSchema,
   /** Plan tasks: accepted plans were executed. */
   execute: z.boolean(),
+  /** With `execute`: the `--t2s-model` spec that wrote the T2S steps' SQL, or null for the offline text-to-SQL (a run.json from before it was recorded reads as null). */
+  t2sModel: z.string().nullable().default(null),
   seed: z.number().int(),
   temperature: z.number().nullable(),
   repeats: z.number().int().positive(),
@@ -59,13 +61,14 @@ export type RunFile = z.infer<typeof RunFileSchema>;
 export const RUN_FILE = 'run.json';
 
 /** The identity a run asks for, from what `runSuite` is given (absent settings take their RunSettings defaults). */
-export function identityOf(run: { modelSpec: string; judgeSpec?: string | null; repeats?: number; settings?: Partial<RunSettings> }): RunIdentity {
+export function identityOf(run: { modelSpec: string; judgeSpec?: string | null; t2sModelSpec?: string | null; repeats?: number; settings?: Partial<RunSettings> }): RunIdentity {
   const settings = run.settings ?? {};
   return {
     model: run.modelSpec,
     judge: run.judgeSpec ?? null,
     enforcement: settings.enforcement ?? 'block',
     execute: settings.execute ?? false,
+    t2sModel: run.t2sModelSpec ?? null,
     seed: settings.seed ?? 0,
     temperature: settings.temperature ?? null,
     repeats: run.repeats ?? 1,

@@ -40,6 +40,8 @@ export interface RunSuiteOptions {
   suite?: string;
   /** The judge spec, part of the run's identity (the judge itself comes through `gradeOptions`). */
   judgeSpec?: string;
+  /** The `--t2s-model` spec of executed plans, part of the run's identity (the model itself comes through `planExecutor`). */
+  t2sModelSpec?: string;
   /** Keep episodes that ended in `error` on resume instead of re-running them. */
   keepErrors?: boolean;
   /** Clear the folder's trajectories, run.json and summary.json first, whatever run they belonged to. */

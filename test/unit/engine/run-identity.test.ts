@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { checkIdentity, identityDifferences, readRunFile, taskSha256, writeRunFile, type RunFile, type RunIdentity } from '../../../src/engine/run-identity.ts';
 import { cctuTask } from './fixtures.ts';
 
-const identity: RunIdentity = { model: 'reference', judge: null, enforcement: 'block', execute: false, seed: 0, temperature: null, repeats: 1 };
+const identity: RunIdentity = { model: 'reference', judge: null, enforcement: 'block', execute: false, t2sModel: null, seed: 0, temperature: null, repeats: 1 };
 const runFile = (over: Partial<RunIdentity> = {}): RunFile => ({
   format: 1,
   name: 'R',
@@ -27,6 +27,14 @@ describe('run identity', () => {
       'enforcement block → observe',
       'repeats 1 → 3',
     ]);
+  });
+
+  it('the --t2s-model of executed plans is part of it: another is refused; a run.json from before it was recorded reads as none', async () => {
+    expect(identityDifferences(identity, { ...identity, execute: true, t2sModel: 'openai:gpt-4o-mini' })).toEqual(['execute false → true', 't2sModel none → openai:gpt-4o-mini']);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'identity-t2s-'));
+    const { t2sModel: _dropped, ...older } = identity;
+    await writeFile(path.join(dir, 'run.json'), JSON.stringify({ ...runFile(), identity: older }));
+    expect((await readRunFile(dir, 'R'))?.identity).toEqual(identity);
   });
 
   it('refuses another identity with one line saying what differs and what to do; a new folder is fine', () => {
