@@ -118,7 +118,11 @@ export async function episodePage(root: HTMLElement, [id = '', at]: string[]): P
     // (it reconciles its own scroll as rows are measured) until the last event is on screen for a few frames
     if (toEnd > 0) {
       const last = shown.get(count - 1);
-      const onScreen = last?.loaded && last.node.getBoundingClientRect().bottom <= scroller.getBoundingClientRect().bottom + 1;
+      // At the end by the scroller's own height too: the virtualizer may take its end as reached while rows measured
+      // since leave the real end lower (Chromium 150: the last event stayed 55 px below the fold).
+      const atBottom = scroller.scrollTop + scroller.clientHeight >= scroller.scrollHeight - 1;
+      if (!atBottom && last?.loaded) scroller.scrollTop = scroller.scrollHeight;
+      const onScreen = atBottom && last?.loaded && last.node.getBoundingClientRect().bottom <= scroller.getBoundingClientRect().bottom + 1;
       settled = onScreen ? settled + 1 : 0;
       if (settled >= 3 || performance.now() > toEnd) toEnd = 0;
       else requestAnimationFrame(() => {
