@@ -15,6 +15,8 @@ export async function computeAnswer(
   connection: DuckDBConnection,
   item: Pick<ChecklistItem, 'answer_type' | 'verification_sql'>,
 ): Promise<ChecklistItem['answer'] | null> {
+  // Generated items always carry their SQL; only an imported text item (DDR-Bench) has none.
+  if (item.verification_sql === undefined) return null;
   const rows = await queryRows(connection, item.verification_sql);
   const values = rows.map((row) => Object.values(row)[0]);
   if (item.answer_type === 'set') return values.filter((value) => value !== null).map(String);

@@ -4,7 +4,7 @@ import { UsageError } from '../sandbox-error.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { formatTable } from './format-table.ts';
 
-const REPORTS = ['leaderboard', 'models', 'pass_k', 'flip_rate', 'violations', 'cost', 'unreadable'] as const;
+const REPORTS = ['leaderboard', 'models', 'pass_k', 'flip_rate', 'violations', 'judges', 'cost', 'unreadable'] as const;
 
 interface ResultsFlags {
   store: string;

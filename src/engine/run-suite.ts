@@ -334,6 +334,7 @@ export function statusTable(episodes: readonly EpisodeEntry[]): SummaryTable {
   const graded = episodes.filter((episode) => episode.score);
   const byRepeat = new Map<number, number[]>();
   for (const episode of graded) {
+    if (episode.score!.passed === null) continue; // undecided (text items without a judge): neither passed nor failed
     const list = byRepeat.get(episode.repeat) ?? [];
     list.push(episode.score!.passed ? 1 : 0);
     byRepeat.set(episode.repeat, list);

@@ -328,6 +328,10 @@ const EVIDENCE: Record<ChecklistItem['answer_type'], (prepared: PreparedItem, me
   category: categoryEvidence,
   set: setEvidence,
   direction: directionEvidence,
+  // A free-text answer is a judge's to grade (ddr.ts leaves text items out of this grader): reaching here is a bug.
+  text: () => {
+    throw new Error('a text checklist item reached the deterministic grader: only a judge grades text answers');
+  },
 };
 
 /**

@@ -4,6 +4,7 @@ import type { DdrTask } from '../schemas/ddr-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { checklistAccuracy, firstCountingK, gradeChecklist, judgeChecklist } from './checklist.ts';
 import { gradingContext, readCatalog, servedDatabase, type DatabaseCatalog } from './database-catalog.ts';
+import { ddrBenchAccuracy, judgeDdrBench } from './ddr-bench-judge.ts';
 import { explorationMetrics } from './exploration.ts';
 import { agentMessages, extractInsights, NOT_EXTRACTED } from './insights.ts';
 import { judgeUsageMetrics, metered, type JudgeUsage } from './metered-judge.ts';
@@ -30,38 +31,48 @@ async function catalogOf(task: DdrTask): Promise<DatabaseCatalog | null> {
 export const ddrGrader: StyleGrader<DdrTask> = {
   async grade(task, events, options) {
     const checklist = task.grading.checklist;
+    // Free-text items (DDR-Bench's checklists) are a judge's alone: the deterministic grader never sees them.
+    const deterministic = checklist.filter((item) => item.answer_type !== 'text');
     const messages = agentMessages(events);
     const catalog = await catalogOf(task);
-    const verdicts = gradeChecklist(checklist, messages, gradingContext(catalog, task.grading.entity));
+    const verdicts = gradeChecklist(deterministic, messages, gradingContext(catalog, task.grading.entity));
+    const protocol = task.grading.judge_protocol;
     let judged: ItemVerdict[] | null = null;
     let insights: string[] | null = null;
     let judgeUsage: JudgeUsage | null = null;
     if (options.judge) {
       const judge = metered(options.judge);
-      insights = await extractInsights(events, judge.model);
-      judged = await judgeChecklist(checklist, insights, judge.model);
+      if (protocol === 'ddr-bench') {
+        judged = await judgeDdrBench(checklist, events, task.grading.ddr_bench!, judge.model);
+      } else {
+        insights = await extractInsights(events, judge.model);
+        judged = await judgeChecklist(checklist, insights, judge.model);
+      }
       judgeUsage = judge.usage;
     }
     const exploration = catalog ? await explorationMetrics(events, catalog.schema, { summaryRequest: DDR_SUMMARY_REQUEST, engine: catalog.engine }) : null;
     const end = events.findLast((event) => event.type === 'episode-end');
-    const accuracy = checklistAccuracy(verdicts);
+    // No deterministic item (every answer free text): no deterministic accuracy, and the headline pass is the judge's.
+    const accuracy = deterministic.length > 0 ? checklistAccuracy(verdicts) : null;
     const counts = tally(verdicts);
     const judgedCounts = judged ? tally(judged) : null;
+    const judgeAccuracy = judged && judgedCounts ? protocolAccuracy(protocol, judged, judgedCounts.unjudged) : null;
     const turns = events.filter((event) => event.type === 'model-response').length;
     const score: EpisodeScore = {
       taskId: task.id,
       style: 'ddr',
       repeat: (events.find((event) => event.type === 'episode-start') as { settings?: { repeat?: number } } | undefined)?.settings?.repeat ?? 0,
       status: end?.type === 'episode-end' ? end.status : 'error',
-      passed: accuracy === 1,
+      passed: accuracy !== null ? accuracy === 1 : judgeAccuracy !== null ? judgeAccuracy === 1 : null,
       metrics: {
         accuracy,
-        items: checklist.length,
+        items: deterministic.length,
+        text_items: checklist.length - deterministic.length,
         correct: counts.correct,
         incorrect: counts.incorrect,
         insufficient: counts.insufficient,
         // Over the items the judge gave a verdict on; the others are counted as unjudged, never guessed.
-        judge_accuracy: judged && judgedCounts && judged.length > judgedCounts.unjudged ? judgedCounts.correct / (judged.length - judgedCounts.unjudged) : null,
+        judge_accuracy: judgeAccuracy,
         judge_unjudged: judgedCounts ? judgedCounts.unjudged : null,
         judge_unextracted: insights ? insights.filter((insight) => insight === NOT_EXTRACTED).length : null,
         ...judgeUsageMetrics(judgeUsage),
@@ -79,7 +90,9 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         entity: task.grading.entity,
         verdicts,
         countingK: firstCountingK(verdicts),
+        ...(options.judge ? { judgeProtocol: protocol } : {}),
         ...(judged ? { judgeVerdicts: judged, judgeCountingK: firstCountingK(judged), insights } : {}),
+        ...(options.judge && !judged ? { judge: 'not judged: the agent left no final summary, and DDR-Bench leaves such an entity out' } : {}),
         ...(exploration ? { tables: exploration.tables, columns: exploration.columns, database: catalog!.file } : { exploration: 'not measured: the task serves no database' }),
       },
     };
@@ -90,6 +103,15 @@ export const ddrGrader: StyleGrader<DdrTask> = {
     return summarizeDdr(scores);
   },
 };
+
+/**
+ * The judge's accuracy under its protocol: ours over the items it gave a verdict on (the others counted as unjudged,
+ * never guessed); DDR-Bench's over every item, a failed call counting as not correct, as its evaluator counts it.
+ */
+function protocolAccuracy(protocol: DdrTask['grading']['judge_protocol'], judged: readonly ItemVerdict[], unjudged: number): number | null {
+  if (protocol === 'ddr-bench') return ddrBenchAccuracy(judged);
+  return judged.length > unjudged ? judged.filter((verdict) => verdict.verdict === 'CORRECT_INFO').length / (judged.length - unjudged) : null;
+}
 
 function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
@@ -114,7 +136,8 @@ export const TOP_K = [1, 2, 5, 10, 20, 30, 50, 100] as const;
 export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
   const byScenario = new Map<string, EpisodeScore[]>();
   for (const score of scores) {
-    const scenario = String(score.details.scenario ?? 'unknown');
+    // Each judge protocol's scores stand apart: DDR-Bench's judge is another measure than ours.
+    const scenario = `${String(score.details.scenario ?? 'unknown')}${score.details.judgeProtocol === 'ddr-bench' ? ' (ddr-bench judge)' : ''}`;
     byScenario.set(scenario, [...(byScenario.get(scenario) ?? []), score]);
   }
   const groups = [...byScenario.entries()].sort(([a], [b]) => a.localeCompare(b));
@@ -130,12 +153,14 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
   const rows = groups.map(([scenario, group]) => {
     const judged = metric(group, 'judge_unjudged').length > 0;
     const cost = group.map((score) => score.metrics.judge_cost_usd);
+    // Free-text items only (DDR-Bench's checklists): the deterministic grader has nothing to grade, never a 0.
+    const graded = metric(group, 'accuracy').length > 0;
     return [
       scenario,
       group.length,
-      percent(mean(metric(group, 'accuracy'))),
-      percent(median(metric(group, 'accuracy'))),
-      percent(pooled(group, 'correct')),
+      graded ? percent(mean(metric(group, 'accuracy'))) : 'judge only',
+      graded ? percent(median(metric(group, 'accuracy'))) : 'judge only',
+      graded ? percent(pooled(group, 'correct')) : 'judge only',
       judged ? whenAll(group.filter((score) => typeof score.metrics.judge_accuracy === 'number'), 'judge_accuracy', 'not judged', percent) : 'not judged',
       judged ? sum(group, 'judge_unjudged') : 'not judged',
       judged ? sum(group, 'judge_input_tokens') + sum(group, 'judge_output_tokens') : 'not judged',
@@ -151,7 +176,7 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
   const curve = groups.map(([scenario, group]) => {
     const items = metric(group, 'items').reduce((sum, value) => sum + value, 0);
     const ks = group.flatMap((score) => (score.details.countingK as Array<number | null> | undefined) ?? []);
-    return [scenario, ...TOP_K.map((k) => percent(items === 0 ? 0 : ks.filter((value) => value !== null && value <= k).length / items))];
+    return [scenario, ...TOP_K.map((k) => (items === 0 ? 'judge only' : percent(ks.filter((value) => value !== null && value <= k).length / items)))];
   });
   return [
     {

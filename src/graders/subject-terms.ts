@@ -113,7 +113,7 @@ export function itemTerms(
   // unit is ("how many admissions").
   if (item.unit && options.measuredUnit) for (const { term } of termPositions(normaliseText(item.unit))) terms.delete(term);
   if (options.documentation) {
-    const sql = item.verification_sql.toLowerCase();
+    const sql = (item.verification_sql ?? '').toLowerCase();
     for (const [column, comment] of options.documentation) {
       const name = column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       // The column that selects the entity ("patient_id = 'P-0042'") is in every item: its documentation says nothing about one.

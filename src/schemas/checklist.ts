@@ -4,17 +4,21 @@ import { z } from 'zod';
 export const ChecklistItemSchema = z.object({
   id: z.string(),
   question: z.string(),
-  /** number: a number; category: a string; set: strings (order free); direction: improved | worsened | same (a judgement) or increased | decreased | stable (a movement). */
+  /**
+   * number: a number; category: a string; set: strings (order free); direction: improved | worsened | same (a
+   * judgement) or increased | decreased | stable (a movement); text: a free-text answer (DDR-Bench's released
+   * checklists) that only a judge grades — without one it is "not judged", never scored by the deterministic grader.
+   */
   answer: z.union([z.string(), z.number(), z.array(z.string())]),
-  answer_type: z.enum(['number', 'category', 'set', 'direction']),
+  answer_type: z.enum(['number', 'category', 'set', 'direction', 'text']),
   /** number: absolute tolerance and unit ("%", "s", "calls", …). */
   tolerance: z.number().nonnegative().optional(),
   unit: z.string().optional(),
   /**
    * The SQL whose single result recomputes `answer` (one row, one column; for a set, one row per element).
-   * A test runs it against the scenario database and compares.
+   * A test runs it against the scenario database and compares. Absent only for a `text` item (its answer is prose).
    */
-  verification_sql: z.string(),
+  verification_sql: z.string().optional(),
   /**
    * What kind of fact it is: a `lookup` (a stored attribute) or an `aggregate` (a count, mean, most frequent value)
    * of the entity's own rows, or an insight: its `rank` among peers, a `trend` (change over time and its size), an
@@ -29,7 +33,7 @@ export const ChecklistItemSchema = z.object({
   peers: z.number().int().positive().optional(),
   /** number with unit `rank`: whether rank 1 is the highest or the lowest value (so "3rd lowest" of 40 reads as rank 38). */
   rank_by: z.enum(['highest', 'lowest']).optional(),
-});
+}).refine((item) => item.answer_type === 'text' || item.verification_sql !== undefined, { message: 'verification_sql is required unless answer_type is text', path: ['verification_sql'] });
 export type ChecklistItem = z.infer<typeof ChecklistItemSchema>;
 
 export const ChecklistVerdictSchema = z.enum(['CORRECT_INFO', 'INCORRECT_INFO', 'INSUFFICIENT_INFO']);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ChecklistItemSchema } from './checklist.ts';
+import { DdrBenchJudgeSchema, JUDGE_PROTOCOLS } from './ddr-bench.ts';
 import { referenceBaseShape, taskBaseShape } from './task-base.ts';
 
 export const DdrTaskSchema = z.object({
@@ -22,6 +23,13 @@ export const DdrTaskSchema = z.object({
      * accuracy on this task (DESIGN: reports put the explorer's accuracy beside every run).
      */
     baseline: z.object({ explorer: z.object({ accuracy: z.number().min(0).max(1), correct: z.number().int().nonnegative(), items: z.number().int().positive() }) }).optional(),
+    /** Which judge protocol grades the items when `--judge` is given (src/schemas/ddr-bench.ts); `ours` when absent. */
+    judge_protocol: z.enum(JUDGE_PROTOCOLS).default('ours'),
+    /** DDR-Bench's judge, read from its checkout at import time: required by `judge_protocol: "ddr-bench"`. */
+    ddr_bench: DdrBenchJudgeSchema.optional(),
+  }).refine((grading) => grading.judge_protocol !== 'ddr-bench' || grading.ddr_bench !== undefined, {
+    message: 'judge_protocol "ddr-bench" needs grading.ddr_bench (its prompts, as sandbox import ddr-bench writes them)',
+    path: ['ddr_bench'],
   }),
 });
 export type DdrTask = z.infer<typeof DdrTaskSchema>;

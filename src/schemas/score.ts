@@ -10,8 +10,11 @@ export const EpisodeScoreSchema = z.object({
   style: z.enum(['cctu', 'ddr', 'plan']),
   repeat: z.number().int().nonnegative(),
   status: EpisodeStatusSchema,
-  /** The headline pass/fail of the style (cctu: SR; ddr: accuracy = 1; plan: rating Extremely Good). */
-  passed: z.boolean(),
+  /**
+   * The headline pass/fail of the style (cctu: SR; ddr: accuracy = 1; plan: rating Extremely Good); null when it
+   * cannot be decided: a DDR task whose items are all free text (DDR-Bench's) graded without a judge.
+   */
+  passed: z.boolean().nullable(),
   metrics: z.record(z.string(), z.number().nullable()),
   /** Style-specific detail (per subquery, per checklist item, per step match, per constraint…). */
   details: z.record(z.string(), z.unknown()).default({}),

@@ -1,7 +1,6 @@
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SandboxError } from '../../sandbox-error.ts';
-import type { CctuTask } from '../../schemas/cctu-task.ts';
 
 /** Refuses an `outDir` that already holds files (checked before an import starts, and again when writing). */
 export async function checkOutDir(outDir: string): Promise<string[] | undefined> {
@@ -11,10 +10,10 @@ export async function checkOutDir(outDir: string): Promise<string[] | undefined>
 }
 
 /**
- * Writes one `<task id>.json` per task into `outDir`, all or nothing: into a temporary folder beside it, renamed
+ * Writes one `<task id>.json` per task into `outDir` (any importer's tasks: CCTU's, DDR-Bench's), all or nothing: into a temporary folder beside it, renamed
  * into place at the end. `outDir` must not exist yet or be empty (an import never mixes with older files).
  */
-export async function writeSuite(outDir: string, tasks: readonly CctuTask[]): Promise<string[]> {
+export async function writeSuite(outDir: string, tasks: ReadonlyArray<{ id: string }>): Promise<string[]> {
   const existing = await checkOutDir(outDir);
   const staging = `${outDir.replace(/[\\/]+$/, '')}.importing-${process.pid}`;
   await rm(staging, { recursive: true, force: true });

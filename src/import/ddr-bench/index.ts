@@ -1,0 +1,1 @@
+export { importDdrBench, ddrBenchTaskId, ENTITY_COLUMN } from './import-ddr-bench.ts';
