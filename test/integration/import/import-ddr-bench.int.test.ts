@@ -144,11 +144,11 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
   });
   afterAll(async () => judge.close());
 
-  async function run(suite: string, name: string, judged: boolean) {
+  async function run(suite: string, name: string, judged: boolean | string) {
     const script = path.join(dir, `${name}.script.json`);
     writeFileSync(script, JSON.stringify([{ answer: SUMMARY }]));
     const out = path.join(dir, 'runs', name);
-    const result = await sandbox('run', '--suite', suite, '--model', `scripted:${script}`, '--concurrency', '1', '--out', out, ...(judged ? ['--judge', `openai-compatible:${judge.url}/v1#fixture-judge`] : []));
+    const result = await sandbox('run', '--suite', suite, '--model', `scripted:${script}`, '--concurrency', '1', '--out', out, ...(judged ? ['--judge', typeof judged === 'string' ? judged : `openai-compatible:${judge.url}/v1#fixture-judge`] : []));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')) as { episodes: Array<{ taskId: string; score: { passed: boolean | null; metrics: Record<string, number | null>; details: Record<string, unknown> } }> };
@@ -188,7 +188,18 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
     expect(ours.get('ddr-bench-10k-1002')!.metrics).toMatchObject({ judge_accuracy: 0, judge_unjudged: 0 });
 
     // GLOBEM (_parse_qa_accuracy_result): sleep answered, checked " yes " → YES → CORRECT; mood "NO IDEA" → NO_IDEA. 1/2.
-    const globem = await run(globemSuite, 'globem', true);
+    // This judge is a priced one (openai:gpt-4o-mini, src/models/prices.ts), served by the loopback server, so its USD is known.
+    const saved = { url: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
+    Object.assign(process.env, { OPENAI_BASE_URL: `${judge.url}/v1`, OPENAI_API_KEY: 'loopback' });
+    let globem: Awaited<ReturnType<typeof run>>;
+    try {
+      globem = await run(globemSuite, 'globem', 'openai:gpt-4o-mini');
+    } finally {
+      for (const [name, value] of [['OPENAI_BASE_URL', saved.url], ['OPENAI_API_KEY', saved.key]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
     expect(globem.get('ddr-bench-globem-ins-w_7')!.metrics.judge_accuracy).toBe(0.5);
     expect(globem.get('ddr-bench-globem-ins-w_7')!.passed).toBe(false);
 
@@ -206,10 +217,13 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
     // The judge's tokens in the ledger, 100 in and 20 out per call (the loopback server's usage), calls counted by hand:
     // DDR-Bench's 10-K: 1001 three, 1002 one + five → 9; ours: 1001 one extraction (one agent message) + 1 + 1 + 3
     // attempts, 1002 one extraction + 1 + 1 → 9; GLOBEM: answer + check, answer alone → 3.
-    const ledger = new Map(reports.cost!.filter((row) => row.task === 'all tasks').map((row) => [row.run, [row.judged, row.judge_input_tokens, row.judge_output_tokens, row.judge_price]]));
-    expect(ledger.get('ddr-bench')).toEqual([2, 900, 180, 'unknown']);
-    expect(ledger.get('ours')).toEqual([2, 900, 180, 'unknown']);
-    expect(ledger.get('globem')).toEqual([1, 300, 60, 'unknown']);
-    expect(ledger.get('unjudged')).toEqual([0, null, null, 'not judged']);
+    // The loopback model of the 10-K runs has no price (unknown, never 0); gpt-4o-mini's is $0.15 in and $0.60 out per
+    // million tokens: 300 × 0.15 / 1e6 + 60 × 0.6 / 1e6 = $0.000081 — shown though the scripted agent's own price is unknown.
+    const ledger = new Map(reports.cost!.filter((row) => row.task === 'all tasks').map((row) => [row.run, [row.judged, row.judge_input_tokens, row.judge_output_tokens, row.judge_price, row.judge_usd, row.price]]));
+    expect(ledger.get('ddr-bench')).toEqual([2, 900, 180, 'unknown', null, 'unknown']);
+    expect(ledger.get('ours')).toEqual([2, 900, 180, 'unknown', null, 'unknown']);
+    expect(ledger.get('globem')).toEqual([1, 300, 60, 'known', 0.000081, 'unknown']);
+    expect(ledger.get('unjudged')).toEqual([0, null, null, 'not judged', null, 'unknown']);
+    expect(reports.judges!.find((row) => row.run === 'globem')!.judge_usd).toBe(0.000081);
   });
 });
