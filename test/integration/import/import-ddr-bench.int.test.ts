@@ -146,11 +146,14 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
 
   async function run(suite: string, name: string, judged: boolean | string) {
     const script = path.join(dir, `${name}.script.json`);
-    writeFileSync(script, JSON.stringify([{ answer: SUMMARY }]));
+    // One query first: the SQLite file is served by the SQL server's SQLite backend, as DDR-Bench's 10-K database is SQLite.
+    writeFileSync(script, JSON.stringify([{ toolCalls: [{ name: 'execute_query', arguments: { sql: "SELECT value FROM facts WHERE cik = '1001' AND fiscal_year = 2023" } }], content: 'Checking revenue.' }, { answer: SUMMARY }]));
     const out = path.join(dir, 'runs', name);
     const result = await sandbox('run', '--suite', suite, '--model', `scripted:${script}`, '--concurrency', '1', '--out', out, ...(judged ? ['--judge', typeof judged === 'string' ? judged : `openai-compatible:${judge.url}/v1#fixture-judge`] : []));
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
+    const trajectory = readFileSync(path.join(out, readdirSync(out).find((file) => file.endsWith('.jsonl'))!), 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; content?: string; isError?: boolean });
+    expect(trajectory.filter((event) => event.type === 'tool-result').map((event) => [event.isError, event.content?.includes('44.8')])).toEqual([[false, true]]);
     const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')) as { episodes: Array<{ taskId: string; score: { passed: boolean | null; metrics: Record<string, number | null>; details: Record<string, unknown> } }> };
     return new Map(summary.episodes.map((episode) => [episode.taskId, episode.score]));
   }
@@ -215,13 +218,13 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
       ['ours', 'ddr-bench-10k', 'ours', 2, 5, 1, 1, 0.25, 0.2],
     ]);
     // The judge's tokens in the ledger, 100 in and 20 out per call (the loopback server's usage), calls counted by hand:
-    // DDR-Bench's 10-K: 1001 three, 1002 one + five → 9; ours: 1001 one extraction (one agent message) + 1 + 1 + 3
-    // attempts, 1002 one extraction + 1 + 1 → 9; GLOBEM: answer + check, answer alone → 3.
+    // DDR-Bench's 10-K: 1001 three, 1002 one + five → 9; ours: 1001 two extractions (two agent messages) + 1 + 1 + 3
+    // attempts, 1002 two extractions + 1 + 1 → 11; GLOBEM: answer + check, answer alone → 3.
     // The loopback model of the 10-K runs has no price (unknown, never 0); gpt-4o-mini's is $0.15 in and $0.60 out per
     // million tokens: 300 × 0.15 / 1e6 + 60 × 0.6 / 1e6 = $0.000081 — shown though the scripted agent's own price is unknown.
     const ledger = new Map(reports.cost!.filter((row) => row.task === 'all tasks').map((row) => [row.run, [row.judged, row.judge_input_tokens, row.judge_output_tokens, row.judge_price, row.judge_usd, row.price]]));
     expect(ledger.get('ddr-bench')).toEqual([2, 900, 180, 'unknown', null, 'unknown']);
-    expect(ledger.get('ours')).toEqual([2, 900, 180, 'unknown', null, 'unknown']);
+    expect(ledger.get('ours')).toEqual([2, 1100, 220, 'unknown', null, 'unknown']);
     expect(ledger.get('globem')).toEqual([1, 300, 60, 'known', 0.000081, 'unknown']);
     expect(ledger.get('unjudged')).toEqual([0, null, null, 'not judged', null, 'unknown']);
     expect(reports.judges!.find((row) => row.run === 'globem')!.judge_usd).toBe(0.000081);
