@@ -63,5 +63,7 @@ export function formatScore(score: EpisodeScore): string {
   const metrics = Object.entries(score.metrics)
     .map(([name, value]) => `${name} ${value === null ? 'not judged' : Number.isInteger(value) ? value : value.toFixed(3)}`)
     .join(' · ');
-  return `${pc.bold('score')}: ${score.passed ? pc.green('passed') : pc.red('not passed')}${metrics ? ` · ${metrics}` : ''}`;
+  // passed null: undecided without a judge (a DDR task of free-text items), neither passed nor failed.
+  const outcome = score.passed === null ? pc.dim('not judged') : score.passed ? pc.green('passed') : pc.red('not passed');
+  return `${pc.bold('score')}: ${outcome}${metrics ? ` · ${metrics}` : ''}`;
 }

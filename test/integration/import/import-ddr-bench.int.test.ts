@@ -8,6 +8,7 @@ import { EXIT_CODES } from '../../../src/cli/exit-codes.ts';
 import { DdrTaskSchema, type DdrTask } from '../../../src/schemas/ddr-task.ts';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
 import { startOpenAIServer, chatCompletion } from '../../support/openai-wire.ts';
+import { sandbox as sandboxProcess } from '../../support/sandbox-cli.ts';
 import type { LoopbackServer, RecordedRequest } from '../../support/loopback-server.ts';
 
 const FIXTURE = path.join(REPO_ROOT, 'test/fixtures/ddr-bench');
@@ -170,6 +171,13 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
     const unjudged = await run(ddrBenchSuite, 'unjudged', false);
     expect(unjudged.get('ddr-bench-10k-1001')!.metrics).toMatchObject({ accuracy: null, items: 0, text_items: 3, judge_accuracy: null });
     expect(unjudged.get('ddr-bench-10k-1001')!.passed).toBeNull();
+    // The real CLI under Node's own loader (not vitest's transform) grades the SQLite-served run: its one query parsed
+    // by the SQLite grammar, reading 1 of the database's 3 tables. (node-sql-parser's named export exists only under vitest.)
+    const graded = sandboxProcess('grade', path.join(dir, 'runs', 'unjudged'));
+    expect(graded.stderr).toBe('');
+    expect(graded.stdout).toContain('ddr-bench-10k-1001#0 (completed) score: not judged · accuracy not judged · items 0 · text_items 3');
+    expect(graded.stdout).toContain('table_coverage 0.333 · column_coverage');
+    expect(graded.stdout).toContain('queries 1 · unparsed_queries 0');
 
     // DDR-Bench's protocol (evaluate/unified_evaluator.py _parse_context_quality_result; base_evaluator.py
     // calculate_summary_stats: correct over every pair): 1001 — CORRECT, INCORRECT, and the non-JSON reply read by
