@@ -100,6 +100,9 @@ describe('sandbox import ddr-bench', () => {
     expect(noPairs.code).toBe(EXIT_CODES['invalid-task']);
     expect(noPairs.stderr).toBe(`sandbox: ${qaFile} results[1] (entity 1002): no "qa_pairs"\n`);
     expect(existsSync(out)).toBe(false);
+    // A database without the entity column is bad input (exit 4), named with the column.
+    const noColumn = await sandbox('import', 'ddr-bench', '--repo', FIXTURE, '--scenario', '10k', '--db', db, '--out', out, '--entity-column', 'ticker');
+    expect([noColumn.code, noColumn.stderr]).toEqual([EXIT_CODES['invalid-input'], `sandbox: ${db}: no table has a column ticker to find the entities in\n`]);
     expect(readdirSync(dir).filter((name) => name.startsWith('never'))).toEqual([]);
   });
 });
