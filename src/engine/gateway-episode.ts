@@ -92,8 +92,14 @@ class ClientModel implements Model {
   }
 }
 
-/** The task's tools with every call checked against the tool's input schema before it runs (after the gate). */
-function checkedEnvironment(environment: ToolEnvironment): ToolEnvironment {
+/**
+ * The task's tools with every call checked against the tool's input schema before it runs (after the gate). A task
+ * whose constraints hold CCTU's own argument check (an imported CCTU task) is left as it is: the gate already checks
+ * its arguments exactly as CCTU does (constraints/toolset.cctu_arguments.js, from CCTU's args_checker.py), and CCTU
+ * makes no range, length, pattern or format check, so a schema check here would block calls CCTU lets through.
+ */
+function checkedEnvironment(task: Task, environment: ToolEnvironment): ToolEnvironment {
+  if (task.constraints.some((constraint) => constraint.category === 'toolset.cctu_arguments')) return environment;
   const checker = new ArgumentChecker(environment.tools);
   return {
     tools: environment.tools,
@@ -187,7 +193,7 @@ export async function openGatewayEpisode(options: GatewayEpisodeOptions): Promis
       model,
       settings: options.settings,
       trajectoryPath: trajectoryPath ?? undefined,
-      toolEnvironment: checkedEnvironment(environment),
+      toolEnvironment: checkedEnvironment(task, environment),
       validator: options.validator,
       createValidator: defaultValidatorFactory,
       signal: controller.signal,

@@ -121,4 +121,27 @@ describe('an imported CCTU suite', () => {
       await client.close();
     }
   });
+
+  it('checks an imported task\'s arguments through the gateway as CCTU does, and nothing more', { timeout: 180_000 }, async () => {
+    // The unchecked-keyword family's book has maxLength 3: CCTU's args_checker.py checks type, enum, required and
+    // extra fields only (constraints/toolset.cctu_arguments.js), so "Moby-Dick" (9 characters) reaches the tool; a
+    // JSON-schema check in the gateway blocked it (the bug this test would have caught).
+    const sample = fixture.samples.find((entry) => entry.family === 'unchecked-keyword')!;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [SANDBOX, 'serve', '--task', path.join(suite, `cctu-${sample.id}.json`), '--out', path.join(fixture.dir, 'served-unchecked')],
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'cctu-acceptance', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const found = await client.callTool({ name: 'author_finder', arguments: { book: 'Moby-Dick' } });
+      expect(found.content).toEqual([{ type: 'text', text: '{"book": "Moby-Dick", "author": "Herman Melville"}' }]);
+      // What CCTU does check still blocks, with CCTU's text: a required argument missing.
+      const missing = await client.callTool({ name: 'birthplace_finder', arguments: {} });
+      expect((missing.content as Array<{ text: string }>)[0]!.text).toMatch(/^INSTRUCTION FOLLOWING ERROR: TOOL ARGUMENTS NOT FOLLOWED! /);
+    } finally {
+      await client.close();
+    }
+  });
 });
