@@ -1,5 +1,6 @@
 import { Annotation } from '@langchain/langgraph';
 import type { EpisodeStatus } from '../schemas/event.ts';
+import type { SandboxErrorCode } from '../sandbox-error.ts';
 import type { AssistantMessage, ChatMessage } from '../schemas/message.ts';
 import type { GateDecision } from './gate.ts';
 import type { Interpretation } from './protocols/episode-protocol.ts';
@@ -23,6 +24,8 @@ export interface EpisodeEnding {
   status: EpisodeStatus;
   reason: string;
   finalAnswer: string | null;
+  /** For status `error`: what failed, as data (`episode-end.errorCode`); the reason is only for people. */
+  errorCode?: SandboxErrorCode;
 }
 
 /** What the gate decided about the latest assistant message, for the node it routes to. */

@@ -14,6 +14,8 @@ import { readTrajectory } from '../schemas/read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
 import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile, type RunIdentity } from './run-identity.ts';
 import { EnvironmentPool } from './environment-pool.ts';
+import { errorCodeOf } from './error-cause.ts';
+import type { SandboxErrorCode } from '../sandbox-error.ts';
 import { lockRunFolder } from './run-lock.ts';
 import { runEpisode, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 import { packageVersions } from './versions.ts';
@@ -89,6 +91,8 @@ export interface EpisodeEntry {
   file: string;
   status: EpisodeStatus | 'unfinished';
   reason: string;
+  /** For status `error`: what failed (`errorCodeOf` its episode-end). */
+  errorCode?: SandboxErrorCode;
   score: EpisodeScore | null;
   /** Why it could not be graded (e.g. no grader for its style yet). */
   gradeError?: string;
@@ -107,17 +111,25 @@ export interface SuiteResult {
   failures: EpisodeFailure[];
 }
 
-/** One distinct reason episodes ended in `error`, and how many did. */
+/** One distinct failure (code and reason) episodes ended in `error` with, and how many did. */
 export interface ErrorReason {
+  errorCode: SandboxErrorCode;
   reason: string;
   count: number;
 }
 
-/** The distinct error reasons of a run's episodes with their counts, most frequent first (ties in first-seen order). */
+/** The distinct failures of a run's episodes with their counts, most frequent first (ties in first-seen order). */
 export function errorReasons(episodes: readonly EpisodeEntry[]): ErrorReason[] {
-  const counts = new Map<string, number>();
-  for (const episode of episodes) if (episode.status === 'error') counts.set(episode.reason, (counts.get(episode.reason) ?? 0) + 1);
-  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count);
+  const found = new Map<string, ErrorReason>();
+  for (const episode of episodes) {
+    const errorCode = errorCodeOf(episode);
+    if (errorCode === null) continue;
+    const key = JSON.stringify([errorCode, episode.reason]);
+    const entry = found.get(key) ?? { errorCode, reason: episode.reason, count: 0 };
+    entry.count += 1;
+    found.set(key, entry);
+  }
+  return [...found.values()].sort((a, b) => b.count - a.count);
 }
 
 /** The trajectory file of one episode in a run directory. */
@@ -321,10 +333,12 @@ async function gradeFile(
   const { events, finished } = await readTrajectory(file);
   const end = events.at(-1) as Extract<TrajectoryEvent, { type: 'episode-end' }> | undefined;
   if (!finished || !end) return { ...base, status: 'unfinished', reason: 'no episode-end', score: null };
+  const errorCode = errorCodeOf(end);
+  const ending = { ...base, status: end.status, reason: end.reason, ...(errorCode === null ? {} : { errorCode }) };
   try {
-    return { ...base, status: end.status, reason: end.reason, score: await gradeEpisode(task, events, await gradeOptions(task)) };
+    return { ...ending, score: await gradeEpisode(task, events, await gradeOptions(task)) };
   } catch (error) {
-    return { ...base, status: end.status, reason: end.reason, score: null, gradeError: (error as Error).message };
+    return { ...ending, score: null, gradeError: (error as Error).message };
   }
 }
 
