@@ -10,7 +10,7 @@ import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/eve
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { displayPath, recordedTaskPath, type LoadedTask } from './load-task.ts';
 import type { PlanExecutor } from './protocols/plan.ts';
-import { readTrajectory } from '../schemas/read-trajectory.ts';
+import { readTrajectory, trajectoryLines, type TrajectoryLines } from '../schemas/read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
 import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile, type RunIdentity } from './run-identity.ts';
 import { EnvironmentPool } from './environment-pool.ts';
@@ -137,20 +137,22 @@ export function trajectoryFile(outDir: string, taskId: string, repeat: number): 
   return path.join(outDir, `${taskId}.${repeat}.jsonl`);
 }
 
-/** What the first and last lines of a trajectory say: the task hash it was recorded with and how it ended. */
+/**
+ * What the first and last events of a trajectory say: the task hash it was recorded with and how it ended. A file
+ * with a line that is not JSON says nothing (its episode runs again); a cut-off last line is left out.
+ */
 async function trajectoryState(file: string): Promise<{ taskSha256?: string; status?: string } | null> {
   if (!existsSync(file)) return null;
-  const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
-  const parse = (line: string | undefined) => {
-    try {
-      return JSON.parse(line ?? '') as { type?: string; taskSha256?: string; status?: string };
-    } catch {
-      return {};
-    }
-  };
-  const first = parse(lines[0]);
-  const last = parse(lines.at(-1));
-  return { taskSha256: first.type === 'episode-start' ? first.taskSha256 : undefined, status: last.type === 'episode-end' ? last.status : undefined };
+  let values: TrajectoryLines['values'];
+  try {
+    ({ values } = trajectoryLines(await readFile(file, 'utf8'), file));
+  } catch {
+    return {};
+  }
+  type Line = { type?: string; taskSha256?: string; status?: string } | null;
+  const first = values[0]?.json as Line | undefined;
+  const last = values.at(-1)?.json as Line | undefined;
+  return { taskSha256: first?.type === 'episode-start' ? first.taskSha256 : undefined, status: last?.type === 'episode-end' ? last.status : undefined };
 }
 
 /** Whether a trajectory file holds a finished episode (its last complete line is `episode-end`). */
