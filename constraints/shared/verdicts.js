@@ -4,6 +4,8 @@
 // scorer recognises. Shared by the built-in runtime (runtime.js) and a custom constraint's own isolate
 // (custom-runtime.js); both return verdicts to the host as JSON text, never as objects.
 
+// The isolate's copy of FOLLOWING_ERROR_PREFIX (src/schemas/cctu-markers.ts): this file runs inside isolated-vm, which
+// cannot import a module of the host; test/unit/schemas/cctu-markers.test.ts keeps the two equal.
 const PREFIX = 'INSTRUCTION FOLLOWING ERROR: ';
 const EFFECTS = ['block-call', 'reject-answer', 'end-episode'];
 

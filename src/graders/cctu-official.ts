@@ -1,6 +1,7 @@
 import type { CctuTask } from '../schemas/cctu-task.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
+import { FOLLOWING_ERROR_MARK } from '../schemas/cctu-markers.ts';
 import { pythonStrip } from '../schemas/cctu-text.ts';
 import { cctuEpisodeScore } from './cctu.ts';
 import { violationSummary } from '../validator/constraint-status.ts';
@@ -66,19 +67,10 @@ export function cctuFoundGoldens(messages: readonly CctuMessage[], unsolved: Rea
   return found;
 }
 
-/**
- * evaluation.py, _ERR_RE with re.IGNORECASE: `INSTRUCTION FOLLOWING ERROR:\s*([A-Z0-9 _]+?)\s*NOT FOLLOWED!`. Python's
- * IGNORECASE also matches `i` with İ/ı (and [A-Z] with ſ and the Kelvin sign, as JavaScript's `iu` does); `\s` is
- * Python's white space.
- */
-const S = '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const I = '[iIİı]';
-const ERROR_MARK = new RegExp(`${I}NSTRUCT${I}ON FOLLOW${I}NG ERROR:${S}*[A-Z0-9 _İı]+?${S}*NOT FOLLOWED!`, 'iu');
-
 /** evaluation.py, compute_if_flags: [an error anywhere, an error after the last assistant message]; a conversation ending on a tool message is both. */
 export function cctuErrorFlags(messages: readonly CctuMessage[]): [boolean, boolean] {
   if (messages.at(-1)?.role === 'tool') return [true, true];
-  const hasError = (message: CctuMessage) => ERROR_MARK.test(text(message.content));
+  const hasError = (message: CctuMessage) => FOLLOWING_ERROR_MARK.test(text(message.content));
   const any = messages.some(hasError);
   const last = messages.findLastIndex((message) => message.role === 'assistant');
   if (last < 0) return [false, false];
@@ -104,7 +96,7 @@ export function gradeCctuOfficial(task: CctuTask, events: readonly TrajectoryEve
     found,
     sr: solved && !lastError && !validatorError && !harnessError,
     psr: solved && !anyError && !validatorError && !harnessError,
-    metrics: { feedback_messages: messages.filter((message) => message.role !== 'assistant' && ERROR_MARK.test(text(message.content))).length },
+    metrics: { feedback_messages: messages.filter((message) => message.role !== 'assistant' && FOLLOWING_ERROR_MARK.test(text(message.content))).length },
     validatorError,
     details: {
       protocol: 'cctu-official',
