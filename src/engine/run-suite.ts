@@ -4,6 +4,7 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 import pLimit from 'p-limit';
 import { gradeEpisode, summarizeScores, type GradeOptions } from '../graders/index.ts';
+import { meanAndStd } from '../graders/mean-std.ts';
 import { writeCctuResponseFile } from './cctu-response-file.ts';
 import type { StartEnvironmentOptions } from '../mcp/start-environment.ts';
 import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
@@ -358,14 +359,12 @@ export function statusTable(episodes: readonly EpisodeEntry[]): SummaryTable {
   return {
     title: 'Episodes',
     columns: ['episodes', 'completed', 'limit', 'error', 'unfinished', 'graded', 'passed (mean ± std over repeats)'],
-    rows: [[episodes.length, count('completed'), count('limit'), count('error'), count('unfinished'), graded.length, meanStd(rates)]],
+    rows: [[episodes.length, count('completed'), count('limit'), count('error'), count('unfinished'), graded.length, meanStdOfFractions(rates)]],
   };
 }
 
-/** `mean ± std` (population std) of numbers, or `-` when there are none. */
-export function meanStd(values: readonly number[]): string {
-  if (values.length === 0) return '-';
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  const std = Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
-  return `${mean.toFixed(3)} ± ${std.toFixed(3)}`;
+/** `mean ± std` (population std) of fractions (0..1), 3 decimals, or `-` when there are none. */
+export function meanStdOfFractions(values: readonly number[]): string {
+  const stats = meanAndStd(values);
+  return stats === null ? '-' : `${stats.mean.toFixed(3)} ± ${stats.std.toFixed(3)}`;
 }

@@ -2,6 +2,7 @@ import type { CctuTask } from '../schemas/cctu-task.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { FOLLOWING_ERROR_MARK } from '../schemas/cctu-markers.ts';
+import { meanAndStd } from './mean-std.ts';
 import { pythonStrip } from '../schemas/cctu-text.ts';
 import { cctuEpisodeScore } from './cctu.ts';
 import { violationSummary } from '../validator/constraint-status.ts';
@@ -120,11 +121,9 @@ function fixed2(value: number): string {
 }
 
 /** evaluation.py, main: per repeat the rate in %, then `mean ± std` (numpy's std: the population's) of those. */
-function meanStd(rates: readonly number[]): string {
-  if (rates.length === 0) return '-';
-  const mean = rates.reduce((sum, rate) => sum + rate, 0) / rates.length;
-  const std = Math.sqrt(rates.reduce((sum, rate) => sum + (rate - mean) ** 2, 0) / rates.length);
-  return `${fixed2(mean)} ± ${fixed2(std)}`;
+function meanStdOfPercents(rates: readonly number[]): string {
+  const stats = meanAndStd(rates);
+  return stats === null ? '-' : `${fixed2(stats.mean)} ± ${fixed2(stats.std)}`;
 }
 
 /** evaluation.py, main: the rates of one group, by repeat (`sum(v) / len(v) * 100`). */
@@ -155,7 +154,7 @@ export function summarizeCctuOfficial(scores: readonly EpisodeScore[]): SummaryT
     {
       title: `CCTU leaderboard (evaluation.py): SR / PSR in %, mean ± std over ${repeats} repeat${repeats === 1 ? '' : 's'}`,
       columns: ['episodes', ...groups.flatMap(([name]) => [`${name} SR`, `${name} PSR`])],
-      rows: [[official.length, ...groups.flatMap(([, group]) => [meanStd(ratesByRepeat(group, 'sr')), meanStd(ratesByRepeat(group, 'psr'))])]],
+      rows: [[official.length, ...groups.flatMap(([, group]) => [meanStdOfPercents(ratesByRepeat(group, 'sr')), meanStdOfPercents(ratesByRepeat(group, 'psr'))])]],
     },
   ];
 }

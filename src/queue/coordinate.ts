@@ -8,7 +8,7 @@ import { taskSha256 } from '../engine/run-identity.ts';
 import { trajectoryFile, type EpisodeFailure, type EpisodePlayer, type PendingEpisode } from '../engine/run-suite.ts';
 import { trajectoryLines, type TrajectoryLines } from '../schemas/read-trajectory.ts';
 import { jobId, runKey, type EpisodeJob, type EpisodeJobResult } from './job.ts';
-import { PREFIX, QUEUES_KEY, queueName } from './redis.ts';
+import { REDIS_KEY_PREFIX, QUEUES_KEY, queueName } from './redis.ts';
 
 /** `--rate`: at most `max` episodes started per `durationMs` across every worker of the model's queue. */
 export interface QueueRate {
@@ -36,9 +36,9 @@ export interface QueuePlayerOptions {
 export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): EpisodePlayer {
   return async (pending, context) => {
     const name = queueName(context.modelSpec);
-    const queue = new Queue<EpisodeJob, EpisodeJobResult>(name, { connection: redis, prefix: PREFIX });
+    const queue = new Queue<EpisodeJob, EpisodeJobResult>(name, { connection: redis, prefix: REDIS_KEY_PREFIX });
     const eventsConnection = redis.duplicate();
-    const events = new QueueEvents(name, { connection: eventsConnection, prefix: PREFIX });
+    const events = new QueueEvents(name, { connection: eventsConnection, prefix: REDIS_KEY_PREFIX });
     events.on('error', () => undefined);
     queue.on('error', () => undefined);
     const key = runKey(context.identity, context.outDir);

@@ -18,7 +18,7 @@ describe("CCTU's message markers", () => {
 
   it("the isolate's copy in constraints/shared/verdicts.js spells the prefix the same", async () => {
     const source = await readFile(path.join(REPO_ROOT, 'constraints/shared/verdicts.js'), 'utf8');
-    const copies = [...source.matchAll(/^const PREFIX = '([^']*)';$/gm)].map((match) => match[1]);
+    const copies = [...source.matchAll(/^const FOLLOWING_ERROR_PREFIX = '([^']*)';$/gm)].map((match) => match[1]);
     expect(copies).toEqual([FOLLOWING_ERROR_PREFIX]);
   });
 });
