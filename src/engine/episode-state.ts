@@ -28,12 +28,15 @@ export interface EpisodeEnding {
   errorCode?: SandboxErrorCode;
 }
 
-/** What the gate decided about the latest assistant message, for the node it routes to. */
+/**
+ * What the gate decided about the latest assistant message, for the rest of the step (run-episode.ts, `stepNode`:
+ * the turn adds the feedback, then the tools run the approved calls).
+ */
 export interface PendingStep {
   message: AssistantMessage;
   interpretation: Interpretation;
   decision: GateDecision | null;
-  /** The user message the feedback node adds (rejection or nudge). */
+  /** The user message the turn adds after the gate (rejection or nudge). */
   feedback: { kind: 'constraint' | 'protocol'; content: string } | null;
 }
 
