@@ -52,7 +52,9 @@ export const layers = {
           // Distributed runs (src/queue) drive the engine for the CLI: cli → queue → engine.
           allow('queue', ['queue', 'engine', ...base]),
           allow('tools', ['tools', ...middle, ...mcp, 'python-sandbox', ...base, 'episodes']),
-          allow('engine', ['engine', ...middle, ...mcp, 'python-sandbox', ...base, 'servers', 'sql-backends', 'databases']),
+          // The engine meets the servers only through src/mcp (the gateway's session interface is in src/schemas); it uses
+          // databases/ for the project's one seeded random source (databases/seeded-random.ts, `--sample`).
+          allow('engine', ['engine', ...middle, ...mcp, 'python-sandbox', ...base, 'databases']),
           allow('lint', ['lint', 'graders', 'validator', 'planning', 'models', ...mcp, ...base]),
           allow('graders', ['graders', 'validator', 'planning', 'models', 'sql-backends', ...base, 'databases']),
           allow('planning', ['planning', 'models', ...mcp, ...base]),

@@ -3,14 +3,16 @@
  * and limits end an episode with status `limit`; neither is a SandboxError.
  * The CLI maps each code to an exit status in src/cli/exit-codes.ts.
  */
-export type SandboxErrorCode =
-  | 'invalid-task' // a task file that does not parse or fails its schema
-  | 'invalid-input' // any other bad file or argument from the user (trajectory, constraints, options)
-  | 'not-found' // a task, file, database or run that does not exist
-  | 'model-error' // the model provider failed after its retries
-  | 'server-error' // an MCP server could not start or its connection broke
-  | 'validator-error' // constraint code failed in the isolate (timeout, memory, exception)
-  | 'internal'; // a bug: an invariant of ours that did not hold
+export const SANDBOX_ERROR_CODES = [
+  'invalid-task', // a task file that does not parse or fails its schema
+  'invalid-input', // any other bad file or argument from the user (trajectory, constraints, options)
+  'not-found', // a task, file, database or run that does not exist
+  'model-error', // the model provider failed after its retries
+  'server-error', // an MCP server could not start or its connection broke
+  'validator-error', // constraint code failed in the isolate (timeout, memory, exception)
+  'internal', // a bug: an invariant of ours that did not hold
+] as const;
+export type SandboxErrorCode = (typeof SANDBOX_ERROR_CODES)[number];
 
 export class SandboxError extends Error {
   override readonly name = 'SandboxError';

@@ -1,10 +1,12 @@
-/* exported PREFIX, describeError, readVerdicts, stampVerdicts, checkSlot */
+/* exported FOLLOWING_ERROR_PREFIX, describeError, readVerdicts, stampVerdicts, checkSlot */
 'use strict';
 // What a validator's check returned, read without trusting its shape, and stamped with the prefix CCTU's
 // scorer recognises. Shared by the built-in runtime (runtime.js) and a custom constraint's own isolate
 // (custom-runtime.js); both return verdicts to the host as JSON text, never as objects.
 
-const PREFIX = 'INSTRUCTION FOLLOWING ERROR: ';
+// The isolate's copy of FOLLOWING_ERROR_PREFIX (src/schemas/cctu-markers.ts): this file runs inside isolated-vm, which
+// cannot import a module of the host; test/unit/schemas/cctu-markers.test.ts keeps the two equal.
+const FOLLOWING_ERROR_PREFIX = 'INSTRUCTION FOLLOWING ERROR: ';
 const EFFECTS = ['block-call', 'reject-answer', 'end-episode'];
 
 function describeError(error) {
@@ -48,9 +50,9 @@ function readVerdicts(result, step) {
 
 /** Prefixes each message with `INSTRUCTION FOLLOWING ERROR: <NAME> NOT FOLLOWED! ` (once). */
 function stampVerdicts(found, name) {
-  const head = PREFIX + name + ' NOT FOLLOWED! ';
+  const head = FOLLOWING_ERROR_PREFIX + name + ' NOT FOLLOWED! ';
   for (let position = 0; position < found.length; position++) {
-    if (!found[position][2].startsWith(PREFIX)) found[position][2] = head + found[position][2];
+    if (!found[position][2].startsWith(FOLLOWING_ERROR_PREFIX)) found[position][2] = head + found[position][2];
   }
   return found;
 }

@@ -12,7 +12,7 @@ import { SeededRandom } from '../../databases/seeded-random.ts';
 
 export type Stratum = 'objective-simple' | 'objective-compound' | 'subjective-simple' | 'subjective-compound';
 export const STRATA: Stratum[] = ['objective-simple', 'objective-compound', 'subjective-simple', 'subjective-compound'];
-const PREFIX: Record<Stratum, string> = { 'objective-simple': 'os', 'objective-compound': 'oc', 'subjective-simple': 'ss', 'subjective-compound': 'sc' };
+const STRATUM_ID_PREFIX: Record<Stratum, string> = { 'objective-simple': 'os', 'objective-compound': 'oc', 'subjective-simple': 'ss', 'subjective-compound': 'sc' };
 
 export interface GeneratePlanSuiteOptions {
   seed?: number;
@@ -216,7 +216,7 @@ function toTask(stratum: Stratum, number: number, query: string, builder: PlanBu
   const patterns = PLANTED_PATTERNS.filter((pattern) => builder.patterns.has(pattern.id)).map((pattern) => pattern.id);
   return PlanTaskSchema.parse({
     schemaVersion: TASK_SCHEMA_VERSION,
-    id: `plan-${PREFIX[stratum]}-${String(number).padStart(3, '0')}`,
+    id: `plan-${STRATUM_ID_PREFIX[stratum]}-${String(number).padStart(3, '0')}`,
     style: 'plan',
     title: query,
     domain: 'contact-center',

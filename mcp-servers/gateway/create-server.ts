@@ -2,8 +2,8 @@ import { Validator } from '@cfworker/json-schema';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, CompleteRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { clientLogging } from '../shared/call-reporting.ts';
-import { ArgumentChecker } from '../shared/check-arguments.ts';
-import type { GatewayCatalog, GatewayOutcome, GatewayTaskSession, GatewayTool } from './gateway-session.ts';
+import { ArgumentChecker } from '../../src/mcp/for-servers/check-arguments.ts';
+import type { GatewayCatalog, GatewayOutcome, GatewayTaskSession, GatewayTool } from '../../src/schemas/gateway-session.ts';
 import { listTasksPage, LIST_TASKS_TOOL } from './list-tasks.ts';
 
 export const SUBMIT_ANSWER = 'submit_answer';

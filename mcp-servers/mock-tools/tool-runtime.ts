@@ -1,7 +1,7 @@
 import ivm from 'isolated-vm';
 import { capBytes } from '../../src/mcp/for-servers/cap-bytes.ts';
 import type { MockTool } from '../../src/schemas/cctu-task.ts';
-import { compileArgumentCheck } from '../shared/check-arguments.ts';
+import { compileArgumentCheck } from '../../src/mcp/for-servers/check-arguments.ts';
 
 /** What one tool call produced: the text the agent reads, and whether it is an error it can act on. */
 export interface ToolOutcome {

@@ -1,5 +1,5 @@
 export { serveHttp } from './serve-http.ts';
-export type { HttpServing, ServeHttpOptions, ServerFactory } from './serve-http.ts';
+export type { HttpServing, ServeHttpOptions, SessionServerFactory } from './serve-http.ts';
 export { parseHttpAddress } from './parse-http-address.ts';
 export { DEFAULT_MAX_SESSIONS, requireTokenBeyondLoopback } from './limits.ts';
 export { serveStdio } from './serve-stdio.ts';

@@ -36,10 +36,11 @@ export interface ServeHttpOptions {
 }
 
 /**
- * Makes the server of a new session. `route` is what follows `/mcp/` in the URL ('' for `/mcp` itself); null
+ * Makes the server of a new HTTP session (src/mcp/server-factory.ts's `ServerFactory` is another thing: it starts a task's
+ * server for an episode's environment). `route` is what follows `/mcp/` in the URL ('' for `/mcp` itself); null
  * means there is no such endpoint (404).
  */
-export type ServerFactory = (route: string) => McpServer | null | Promise<McpServer | null>;
+export type SessionServerFactory = (route: string) => McpServer | null | Promise<McpServer | null>;
 
 export interface HttpServing {
   /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp. */
@@ -69,7 +70,7 @@ interface Session {
  * token (required beyond loopback), a body size cap (413 beyond it), a session cap (503 with Retry-After beyond it).
  * Sessions with no open request for `idleTimeoutMs` expire: clients rarely send DELETE. A call is answered with plain JSON unless it asked for progress (then SSE): `response-mode.ts`.
  */
-export async function serveHttp(createServer: ServerFactory, options: ServeHttpOptions): Promise<HttpServing> {
+export async function serveHttp(createServer: SessionServerFactory, options: ServeHttpOptions): Promise<HttpServing> {
   const host = options.host ?? '127.0.0.1';
   requireTokenBeyondLoopback(host, options.port, options.token);
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;

@@ -5,7 +5,7 @@ import { pc } from './colors.ts';
 import { displayPath, loadTask } from '../engine/load-task.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { checkFolderFlag, checkModelSpec, enforcementOption, nonNegativeInteger } from './cli-options.ts';
-import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
+import { exitCodeOfEnding } from './exit-codes.ts';
 import { formatEvent, formatScore } from './transcript.ts';
 import { checkJsonModel, commandOutput, endingFields, jsonOption } from './json-output.ts';
 
@@ -89,8 +89,8 @@ export function episodeCommand(): Command {
         out.human(`score: ${scoreError}\n`);
       }
       out.human(`${pc.dim(`trajectory: ${displayPath(file)}`)}\n`);
-      const exitCode = result.status === 'error' ? (exitCodeOfErrors([{ reason: result.reason, count: 1 }]) ?? EXIT_CODES.internal) : EXIT_CODES.ok;
+      const exitCode = exitCodeOfEnding(result);
       process.exitCode = exitCode;
-      out.result('episode', exitCode, { taskId: task.id, repeat, model: spec, trajectory: file, ...endingFields(result.status, result.reason), finalAnswer: result.finalAnswer, score, scoreError });
+      out.result('episode', exitCode, { taskId: task.id, repeat, model: spec, trajectory: file, ...endingFields(result), finalAnswer: result.finalAnswer, score, scoreError });
     });
 }

@@ -1,4 +1,4 @@
-import { dominantErrorCause } from '../engine/error-cause.ts';
+import { dominantErrorCode, errorCodeOf, type EpisodeEnd } from '../engine/error-cause.ts';
 import type { SandboxErrorCode } from '../sandbox-error.ts';
 
 /**
@@ -19,10 +19,16 @@ export const EXIT_CODES: Record<SandboxErrorCode | 'ok' | 'failed' | 'usage', nu
 };
 
 /**
- * The exit status of `episode` or `run` when episodes ended in `error`: the status of their cause (6 model,
- * 7 server, 8 validator, 70 internal), the most frequent cause when they differ; null when none did.
+ * The exit status of `run` when episodes ended in `error`: the status of their recorded code (6 model, 7 server,
+ * 8 validator, 70 internal), the most frequent code when they differ; null when none did.
  */
-export function exitCodeOfErrors(errors: ReadonlyArray<{ reason: string; count: number }>): number | null {
-  const cause = dominantErrorCause(errors);
-  return cause === null ? null : EXIT_CODES[cause];
+export function exitCodeOfErrors(errors: ReadonlyArray<{ errorCode: SandboxErrorCode; count: number }>): number | null {
+  const code = dominantErrorCode(errors);
+  return code === null ? null : EXIT_CODES[code];
+}
+
+/** The exit status of `episode` or `fork`: 0, or the status of the episode's recorded error code. */
+export function exitCodeOfEnding(end: EpisodeEnd): number {
+  const code = errorCodeOf(end);
+  return code === null ? EXIT_CODES.ok : EXIT_CODES[code];
 }

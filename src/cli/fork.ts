@@ -12,7 +12,7 @@ import { taskOfTrajectory } from '../engine/replay.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { checkFolderFlag, checkModelSpec, enforcementOption } from './cli-options.ts';
 import { nextFreeRepeat } from './episode.ts';
-import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
+import { exitCodeOfEnding } from './exit-codes.ts';
 import { formatDivergences } from './format-divergences.ts';
 import { formatEvent, formatScore } from './transcript.ts';
 import { UsageError } from './usage-error.ts';
@@ -109,7 +109,7 @@ export function forkCommand(): Command {
         output.human(`score: ${scoreError}\n`);
       }
       output.human(`${pc.dim(`trajectory: ${displayPath(target)}`)}\n`);
-      const exitCode = result.status === 'error' ? (exitCodeOfErrors([{ reason: result.reason, count: 1 }]) ?? EXIT_CODES.internal) : EXIT_CODES.ok;
+      const exitCode = exitCodeOfEnding(result);
       process.exitCode = exitCode;
       output.result('fork', exitCode, {
         parent: path.resolve(file),
@@ -118,7 +118,7 @@ export function forkCommand(): Command {
         model: spec,
         taskId: task.id,
         trajectory: target,
-        ...endingFields(result.status, result.reason),
+        ...endingFields(result),
         divergences: forked.divergences,
         finalAnswer: result.finalAnswer,
         score,

@@ -1,5 +1,5 @@
 import { Option } from 'commander';
-import { errorCauseOf } from '../engine/error-cause.ts';
+import { errorCodeOf, type EpisodeEnd } from '../engine/error-cause.ts';
 import { UsageError, type SandboxErrorCode } from '../sandbox-error.ts';
 
 /** The commands that take `--json` (main() also answers their failures as JSON when it is given). */
@@ -29,8 +29,8 @@ export function commandOutput(json: boolean | undefined): CommandOutput {
 }
 
 /** An episode's ending for the JSON object: status, reason and, for an `error`, its cause (the exit code's name). */
-export function endingFields(status: string, reason: string): { status: string; reason: string; errorCause: SandboxErrorCode | null } {
-  return { status, reason, errorCause: status === 'error' ? errorCauseOf(reason) : null };
+export function endingFields(end: EpisodeEnd): { status: string; reason: string; errorCause: SandboxErrorCode | null } {
+  return { status: end.status, reason: end.reason, errorCause: errorCodeOf(end) };
 }
 
 /** `--json` among a command's arguments (before `--`), for main() to answer a failure as JSON too. */

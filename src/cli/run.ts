@@ -9,7 +9,7 @@ import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
 import { formatErrorReasons } from './format-errors.ts';
 import { formatTable } from './format-table.ts';
 import { checkJsonModel, commandOutput, jsonOption } from './json-output.ts';
-import { dominantErrorCause } from '../engine/error-cause.ts';
+import { dominantErrorCode } from '../engine/error-cause.ts';
 
 interface RunFlags extends SelectionFlags {
   suite?: string;
@@ -149,7 +149,7 @@ Examples:
         ran: result.ran,
         kept: result.kept,
         // why the exit code is not 0: the dominant cause of the episodes in error, or episodes left unfinished
-        errorCause: dominantErrorCause(result.errors),
+        errorCause: dominantErrorCode(result.errors),
         unfinished: result.episodes.filter((episode) => episode.status === 'unfinished').length,
         errors: result.errors,
         failures: result.failures,

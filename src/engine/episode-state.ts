@@ -1,5 +1,6 @@
 import { Annotation } from '@langchain/langgraph';
 import type { EpisodeStatus } from '../schemas/event.ts';
+import type { SandboxErrorCode } from '../sandbox-error.ts';
 import type { AssistantMessage, ChatMessage } from '../schemas/message.ts';
 import type { GateDecision } from './gate.ts';
 import type { Interpretation } from './protocols/episode-protocol.ts';
@@ -23,14 +24,19 @@ export interface EpisodeEnding {
   status: EpisodeStatus;
   reason: string;
   finalAnswer: string | null;
+  /** For status `error`: what failed, as data (`episode-end.errorCode`); the reason is only for people. */
+  errorCode?: SandboxErrorCode;
 }
 
-/** What the gate decided about the latest assistant message, for the node it routes to. */
+/**
+ * What the gate decided about the latest assistant message, for the rest of the step (run-episode.ts, `stepNode`:
+ * the turn adds the feedback, then the tools run the approved calls).
+ */
 export interface PendingStep {
   message: AssistantMessage;
   interpretation: Interpretation;
   decision: GateDecision | null;
-  /** The user message the feedback node adds (rejection or nudge). */
+  /** The user message the turn adds after the gate (rejection or nudge). */
   feedback: { kind: 'constraint' | 'protocol'; content: string } | null;
 }
 

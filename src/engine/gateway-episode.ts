@@ -1,5 +1,5 @@
-import type { GatewayOutcome, GatewayTaskSession } from '../../mcp-servers/gateway/gateway-session.ts';
-import { ArgumentChecker } from '../../mcp-servers/shared/check-arguments.ts';
+import type { GatewayOutcome, GatewayTaskSession } from '../schemas/gateway-session.ts';
+import { ArgumentChecker } from '../mcp/for-servers/check-arguments.ts';
 import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
 import type { Model, ModelRequest, ModelResponse } from '../models/model.ts';
 import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/event.ts';

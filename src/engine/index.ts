@@ -8,7 +8,7 @@ export { FINISH_PREFIX } from '../schemas/ddr-messages.ts';
 export { PROTOCOLS, cctuProtocol, ddrProtocol, planProtocol, type EpisodeProtocol, type Interpretation, type PlanExecutor, type PlanExecutionContext } from './protocols/index.ts';
 export { Recorder, type EventInput } from './recorder.ts';
 export { readTrajectory, parseTrajectory, type Trajectory } from '../schemas/read-trajectory.ts';
-export { runSuite, errorReasons, pendingEpisodes, trajectoryFile, isFinishedTrajectory, statusTable, meanStd, type RunSuiteOptions, type SuiteResult, type EpisodeEntry, type ErrorReason, type PendingOptions } from './run-suite.ts';
+export { runSuite, errorReasons, pendingEpisodes, trajectoryFile, isFinishedTrajectory, statusTable, meanStdOfFractions, type RunSuiteOptions, type SuiteResult, type EpisodeEntry, type ErrorReason, type PendingOptions } from './run-suite.ts';
 export { RunFileSchema, RunIdentitySchema, RUN_FILE, RUN_FORMAT, identityOf, identityDifferences, checkIdentity, readRunFile, writeRunFile, taskSha256, type RunFile, type RunIdentity } from './run-identity.ts';
 export { selectTasks, taskPatterns, type TaskSelection } from './select-tasks.ts';
 export { replayTrajectory, taskOfTrajectory, type ReplayReport, type ReplayOptions } from './replay.ts';

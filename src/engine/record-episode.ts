@@ -1,4 +1,5 @@
 import { constraintStatuses } from '../validator/constraint-status.ts';
+import type { SandboxErrorCode } from '../sandbox-error.ts';
 import type { EpisodeStatus, Fork, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
 import type { ConstraintStatus } from '../schemas/step.ts';
 import type { Task } from '../schemas/task.ts';
@@ -57,7 +58,7 @@ export interface EpisodeEndCounts {
  */
 export function recordEpisodeEnd(
   recorder: Recorder,
-  end: { task: Task; status: EpisodeStatus; reason: string; finalAnswer: string | null; counts: EpisodeEndCounts; durationMs: number },
+  end: { task: Task; status: EpisodeStatus; reason: string; errorCode?: SandboxErrorCode; finalAnswer: string | null; counts: EpisodeEndCounts; durationMs: number },
   constraintStatus: ConstraintStatusFunction = defaultConstraintStatus,
 ): void {
   let statuses: Record<string, ConstraintStatus> = {};
@@ -71,6 +72,7 @@ export function recordEpisodeEnd(
     type: 'episode-end',
     status: end.status,
     reason: end.reason,
+    ...(end.status === 'error' ? { errorCode: end.errorCode ?? 'internal' } : {}),
     finalAnswer: end.finalAnswer,
     counts: {
       rounds: counts.rounds,

@@ -2,7 +2,7 @@ import { END, START, StateGraph, type LangGraphRunnableConfig } from '@langchain
 import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
 import type { ToolOutcome } from '../mcp/connect-server.ts';
 import type { Model, ModelResponse } from '../models/model.ts';
-import { SandboxError } from '../sandbox-error.ts';
+import { SandboxError, type SandboxErrorCode } from '../sandbox-error.ts';
 import { RunSettingsSchema, type EpisodeStatus, type Fork, type RunSettings, type TrajectoryEvent } from '../schemas/event.ts';
 import type { ChatMessage, ToolCall } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
@@ -59,6 +59,8 @@ export interface EpisodeResult {
   status: EpisodeStatus;
   reason: string;
   finalAnswer: string | null;
+  /** For status `error`: what failed (the CLI's exit status). */
+  errorCode?: SandboxErrorCode;
   events: TrajectoryEvent[];
   trajectoryPath: string | null;
 }
@@ -87,6 +89,11 @@ function contextOf(config: LangGraphRunnableConfig): EpisodeContext {
 
 function ended(status: EpisodeStatus, reason: string, finalAnswer: string | null = null): EpisodeStateUpdate {
   return { ending: { status, reason, finalAnswer }, pending: null };
+}
+
+/** The episode ends in `error`: the code says what failed, the reason says it to a person. */
+function failed(errorCode: SandboxErrorCode, reason: string): EpisodeStateUpdate {
+  return { ending: { status: 'error', reason, finalAnswer: null, errorCode }, pending: null };
 }
 
 function endedByAbort(context: EpisodeContext): EpisodeStateUpdate {
@@ -122,10 +129,10 @@ async function modelNode(state: EpisodeStateValue, config: LangGraphRunnableConf
     // limit the agent reached. A human's thinking time is paused, so only a provider waits here.
     if (aborted?.status === 'limit' && aborted.reason.startsWith('wall-time limit') && context.model.generative === true) {
       const reason = `model failed: ${context.model.spec} gave no answer before the episode's wall-time limit (${limits.wallTimeMs} ms): the provider hung or is slower than the task allows (limits.wallTimeMs)`;
-      return { ...ended('error', reason), messages: added, counts };
+      return { ...failed('model-error', reason), messages: added, counts };
     }
     if (aborted !== undefined) return { ...endedByAbort(context), messages: added, counts };
-    return { ...ended('error', `model failed: ${(error as Error).message}`), messages: added, counts };
+    return { ...failed('model-error', `model failed: ${(error as Error).message}`), messages: added, counts };
   }
   counts.rounds += 1;
   const { usage } = response;
@@ -167,7 +174,7 @@ async function gateNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
   const verdicts = check?.verdicts ?? [];
   if (check) context.recorder.record({ type: 'constraint-check', step, verdicts, enforcement, durationMs: check.durationMs });
   const decision = applyVerdicts(step, verdicts, enforcement);
-  if (decision.errors.length > 0) return { ...ended('error', describeValidatorErrors(decision.errors)), counts };
+  if (decision.errors.length > 0) return { ...failed('validator-error', describeValidatorErrors(decision.errors)), counts };
   if (interpretation.kind === 'tool-calls') {
     // Every attempted call counts, blocked or not (CCTU's counting).
     counts.toolCalls += calls.length;
@@ -347,11 +354,11 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       { configurable: { episode: context }, recursionLimit: task.limits.maxRounds * 4 + 16 },
     );
     lastCounts = final.counts;
-    ending = final.ending ?? { status: 'error', reason: 'the episode graph stopped without an ending', finalAnswer: null };
+    ending = final.ending ?? { status: 'error', reason: 'the episode graph stopped without an ending', finalAnswer: null, errorCode: 'internal' };
     endedCleanly = ending.status !== 'error' && !controller.signal.aborted;
   } catch (error) {
-    const reason = error instanceof SandboxError ? `${error.code}: ${error.message}` : `internal: ${(error as Error).message}`;
-    ending = { status: 'error', reason, finalAnswer: null };
+    const errorCode = error instanceof SandboxError ? error.code : 'internal';
+    ending = { status: 'error', reason: `${errorCode}: ${(error as Error).message}`, finalAnswer: null, errorCode };
     // A failure before the episode started (a server that would not start) still leaves a complete trajectory.
     if (recorder.events.length === 0) {
       recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model?.spec ?? options.modelSpec ?? 'unknown', settings, tools: [], fork: options.fork });

@@ -4,16 +4,19 @@ import path from 'node:path';
 import cliProgress from 'cli-progress';
 import pLimit from 'p-limit';
 import { gradeEpisode, summarizeScores, type GradeOptions } from '../graders/index.ts';
+import { meanAndStd } from '../graders/mean-std.ts';
 import { writeCctuResponseFile } from './cctu-response-file.ts';
 import type { StartEnvironmentOptions } from '../mcp/start-environment.ts';
 import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { displayPath, recordedTaskPath, type LoadedTask } from './load-task.ts';
 import type { PlanExecutor } from './protocols/plan.ts';
-import { readTrajectory } from '../schemas/read-trajectory.ts';
+import { readTrajectory, trajectoryLines, type TrajectoryLines } from '../schemas/read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
 import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile, type RunIdentity } from './run-identity.ts';
 import { EnvironmentPool } from './environment-pool.ts';
+import { errorCodeOf } from './error-cause.ts';
+import type { SandboxErrorCode } from '../sandbox-error.ts';
 import { lockRunFolder } from './run-lock.ts';
 import { runEpisode, type EpisodeResult, type ModelFactory, type ValidatorFactory } from './run-episode.ts';
 import { packageVersions } from './versions.ts';
@@ -89,6 +92,8 @@ export interface EpisodeEntry {
   file: string;
   status: EpisodeStatus | 'unfinished';
   reason: string;
+  /** For status `error`: what failed (`errorCodeOf` its episode-end). */
+  errorCode?: SandboxErrorCode;
   score: EpisodeScore | null;
   /** Why it could not be graded (e.g. no grader for its style yet). */
   gradeError?: string;
@@ -107,17 +112,25 @@ export interface SuiteResult {
   failures: EpisodeFailure[];
 }
 
-/** One distinct reason episodes ended in `error`, and how many did. */
+/** One distinct failure (code and reason) episodes ended in `error` with, and how many did. */
 export interface ErrorReason {
+  errorCode: SandboxErrorCode;
   reason: string;
   count: number;
 }
 
-/** The distinct error reasons of a run's episodes with their counts, most frequent first (ties in first-seen order). */
+/** The distinct failures of a run's episodes with their counts, most frequent first (ties in first-seen order). */
 export function errorReasons(episodes: readonly EpisodeEntry[]): ErrorReason[] {
-  const counts = new Map<string, number>();
-  for (const episode of episodes) if (episode.status === 'error') counts.set(episode.reason, (counts.get(episode.reason) ?? 0) + 1);
-  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count);
+  const found = new Map<string, ErrorReason>();
+  for (const episode of episodes) {
+    const errorCode = errorCodeOf(episode);
+    if (errorCode === null) continue;
+    const key = JSON.stringify([errorCode, episode.reason]);
+    const entry = found.get(key) ?? { errorCode, reason: episode.reason, count: 0 };
+    entry.count += 1;
+    found.set(key, entry);
+  }
+  return [...found.values()].sort((a, b) => b.count - a.count);
 }
 
 /** The trajectory file of one episode in a run directory. */
@@ -125,20 +138,22 @@ export function trajectoryFile(outDir: string, taskId: string, repeat: number): 
   return path.join(outDir, `${taskId}.${repeat}.jsonl`);
 }
 
-/** What the first and last lines of a trajectory say: the task hash it was recorded with and how it ended. */
+/**
+ * What the first and last events of a trajectory say: the task hash it was recorded with and how it ended. A file
+ * with a line that is not JSON says nothing (its episode runs again); a cut-off last line is left out.
+ */
 async function trajectoryState(file: string): Promise<{ taskSha256?: string; status?: string } | null> {
   if (!existsSync(file)) return null;
-  const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
-  const parse = (line: string | undefined) => {
-    try {
-      return JSON.parse(line ?? '') as { type?: string; taskSha256?: string; status?: string };
-    } catch {
-      return {};
-    }
-  };
-  const first = parse(lines[0]);
-  const last = parse(lines.at(-1));
-  return { taskSha256: first.type === 'episode-start' ? first.taskSha256 : undefined, status: last.type === 'episode-end' ? last.status : undefined };
+  let values: TrajectoryLines['values'];
+  try {
+    ({ values } = trajectoryLines(await readFile(file, 'utf8'), file));
+  } catch {
+    return {};
+  }
+  type Line = { type?: string; taskSha256?: string; status?: string } | null;
+  const first = values[0]?.json as Line | undefined;
+  const last = values.at(-1)?.json as Line | undefined;
+  return { taskSha256: first?.type === 'episode-start' ? first.taskSha256 : undefined, status: last?.type === 'episode-end' ? last.status : undefined };
 }
 
 /** Whether a trajectory file holds a finished episode (its last complete line is `episode-end`). */
@@ -321,10 +336,12 @@ async function gradeFile(
   const { events, finished } = await readTrajectory(file);
   const end = events.at(-1) as Extract<TrajectoryEvent, { type: 'episode-end' }> | undefined;
   if (!finished || !end) return { ...base, status: 'unfinished', reason: 'no episode-end', score: null };
+  const errorCode = errorCodeOf(end);
+  const ending = { ...base, status: end.status, reason: end.reason, ...(errorCode === null ? {} : { errorCode }) };
   try {
-    return { ...base, status: end.status, reason: end.reason, score: await gradeEpisode(task, events, await gradeOptions(task)) };
+    return { ...ending, score: await gradeEpisode(task, events, await gradeOptions(task)) };
   } catch (error) {
-    return { ...base, status: end.status, reason: end.reason, score: null, gradeError: (error as Error).message };
+    return { ...ending, score: null, gradeError: (error as Error).message };
   }
 }
 
@@ -343,14 +360,12 @@ export function statusTable(episodes: readonly EpisodeEntry[]): SummaryTable {
   return {
     title: 'Episodes',
     columns: ['episodes', 'completed', 'limit', 'error', 'unfinished', 'graded', 'passed (mean ± std over repeats)'],
-    rows: [[episodes.length, count('completed'), count('limit'), count('error'), count('unfinished'), graded.length, meanStd(rates)]],
+    rows: [[episodes.length, count('completed'), count('limit'), count('error'), count('unfinished'), graded.length, meanStdOfFractions(rates)]],
   };
 }
 
-/** `mean ± std` (population std) of numbers, or `-` when there are none. */
-export function meanStd(values: readonly number[]): string {
-  if (values.length === 0) return '-';
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  const std = Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
-  return `${mean.toFixed(3)} ± ${std.toFixed(3)}`;
+/** `mean ± std` (population std) of fractions (0..1), 3 decimals, or `-` when there are none. */
+export function meanStdOfFractions(values: readonly number[]): string {
+  const stats = meanAndStd(values);
+  return stats === null ? '-' : `${stats.mean.toFixed(3)} ± ${stats.std.toFixed(3)}`;
 }

@@ -1,6 +1,8 @@
 import type { CctuTask } from '../schemas/cctu-task.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
+import { FOLLOWING_ERROR_MARK } from '../schemas/cctu-markers.ts';
+import { meanAndStd } from './mean-std.ts';
 import { pythonStrip } from '../schemas/cctu-text.ts';
 import { cctuEpisodeScore } from './cctu.ts';
 import { violationSummary } from '../validator/constraint-status.ts';
@@ -66,19 +68,10 @@ export function cctuFoundGoldens(messages: readonly CctuMessage[], unsolved: Rea
   return found;
 }
 
-/**
- * evaluation.py, _ERR_RE with re.IGNORECASE: `INSTRUCTION FOLLOWING ERROR:\s*([A-Z0-9 _]+?)\s*NOT FOLLOWED!`. Python's
- * IGNORECASE also matches `i` with İ/ı (and [A-Z] with ſ and the Kelvin sign, as JavaScript's `iu` does); `\s` is
- * Python's white space.
- */
-const S = '[\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
-const I = '[iIİı]';
-const ERROR_MARK = new RegExp(`${I}NSTRUCT${I}ON FOLLOW${I}NG ERROR:${S}*[A-Z0-9 _İı]+?${S}*NOT FOLLOWED!`, 'iu');
-
 /** evaluation.py, compute_if_flags: [an error anywhere, an error after the last assistant message]; a conversation ending on a tool message is both. */
 export function cctuErrorFlags(messages: readonly CctuMessage[]): [boolean, boolean] {
   if (messages.at(-1)?.role === 'tool') return [true, true];
-  const hasError = (message: CctuMessage) => ERROR_MARK.test(text(message.content));
+  const hasError = (message: CctuMessage) => FOLLOWING_ERROR_MARK.test(text(message.content));
   const any = messages.some(hasError);
   const last = messages.findLastIndex((message) => message.role === 'assistant');
   if (last < 0) return [false, false];
@@ -104,7 +97,7 @@ export function gradeCctuOfficial(task: CctuTask, events: readonly TrajectoryEve
     found,
     sr: solved && !lastError && !validatorError && !harnessError,
     psr: solved && !anyError && !validatorError && !harnessError,
-    metrics: { feedback_messages: messages.filter((message) => message.role !== 'assistant' && ERROR_MARK.test(text(message.content))).length },
+    metrics: { feedback_messages: messages.filter((message) => message.role !== 'assistant' && FOLLOWING_ERROR_MARK.test(text(message.content))).length },
     validatorError,
     details: {
       protocol: 'cctu-official',
@@ -128,11 +121,9 @@ function fixed2(value: number): string {
 }
 
 /** evaluation.py, main: per repeat the rate in %, then `mean ± std` (numpy's std: the population's) of those. */
-function meanStd(rates: readonly number[]): string {
-  if (rates.length === 0) return '-';
-  const mean = rates.reduce((sum, rate) => sum + rate, 0) / rates.length;
-  const std = Math.sqrt(rates.reduce((sum, rate) => sum + (rate - mean) ** 2, 0) / rates.length);
-  return `${fixed2(mean)} ± ${fixed2(std)}`;
+function meanStdOfPercents(rates: readonly number[]): string {
+  const stats = meanAndStd(rates);
+  return stats === null ? '-' : `${fixed2(stats.mean)} ± ${fixed2(stats.std)}`;
 }
 
 /** evaluation.py, main: the rates of one group, by repeat (`sum(v) / len(v) * 100`). */
@@ -163,7 +154,7 @@ export function summarizeCctuOfficial(scores: readonly EpisodeScore[]): SummaryT
     {
       title: `CCTU leaderboard (evaluation.py): SR / PSR in %, mean ± std over ${repeats} repeat${repeats === 1 ? '' : 's'}`,
       columns: ['episodes', ...groups.flatMap(([name]) => [`${name} SR`, `${name} PSR`])],
-      rows: [[official.length, ...groups.flatMap(([, group]) => [meanStd(ratesByRepeat(group, 'sr')), meanStd(ratesByRepeat(group, 'psr'))])]],
+      rows: [[official.length, ...groups.flatMap(([, group]) => [meanStdOfPercents(ratesByRepeat(group, 'sr')), meanStdOfPercents(ratesByRepeat(group, 'psr'))])]],
     },
   ];
 }

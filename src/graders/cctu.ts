@@ -4,6 +4,7 @@ import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import type { ConstraintStatus } from '../schemas/step.ts';
 import { constraintStatuses, violationSummary } from '../validator/constraint-status.ts';
 import { gradeCctuOfficial, summarizeCctuOfficial } from './cctu-official.ts';
+import { meanAndStd } from './mean-std.ts';
 import type { StyleGrader } from './style-grader.ts';
 
 const STRUCTURES: CctuStructure[] = ['single-hop', 'parallel-single-hop', 'multi-hop', 'parallel-multi-hop'];
@@ -139,12 +140,10 @@ function gradeCctu(task: CctuTask, events: readonly TrajectoryEvent[]): EpisodeS
 
 const percent = (value: number): string => (100 * value).toFixed(1);
 
-/** Mean ± population std of per-repeat rates, as "mean ± std" in percent. */
-export function meanStd(perRepeat: readonly number[]): string {
-  if (perRepeat.length === 0) return '-';
-  const mean = perRepeat.reduce((sum, value) => sum + value, 0) / perRepeat.length;
-  const variance = perRepeat.reduce((sum, value) => sum + (value - mean) ** 2, 0) / perRepeat.length;
-  return `${percent(mean)} ± ${percent(Math.sqrt(variance))}`;
+/** Mean ± population std of per-repeat rates (fractions, 0..1), as "mean ± std" in percent. */
+export function meanStdAsPercent(perRepeat: readonly number[]): string {
+  const stats = meanAndStd(perRepeat);
+  return stats === null ? '-' : `${percent(stats.mean)} ± ${percent(stats.std)}`;
 }
 
 export function rateByRepeat(scores: readonly EpisodeScore[], metric: string): number[] {
@@ -182,7 +181,7 @@ export function summarizeCctu(scores: readonly EpisodeScore[]): SummaryTable[] {
     columns: ['structure', 'episodes', 'solved', 'SR', 'PSR'],
     rows: groups
       .filter(([, group]) => group.length > 0)
-      .map(([name, group]) => [name, group.length, meanStd(rateByRepeat(group, 'solved')), meanStd(rateByRepeat(group, 'sr')), meanStd(rateByRepeat(group, 'psr'))]),
+      .map(([name, group]) => [name, group.length, meanStdAsPercent(rateByRepeat(group, 'solved')), meanStdAsPercent(rateByRepeat(group, 'sr')), meanStdAsPercent(rateByRepeat(group, 'psr'))]),
   };
   const facts = scores.flatMap(factsOf);
   const categories = [...new Set(facts.map((fact) => fact.category))].sort();

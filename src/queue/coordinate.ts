@@ -6,8 +6,9 @@ import type { Redis } from 'ioredis';
 import { recordedTaskPath } from '../engine/load-task.ts';
 import { taskSha256 } from '../engine/run-identity.ts';
 import { trajectoryFile, type EpisodeFailure, type EpisodePlayer, type PendingEpisode } from '../engine/run-suite.ts';
+import { trajectoryLines, type TrajectoryLines } from '../schemas/read-trajectory.ts';
 import { jobId, runKey, type EpisodeJob, type EpisodeJobResult } from './job.ts';
-import { PREFIX, QUEUES_KEY, queueName } from './redis.ts';
+import { REDIS_KEY_PREFIX, QUEUES_KEY, queueName } from './redis.ts';
 
 /** `--rate`: at most `max` episodes started per `durationMs` across every worker of the model's queue. */
 export interface QueueRate {
@@ -35,9 +36,9 @@ export interface QueuePlayerOptions {
 export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): EpisodePlayer {
   return async (pending, context) => {
     const name = queueName(context.modelSpec);
-    const queue = new Queue<EpisodeJob, EpisodeJobResult>(name, { connection: redis, prefix: PREFIX });
+    const queue = new Queue<EpisodeJob, EpisodeJobResult>(name, { connection: redis, prefix: REDIS_KEY_PREFIX });
     const eventsConnection = redis.duplicate();
-    const events = new QueueEvents(name, { connection: eventsConnection, prefix: PREFIX });
+    const events = new QueueEvents(name, { connection: eventsConnection, prefix: REDIS_KEY_PREFIX });
     events.on('error', () => undefined);
     queue.on('error', () => undefined);
     const key = runKey(context.identity, context.outDir);
@@ -185,39 +186,43 @@ async function collect(redis: Redis, result: EpisodeJobResult | null, file: stri
   if (!result) return null;
   if ('partial' in result) {
     const partial = path.join(path.dirname(file), result.partial);
-    const lines = await readFile(partial, 'utf8').then((text) => text.trimEnd().split('\n'), () => [] as string[]);
-    const status = endStatus(lines, result.events);
+    const text = await readFile(partial, 'utf8').catch(() => '');
+    const status = endStatus(text, result.events);
     if (status !== null) await rename(partial, file);
     return status;
   }
   const entries = await redis.xrange(result.stream, '-', '+');
   const lines = [...entries.map(([, fields]) => fields[1]!), ...(result.tail ?? [])];
-  const status = endStatus(lines, result.events);
+  const text = `${lines.join('\n')}\n`;
+  const status = endStatus(text, result.events);
   if (status === null) return null;
   // Written synchronously: a trajectory is tens of kB into the page cache (well under a ms), while each step of an
   // asynchronous write (open, write, close, rename) waits for a turn of libuv's thread pool and of this event loop,
   // several ms in all on a busy coordinator.
   const temporary = `${file}.${process.pid}.tmp`;
-  writeFileSync(temporary, `${lines.join('\n')}\n`);
+  writeFileSync(temporary, text);
   renameSync(temporary, file);
   await redis.del(result.stream);
   return status;
 }
 
 /**
- * The status a whole trajectory's `episode-end` records, else null: whole means exactly `events` lines, each an
- * event whose `seq` is its line's index (none missing, doubled or out of order), the last an `episode-end`.
+ * The status a whole trajectory's `episode-end` records, else null: whole means exactly `events` events (lines as
+ * trajectoryLines reads them, none cut off or not JSON), each whose `seq` is its index (none missing, doubled or out
+ * of order), the last an `episode-end`.
  */
-export function endStatus(lines: readonly string[], events: number): string | null {
-  if (lines.length !== events || lines.length === 0) return null;
-  let last: { seq?: unknown; type?: unknown; status?: unknown } = {};
-  for (const [index, line] of lines.entries()) {
-    try {
-      last = JSON.parse(line) as typeof last;
-    } catch {
-      return null;
-    }
-    if (typeof last !== 'object' || last === null || last.seq !== index) return null;
+export function endStatus(text: string, events: number): string | null {
+  let read: TrajectoryLines;
+  try {
+    read = trajectoryLines(text, 'stream');
+  } catch {
+    return null;
   }
+  const { values, torn } = read;
+  if (torn || values.length !== events || values.length === 0) return null;
+  for (const [index, { json }] of values.entries()) {
+    if (typeof json !== 'object' || json === null || (json as { seq?: unknown }).seq !== index) return null;
+  }
+  const last = values.at(-1)!.json as { type?: unknown; status?: unknown };
   return last.type === 'episode-end' && typeof last.status === 'string' ? last.status : null;
 }

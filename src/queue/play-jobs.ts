@@ -9,7 +9,7 @@ import { resolveRecordedTaskPath, taskFromText, type LoadedTask } from '../engin
 import { runEpisode } from '../engine/run-episode.ts';
 import { trajectoryFile } from '../engine/run-suite.ts';
 import { partialFile, type EpisodeJob, type EpisodeJobResult } from './job.ts';
-import { PREFIX, QUEUES_KEY, streamKey } from './redis.ts';
+import { REDIS_KEY_PREFIX, QUEUES_KEY, streamKey } from './redis.ts';
 
 /**
  * How long a job's lock lives without renewal: a worker killed mid-episode has its job retried after about this long.
@@ -213,7 +213,7 @@ export async function startQueueWorkers(options: QueueWorkerOptions): Promise<Qu
         },
         {
           connection,
-          prefix: PREFIX,
+          prefix: REDIS_KEY_PREFIX,
           concurrency: options.concurrency,
           lockDuration: LOCK_MS,
           stalledInterval: LOCK_MS,

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { SandboxError } from '../sandbox-error.ts';
 
 /** Key prefix of everything the sandbox keeps in Redis (BullMQ queues and trajectory streams). */
-export const PREFIX = 'sandbox';
+export const REDIS_KEY_PREFIX = 'sandbox';
 
 /** The Redis a `--queue redis://HOST:PORT/DB` URL names; one line (`server-error`, exit 7) when it is not a Redis URL. */
 export function parseQueueUrl(url: string): URL {
@@ -47,9 +47,9 @@ export function queueName(modelSpec: string): string {
 }
 
 /** The Redis set of queue names workers listen on. */
-export const QUEUES_KEY = `${PREFIX}:queues`;
+export const QUEUES_KEY = `${REDIS_KEY_PREFIX}:queues`;
 
 /** The stream one attempt of one job records its events in. */
 export function streamKey(jobId: string, attempt: string): string {
-  return `${PREFIX}:trajectory:${jobId}:${attempt}`;
+  return `${REDIS_KEY_PREFIX}:trajectory:${jobId}:${attempt}`;
 }

@@ -425,7 +425,7 @@ async function readSummaries(store: ResultsStore, files: readonly RunFile[]): Pr
 
 /**
  * Divergences saved by `sandbox replay --save` / `sandbox validate --save` beside a trajectory
- * (src/schemas/divergence-report.ts): one row each, tied to the trajectory the report names in its folder.
+ * (`DivergenceReport`, src/schemas/divergence.ts): one row each, tied to the trajectory the report names in its folder.
  */
 async function readDivergences(store: ResultsStore, files: readonly RunFile[]): Promise<void> {
   // every saved report, with how many divergences it found: one that found none says so on the episode page

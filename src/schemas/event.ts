@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SANDBOX_ERROR_CODES } from '../sandbox-error.ts';
 import { AssistantMessageSchema, UsageSchema } from './message.ts';
 import { PlanExecutionSchema } from './plan-execution.ts';
 import { StepSchema, VerdictSchema, EnforcementSchema, ConstraintStatusSchema } from './step.ts';
@@ -139,7 +140,14 @@ export const EventSchema = z.discriminatedUnion('type', [
     ...eventBase,
     type: z.literal('episode-end'),
     status: EpisodeStatusSchema,
+    /** One line for a human; never parsed (the code of an `error` is `errorCode`). */
     reason: z.string(),
+    /**
+     * For status `error` only: the SandboxError code of the failure (model-error, server-error, validator-error,
+     * internal, …), which the CLI's exit status comes from. Absent in trajectories written before the field (read by
+     * `errorCodeOf`, src/engine/error-cause.ts).
+     */
+    errorCode: z.enum(SANDBOX_ERROR_CODES).optional(),
     finalAnswer: z.string().nullable(),
     counts: z.object({
       rounds: z.number().int().nonnegative(),

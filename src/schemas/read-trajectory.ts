@@ -9,31 +9,44 @@ export interface Trajectory {
   finished: boolean;
 }
 
+/** A trajectory's lines as JSON, not yet checked against EventSchema (see trajectoryLines). */
+export interface TrajectoryLines {
+  /** Each line's JSON in order, with where it stands (`<file>:<line>`, for messages). */
+  values: { json: unknown; where: string }[];
+  /** The last line was cut off (a crash mid-write: no newline after it, and not JSON) and was dropped. */
+  torn: boolean;
+}
+
 /**
- * Parses a trajectory's JSONL text. A cut-off last line (a crash mid-write) is tolerated and dropped;
- * any other bad line throws `invalid-input` naming the file, the line and the field.
+ * The one reader of a trajectory's JSONL text (every command that reads one, resume, the queue's coordinator). Blank
+ * lines are skipped (the recorder writes none; an editor may leave one). A cut-off last line is dropped and said
+ * (`torn`); any other line that is not JSON throws `invalid-input` naming `<file>:<line>`.
  */
-export function parseTrajectory(text: string, file: string): Trajectory {
+export function trajectoryLines(text: string, file: string): TrajectoryLines {
   const lines = text.split('\n');
-  if (lines.at(-1) === '') lines.pop();
-  const events: TrajectoryEvent[] = [];
-  let truncated = false;
-  for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!;
-    const isLast = index === lines.length - 1;
-    let json: unknown;
+  const values: TrajectoryLines['values'] = [];
+  for (const [index, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    const where = `${file}:${index + 1}`;
     try {
-      json = parseJson(line, `${file}:${index + 1}`);
+      values.push({ json: parseJson(line, where), where });
     } catch (error) {
-      if (isLast && !text.endsWith('\n')) {
-        truncated = true;
-        break;
-      }
+      // only the last line can be cut off: text.split leaves no line after it (no newline ended it)
+      if (index === lines.length - 1) return { values, torn: true };
       throw error;
     }
-    events.push(checkWithSchema(json, EventSchema, `${file}:${index + 1}`));
   }
-  return { events, truncated, finished: events.at(-1)?.type === 'episode-end' };
+  return { values, torn: false };
+}
+
+/**
+ * Parses a trajectory's JSONL text (lines as trajectoryLines reads them); a line that is not an event throws
+ * `invalid-input` naming the file, the line and the field.
+ */
+export function parseTrajectory(text: string, file: string): Trajectory {
+  const { values, torn } = trajectoryLines(text, file);
+  const events = values.map(({ json, where }) => checkWithSchema(json, EventSchema, where));
+  return { events, truncated: torn, finished: events.at(-1)?.type === 'episode-end' };
 }
 
 /** Reads a trajectory file's text; an unreadable file is `not-found` naming it. */

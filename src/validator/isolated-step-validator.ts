@@ -2,6 +2,7 @@ import type { Constraint } from '../schemas/constraint.ts';
 import type { Step, Verdict } from '../schemas/step.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { SandboxError } from '../sandbox-error.ts';
+import { FOLLOWING_ERROR_PREFIX } from '../schemas/cctu-markers.ts';
 import {
   acquireIsolate,
   disposeCustomIsolate,
@@ -32,7 +33,6 @@ export interface ValidatorOptions {
 export const DEFAULT_MEMORY_LIMIT_MB = 32;
 export const DEFAULT_TIMEOUT_MS = 100;
 const TIMEOUT_RETRY_FACTOR = 10;
-const PREFIX = 'INSTRUCTION FOLLOWING ERROR: ';
 const EFFECTS: ReadonlyArray<Verdict['effect']> = ['block-call', 'reject-answer', 'end-episode', 'error'];
 
 type Encoded = [index: number, effect: Verdict['effect'], callId: string | null, message: string];
@@ -261,7 +261,7 @@ export class IsolatedStepValidator implements StepValidator {
       if (typeof message !== 'string' || !EFFECTS.includes(effect as Verdict['effect'])) return this.breakCustom(slot, 'returned malformed verdicts');
       if (effect === 'error') return this.breakCustom(slot, message);
       const callOk = effect === 'block-call' ? typeof callId === 'string' && callIds.has(callId) : callId === null;
-      if (!callOk || !message.startsWith(PREFIX)) return this.breakCustom(slot, 'returned malformed verdicts');
+      if (!callOk || !message.startsWith(FOLLOWING_ERROR_PREFIX)) return this.breakCustom(slot, 'returned malformed verdicts');
       encoded.push([slot.index, effect as Verdict['effect'], callId as string | null, message]);
     }
     return encoded;

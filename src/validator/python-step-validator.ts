@@ -2,6 +2,7 @@ import { PythonSandbox, takeFreshSandbox, type PythonOutcome } from '../python-s
 import type { Constraint } from '../schemas/constraint.ts';
 import type { Step, Verdict } from '../schemas/step.ts';
 import { customConstraintName } from './custom-constraint-name.ts';
+import { followingErrorHead } from '../schemas/cctu-markers.ts';
 import { cctuAnswerText, pythonStrip } from '../schemas/cctu-text.ts';
 
 export type PythonConstraint = Extract<Constraint, { category: 'python' }>;
@@ -14,8 +15,6 @@ export interface PythonValidatorOptions {
 }
 
 export const DEFAULT_PYTHON_VALIDATOR_TIMEOUT_MS = 2_000;
-const PREFIX = 'INSTRUCTION FOLLOWING ERROR: ';
-
 /** The response a Python validator reads: CCTU's (`cctuAnswerText`: every `<think>…</think>` removed, then stripped). */
 export const responseForValidation = cctuAnswerText;
 
@@ -102,7 +101,7 @@ export class PythonStepValidator {
           category: 'python',
           effect: 'reject-answer',
           // Stripped, as CCTU's Feedback.add_user strips every message (utils/constraint_checker/feedback.py).
-          message: pythonStrip(`${PREFIX}${customConstraintName(constraint.params.name)} NOT FOLLOWED! ${outcome.message}`),
+          message: pythonStrip(`${followingErrorHead(customConstraintName(constraint.params.name))}${outcome.message}`),
         });
       }
     });

@@ -1,3 +1,4 @@
+import { followingErrorHead } from '../schemas/cctu-markers.ts';
 import type { Constraint } from '../schemas/constraint.ts';
 import type { Step, Verdict } from '../schemas/step.ts';
 
@@ -17,7 +18,7 @@ export function roundLimitVerdicts(constraints: readonly Constraint[], step: Ste
       constraintId: constraint.id,
       category: constraint.category,
       effect: 'end-episode',
-      message: `INSTRUCTION FOLLOWING ERROR: INTERACTION ROUNDS NOT FOLLOWED! Round ${step.round} is the last of the ${constraint.params.max} interaction rounds and its final answer was rejected; the episode ends here.`,
+      message: `${followingErrorHead('INTERACTION ROUNDS')}Round ${step.round} is the last of the ${constraint.params.max} interaction rounds and its final answer was rejected; the episode ends here.`,
     });
   });
   return added;

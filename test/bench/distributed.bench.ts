@@ -42,7 +42,7 @@ import { Queue } from 'bullmq';
 import { defaultValidatorFactory, loadSuite, modelFactoryFor, runSuite } from '../../src/engine/index.ts';
 import type { LoadedTask } from '../../src/engine/load-task.ts';
 import { queuePlayer } from '../../src/queue/coordinate.ts';
-import { connectRedis, PREFIX, queueName } from '../../src/queue/redis.ts';
+import { connectRedis, REDIS_KEY_PREFIX, queueName } from '../../src/queue/redis.ts';
 import { REPO_ROOT } from '../../src/data-dir.ts';
 import { procStatCpuMs } from './proc-cpu.ts';
 import { sandboxInBackground, startRedisServer, type AppendFsync, startReferenceOpenAIServer, untimedTrajectory, type RedisServer, type SandboxProcess } from '../support/index.ts';
@@ -89,7 +89,7 @@ async function queueOverheads(url: string, tasks: LoadedTask[], spec: string, ou
   const since = Date.now();
   await queuedRun(url, tasks, spec, outDir);
   const client = await connectRedis(url);
-  const queue = new Queue(queueName(spec), { connection: client, prefix: PREFIX });
+  const queue = new Queue(queueName(spec), { connection: client, prefix: REDIS_KEY_PREFIX });
   const overheads: number[] = [];
   try {
     // this run's jobs only (the workers' queue also holds the throughput run's, enqueued earlier)
@@ -247,7 +247,7 @@ export async function run(): Promise<Record<string, number>> {
       if (JSON.stringify(lines) !== JSON.stringify(await untimedTrajectory(path.join(localDir, name)))) differing += 1;
     }
     const client = await connectRedis(url);
-    const queue = new Queue(queueName(model.spec), { connection: client, prefix: PREFIX });
+    const queue = new Queue(queueName(model.spec), { connection: client, prefix: REDIS_KEY_PREFIX });
     const retried = (await queue.getJobs(['completed'])).filter((job) => job.attemptsStarted > 1).length;
     await queue.close();
     client.disconnect();

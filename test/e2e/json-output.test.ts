@@ -94,6 +94,30 @@ describe('--json (the real CLI)', { timeout: 300_000 }, () => {
     expect(onlyJson(run.stdout)).toMatchObject({ command: 'run', exitCode: EXIT_CODES['model-error'], errorCause: 'model-error', errors: [{ count: 1 }] });
   });
 
+  it("the exit status comes from episode-end's errorCode, not from its reason's words; a trajectory without the field reads by its writer's prefix", async () => {
+    const out = await mkdtemp(path.join(os.tmpdir(), 'json-error-code-'));
+    const args = ['run', '--suite', 'episodes/demo', '--model', `openai-compatible:${empty.url}/v1#no-answers`, '--out', out, '--json'];
+    const first = await sandboxInBackground(...args).done;
+    expect(first.status).toBe(EXIT_CODES['model-error']);
+    const file = path.join(out, 'demo.0.jsonl');
+    const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
+    const end = JSON.parse(lines.at(-1)!) as Record<string, unknown>;
+    expect(end).toMatchObject({ type: 'episode-end', status: 'error', errorCode: 'model-error' });
+    // The reason is words for a person: one that begins with another code's prefix (`not-found:` is exit 5) must not
+    // change the status; the kept episode still exits 6, the status of its errorCode (README, "Exit codes").
+    const rewrite = (event: Record<string, unknown>) => writeFile(file, `${[...lines.slice(0, -1), JSON.stringify(event)].join('\n')}\n`);
+    await rewrite({ ...end, reason: 'not-found: the provider said the model is missing' });
+    const kept = await sandboxInBackground(...args, '--keep-errors').done;
+    expect(kept.status).toBe(EXIT_CODES['model-error']);
+    expect(onlyJson(kept.stdout)).toMatchObject({ ran: 0, kept: 1, exitCode: EXIT_CODES['model-error'], errorCause: 'model-error', errors: [{ errorCode: 'model-error', count: 1 }] });
+    // A trajectory written before the field: its writer put the cause first in the reason (`model failed: …` → 6).
+    const { errorCode: _recorded, ...old } = end;
+    await rewrite(old);
+    const legacy = await sandboxInBackground(...args, '--keep-errors').done;
+    expect(legacy.status).toBe(EXIT_CODES['model-error']);
+    expect(onlyJson(legacy.stdout)).toMatchObject({ kept: 1, errorCause: 'model-error', errors: [{ errorCode: 'model-error', reason: end.reason }] });
+  });
+
   it('bad input is one object too (code and message), the message on stderr; --json with --model human is refused', () => {
     const missing = sandbox('episode', '--task', 'no-such-task', '--json');
     expect(missing.status).toBe(EXIT_CODES['not-found']);

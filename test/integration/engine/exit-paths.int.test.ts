@@ -23,7 +23,9 @@ describe('every exit path closes the connections', () => {
   it('model error', async () => {
     const { ledger, environment } = setup();
     const result = await runEpisode({ task: cctuTask(), model: scriptedModel([{ throws: 'provider down after 3 attempts' }]), environment });
-    expect(result).toMatchObject({ status: 'error', reason: 'model failed: provider down after 3 attempts' });
+    expect(result).toMatchObject({ status: 'error', reason: 'model failed: provider down after 3 attempts', errorCode: 'model-error' });
+    // the failure is recorded as data in episode-end (src/schemas/event.ts), not only in the reason's words
+    expect(result.events.at(-1)).toMatchObject({ type: 'episode-end', status: 'error', errorCode: 'model-error' });
     expect(ledger).toMatchObject({ started: 1, closed: 1 });
   });
 
@@ -47,9 +49,23 @@ describe('every exit path closes the connections', () => {
     const result = await runEpisode({ task: cctuTask(), model: scriptedModel([{ say: 'x' }]), environment, createValidator: async () => validator });
     expect(result.status).toBe('error');
     expect(result.reason).toMatch(/isolate crashed/);
+    // a check that throws breaks StepValidator's contract (failures are `error` verdicts): a bug, `internal`
+    // (src/sandbox-error.ts); a constraint's own failure is the `error` verdict of the next test
+    expect(result.events.at(-1)).toMatchObject({ type: 'episode-end', errorCode: 'internal' });
     expect(disposed).toBe(1);
     expect(ledger).toMatchObject({ started: 1, closed: 1 });
     expect(result.events.at(-1)!.type).toBe('episode-end');
+  });
+
+  it("a constraint's code that fails (an error verdict) ends the episode in error with errorCode validator-error", async () => {
+    const { environment } = setup();
+    const validator: StepValidator = {
+      check: async () => [{ constraintId: 'c1', category: 'response.length', effect: 'error', message: 'timed out' }],
+      dispose: () => undefined,
+    };
+    const result = await runEpisode({ task: cctuTask(), model: scriptedModel([{ say: 'x' }]), environment, createValidator: async () => validator });
+    expect(result).toMatchObject({ status: 'error', errorCode: 'validator-error' });
+    expect(result.events.at(-1)).toMatchObject({ type: 'episode-end', status: 'error', reason: 'constraint check failed: c1 (response.length): timed out', errorCode: 'validator-error' });
   });
 
   it('a second server that fails to start: the first is closed and the episode ends in error with a complete trajectory', async () => {
@@ -61,6 +77,7 @@ describe('every exit path closes the connections', () => {
     const result = await runEpisode({ task, model: scriptedModel([{ say: 'x' }]), environment: { servers: { 'mock-tools': testServerFactory(ledger), sql: broken } } });
     expect(result.status).toBe('error');
     expect(result.reason).toMatch(/server-error: the sql server failed to start: database missing/);
+    expect(result.events.at(-1)).toMatchObject({ type: 'episode-end', errorCode: 'server-error' });
     expect(ledger).toMatchObject({ started: 1, closed: 1 });
     expect(result.events.map((event) => event.type)).toEqual(['episode-start', 'episode-end']);
   });

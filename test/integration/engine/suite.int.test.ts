@@ -88,7 +88,7 @@ describe('suites', () => {
     let failT2 = true;
     const flaky: ModelFactory = async (context) => (context.task.id === 't2' && failT2 ? scriptedModel([{ throws: 'provider down' }]) : solver(context));
     const first = await runSuite({ tasks, modelSpec: 'test-scripted', createModel: flaky, outDir, environment });
-    expect(first.errors).toEqual([{ reason: 'model failed: provider down', count: 1 }]);
+    expect(first.errors).toEqual([{ errorCode: 'model-error', reason: 'model failed: provider down', count: 1 }]);
     const before = await readFile(trajectoryFile(outDir, 't1', 0), 'utf8');
     await expect(runSuite({ tasks, modelSpec: 'another-model', createModel: solver, outDir, environment })).rejects.toMatchObject({
       code: 'invalid-input',

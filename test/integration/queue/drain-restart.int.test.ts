@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../../src/cli/exit-codes.ts';
 import { loadSuite } from '../../../src/engine/load-task.ts';
-import { PREFIX, queueName } from '../../../src/queue/redis.ts';
+import { REDIS_KEY_PREFIX, queueName } from '../../../src/queue/redis.ts';
 import { sandboxInBackground, startRedisServer, startReferenceOpenAIServer, type RedisServer, type ReferenceOpenAIServer, type SandboxProcess } from '../../support/index.ts';
 
 const SUITE = 'episodes/cctu/cctu2-mh-00[1-6].json';
@@ -53,7 +53,7 @@ it.each([
   const worker = start('worker', '--queue', url, '--concurrency', String(concurrency));
   const coordinator = start('run', '--suite', SUITE, '--model', model.spec, '--queue', url, '--out', out);
   let client = new Redis(url, { maxRetriesPerRequest: null });
-  const activeKey = `${PREFIX}:${queueName(model.spec)}:active`;
+  const activeKey = `${REDIS_KEY_PREFIX}:${queueName(model.spec)}:active`;
   await waitFor(async () => (await client.llen(activeKey)) >= concurrency, `${concurrency} episodes in flight`);
   const held = await client.lrange(activeKey, 0, -1);
   client.disconnect();
@@ -73,7 +73,7 @@ it.each([
   expect(drained.stderr).toContain('worker: draining');
 
   client = new Redis(url, { maxRetriesPerRequest: null });
-  const queue = new Queue(queueName(model.spec), { connection: client, prefix: PREFIX });
+  const queue = new Queue(queueName(model.spec), { connection: client, prefix: REDIS_KEY_PREFIX });
   try {
     // The worker played exactly the jobs it held: each completed there, in one attempt, never stalled.
     const done = drained.stderr.split('\n').filter((line) => line.endsWith(' done'));

@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_CODES } from '../../../src/cli/exit-codes.ts';
 import { loadSuite } from '../../../src/engine/load-task.ts';
-import { PREFIX, queueName } from '../../../src/queue/redis.ts';
+import { REDIS_KEY_PREFIX, queueName } from '../../../src/queue/redis.ts';
 import { sandbox, sandboxInBackground, startRedisServer, startReferenceOpenAIServer, untimedTrajectory, type RedisServer, type ReferenceOpenAIServer, type SandboxProcess } from '../../support/index.ts';
 
 const SUITE = 'episodes/cctu/cctu2-mh-00[1-6].json';
@@ -38,7 +38,7 @@ describe('distributed runs survive crashes', { timeout: 300_000 }, () => {
   };
   /** A database of its own per test: a worker still draining from an earlier test cannot take another test's jobs. */
   const urlOf = (db: number) => redis.url.replace(/\/0$/, `/${db}`);
-  const activeKey = () => `${PREFIX}:${queueName(model.spec)}:active`;
+  const activeKey = () => `${REDIS_KEY_PREFIX}:${queueName(model.spec)}:active`;
 
   /** The trajectories of `out` are those of the local run (timing aside), each with one episode-start: none lost, none twice. */
   async function expectSameAsLocal(out: string): Promise<void> {
@@ -104,8 +104,8 @@ describe('distributed runs survive crashes', { timeout: 300_000 }, () => {
       expect(summaryOf(run.stdout)).toBe(summaryOf(local.stdout));
       await expectSameAsLocal(out);
       // BullMQ's own books after the restart: six jobs completed, none failed
-      expect(await client.zcard(`${PREFIX}:${queueName(model.spec)}:completed`)).toBe(6);
-      expect(await client.zcard(`${PREFIX}:${queueName(model.spec)}:failed`)).toBe(0);
+      expect(await client.zcard(`${REDIS_KEY_PREFIX}:${queueName(model.spec)}:completed`)).toBe(6);
+      expect(await client.zcard(`${REDIS_KEY_PREFIX}:${queueName(model.spec)}:failed`)).toBe(0);
     } finally {
       client.disconnect();
       for (const worker of workers) worker.child.kill('SIGKILL');
@@ -120,7 +120,7 @@ describe('distributed runs survive crashes', { timeout: 300_000 }, () => {
     const worker = start('worker', '--queue', url, '--concurrency', '3');
     const coordinator = start('run', '--suite', SUITE, '--model', model.spec, '--queue', url, '--out', out);
     const client = new Redis(url);
-    const queue = new Queue(queueName(model.spec), { connection: client, prefix: PREFIX });
+    const queue = new Queue(queueName(model.spec), { connection: client, prefix: REDIS_KEY_PREFIX });
     try {
       await waitFor(async () => (await client.llen(activeKey())) >= 2, 'two episodes in flight');
       const held = await client.lrange(activeKey(), 0, -1);
@@ -165,7 +165,7 @@ describe('distributed runs survive crashes', { timeout: 300_000 }, () => {
       await expectSameAsLocal(out);
       // the killed attempts' partial files are gone, and nothing went through Redis streams
       expect((await readdir(out)).filter((name) => name.endsWith('.partial'))).toEqual([]);
-      expect(await client.keys(`${PREFIX}:trajectory:*`)).toEqual([]);
+      expect(await client.keys(`${REDIS_KEY_PREFIX}:trajectory:*`)).toEqual([]);
     } finally {
       client.disconnect();
     }
@@ -189,7 +189,7 @@ describe('distributed runs survive crashes', { timeout: 300_000 }, () => {
     const run = await start('run', '--suite', SUITE, '--repeats', '2', '--model', 'reference', '--queue', url, '--rate', '3/s', '--out', out).done;
     expect(run.status).toBe(EXIT_CODES.ok);
     const client = new Redis(url);
-    const queue = new Queue(queueName('reference'), { connection: client, prefix: PREFIX });
+    const queue = new Queue(queueName('reference'), { connection: client, prefix: REDIS_KEY_PREFIX });
     try {
       const started = (await queue.getJobs(['completed'])).map((job) => job.processedOn!).sort((a, b) => a - b);
       expect(started).toHaveLength(12);

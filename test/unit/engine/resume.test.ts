@@ -38,4 +38,11 @@ describe('resume: which episodes a re-run does', () => {
     expect(ids(await pendingEpisodes([one], 2, outDir))).toEqual(['one.1']);
     expect(ids(await pendingEpisodes([changed], 2, outDir))).toEqual(['one.0', 'one.1']);
   });
+
+  it('redoes an episode whose file has a line that is not JSON, though it ends in episode-end; blank lines change nothing', async () => {
+    const outDir = await mkdtemp(path.join(os.tmpdir(), 'resume-damaged-'));
+    await writeFile(trajectoryFile(outDir, 'one', 0), `${start(one)}\n{"type":"tool-c\n${end('completed')}\n`);
+    await writeFile(trajectoryFile(outDir, 'one', 1), `\n${start(one)}\n\n${end('completed')}\n\n`);
+    expect(ids(await pendingEpisodes([one], 2, outDir))).toEqual(['one.0']);
+  });
 });

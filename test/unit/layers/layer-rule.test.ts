@@ -24,6 +24,8 @@ describe('the layer rule', { timeout: 60_000 }, () => {
     ['an MCP client helper (outside environments/) importing a server', 'src/mcp/sideways.ts', "import { createServer } from '../../mcp-servers/sql/create-server.ts';\nexport const f = createServer;\n"],
     ['a server importing the MCP client (outside for-servers/)', 'mcp-servers/sql/sideways.ts', "import { connectServer } from '../../src/mcp/connect-server.ts';\nexport const f = connectServer;\n"],
     ['a server importing the server factories', 'mcp-servers/sql/sideways.ts', "import { ENVIRONMENT_SERVERS } from '../../src/mcp/environments/index.ts';\nexport const f = ENVIRONMENT_SERVERS;\n"],
+    // the engine meets the servers only through src/mcp: the gateway's session interface is in src/schemas
+    ['the engine importing a server', 'src/engine/sideways.ts', "import { SUBMIT_ANSWER } from '../../mcp-servers/gateway/create-server.ts';\nexport const f = SUBMIT_ANSWER;\n"],
     ['the engine importing the queue (upward: cli → queue → engine)', 'src/engine/upward.ts', "import { jobId } from '../queue/job.ts';\nexport const f = jobId;\n"],
     ['the queue importing the cli (upward)', 'src/queue/upward.ts', "import { EXIT_CODES } from '../cli/exit-codes.ts';\nexport const f = EXIT_CODES;\n"],
   ])('rejects %s', async (_name, file, code) => {
@@ -40,6 +42,8 @@ describe('the layer rule', { timeout: 60_000 }, () => {
     ['a server factory importing its server', 'src/mcp/environments/downward.ts', "import { createServer } from '../../../mcp-servers/sql/create-server.ts';\nexport const f = createServer;\n"],
     ['a server importing the client\'s byte cap', 'mcp-servers/sql/downward.ts', "import { capBytes } from '../../src/mcp/for-servers/cap-bytes.ts';\nexport const f = capBytes;\n"],
     ['the queue importing the engine (downward)', 'src/queue/downward.ts', "import { taskSha256 } from '../engine/run-identity.ts';\nexport const f = taskSha256;\n"],
+    ['the engine importing the gateway session interface (schemas)', 'src/engine/downward.ts', "import type { GatewayTaskSession } from '../schemas/gateway-session.ts';\nexport type F = GatewayTaskSession;\n"],
+    ['a server importing the argument checks it shares with the engine', 'mcp-servers/gateway/downward.ts', "import { ArgumentChecker } from '../../src/mcp/for-servers/check-arguments.ts';\nexport const f = ArgumentChecker;\n"],
     ['the cli importing the queue (downward)', 'src/cli/downward.ts', "import { jobId } from '../queue/job.ts';\nexport const f = jobId;\n"],
   ])('accepts %s', async (_name, file, code) => {
     expect(await layerErrors(file, code)).toEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ArgumentChecker, compileArgumentCheck } from '../../../mcp-servers/shared/check-arguments.ts';
+import { ArgumentChecker, compileArgumentCheck } from '../../../src/mcp/for-servers/check-arguments.ts';
 
 // JSON Schema 2020-12 (https://json-schema.org/draft/2020-12/json-schema-validation): `type`, `required`, `enum`,
 // `minimum` and nested `properties` / `items` apply as the standard says; each issue names the argument by its path.

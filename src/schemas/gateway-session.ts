@@ -1,6 +1,6 @@
 /**
- * What the gateway server needs from an episode: the engine implements it (src/engine/gateway-episode.ts)
- * and hands it in, so this server never imports the engine.
+ * What the gateway server (mcp-servers/gateway/) needs from an episode: the engine implements it
+ * (src/engine/gateway-episode.ts) and hands it in. Here, below both, so neither imports the other.
  */
 export interface GatewayTool {
   name: string;
