@@ -70,7 +70,8 @@ afterAll(async () => {
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
-const scrollWidth = (on: Page) => on.evaluate(() => document.documentElement.scrollWidth);
+/** document.scrollWidth: wider than the window means a horizontal scroll (the test's tsconfig has no DOM types). */
+const scrollWidth = (on: Page) => on.evaluate(() => (globalThis as unknown as { document: { documentElement: { scrollWidth: number } } }).document.documentElement.scrollWidth);
 
 /** The numbers of a plot's x-axis tick labels (Observable Plot writes them with thousands separators). */
 async function xTicks(on: Page, plot: string): Promise<number[]> {
@@ -99,9 +100,11 @@ describe('viewer pages on small runs, in headless Chromium at 1,280 px', { timeo
   it('plan episode: every node and edge of the DAG inside its picture', async () => {
     await page.goto(`${viewer.url}#/episode/${encode(path.join(runs, 'plan', 'plan-oc-001.0.jsonl'))}`);
     await page.waitForSelector('#plan .dag svg rect[data-step]');
-    const [box, view] = await page.locator('#plan .dag svg').evaluate((svg) => {
-      const drawn = (svg as SVGSVGElement).getBBox();
-      const { x, y, width, height } = (svg as SVGSVGElement).viewBox.baseVal;
+    type Box = { x: number; y: number; width: number; height: number };
+    const [box, view] = await page.locator('#plan .dag svg').evaluate((element) => {
+      const svg = element as unknown as { getBBox(): Box; viewBox: { baseVal: Box } };
+      const drawn = svg.getBBox();
+      const { x, y, width, height } = svg.viewBox.baseVal;
       return [[drawn.x, drawn.y, drawn.x + drawn.width, drawn.y + drawn.height], [x, y, x + width, y + height]];
     });
     expect(box![0]).toBeGreaterThanOrEqual(view![0]!);
@@ -194,7 +197,7 @@ describe('sandbox report --format html --episodes: a static bundle opened from d
       // the transcript is the trajectory: each tool message as recorded, the blocked call's the feedback the agent read
       const events = (await readFile(path.join(runs, 'block', 'cctu2-mh-001.0.jsonl'), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { type: string; content?: string; callId?: string; disposition?: string; name?: string });
       const results = events.filter((event) => event.type === 'tool-result');
-      const shown = await offline.locator('#transcript .event.tool-result pre').evaluateAll((pres) => pres.map((pre) => (pre as HTMLElement).innerText));
+      const shown = await offline.locator('#transcript .event.tool-result pre').evaluateAll((pres) => pres.map((pre) => (pre as unknown as { innerText: string }).innerText));
       expect(shown).toEqual(results.map((result) => result.content));
       const blocked = events.find((event) => event.type === 'tool-call' && event.disposition === 'blocked')!;
       expect(blocked.name).toBe('no_such_tool');
