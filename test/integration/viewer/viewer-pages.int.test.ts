@@ -154,9 +154,20 @@ describe('viewer pages on small runs, in headless Chromium at 1,280 px', { timeo
       await page.goto(`${viewer.url}#/run/${encode(path.join(runs, run))}`);
       await page.waitForSelector('#episodes tbody tr');
       await page.waitForSelector('.plots figure svg');
-      expect({ run, width: await scrollWidth(page) }).toEqual({ run, width: expect.any(Number) });
-      expect(await scrollWidth(page)).toBeLessThanOrEqual(WIDTH);
+      expect(await scrollWidth(page), `${run}: document.scrollWidth`).toBeLessThanOrEqual(WIDTH);
     }
+  });
+
+  it('the HTML report of each run, opened from its file, fits 1,280 px (it was 1,879–1,973 px wide at 1,400)', async () => {
+    for (const run of ['ddr', 'plan', 'block']) {
+      const out = path.join(scratch, `${run}.html`);
+      ok('report', path.join(runs, run), '--format', 'html', '--out', out);
+      await page.goto(pathToFileURL(out).href);
+      await page.waitForSelector('table#episodes tbody tr');
+      await page.waitForSelector('.plots figure svg');
+      expect(await scrollWidth(page), `${run}: document.scrollWidth`).toBeLessThanOrEqual(WIDTH);
+    }
+    await page.screenshot({ path: path.join(SHOTS, 'report-1280.png'), fullPage: true });
   });
 
   it('no console errors on any page', () => {
