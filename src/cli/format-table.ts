@@ -10,7 +10,7 @@ export function formatTable(table: SummaryTable, width?: number): string {
   const widths = table.columns.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
   const natural = widths.reduce((sum, w) => sum + w, 0) + 2 * (widths.length - 1);
   if (width !== undefined && natural > width) {
-    const numeric = table.columns.map((_, column) => table.rows.every((row) => typeof row[column] === 'number' || row[column] === '-'));
+    const numeric = table.columns.map((_, column) => table.rows.every((row) => typeof row[column] === 'number' || /^(-|[-+]?\d+(\.\d+)?(e[-+]?\d+)?)$/.test(String(row[column]))));
     return [table.title, ...fitColumns(table.columns, cells.slice(1).map((row) => table.columns.map((_, column) => row[column] ?? '')), numeric, width)].join('\n');
   }
   const line = (row: string[]) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd();

@@ -52,10 +52,13 @@ export function resultsCommand(): Command {
     });
 }
 
-/** A value as printed: a number rounded to its column's unit (its figures as the CSV has them), a missing one as `-`. */
-function cell(column: string, value: unknown): string | number {
+/**
+ * A value as printed: a number rounded to its column's unit, written as the CSV writes it (a cost of $0.000312 is
+ * not `0.000`, a duration of 9449.16 ms is `9449`), a missing one as `-`.
+ */
+function cell(column: string, value: unknown): string {
   if (value === null || value === undefined) return '-';
-  return typeof value === 'number' ? (roundToUnit(column, value) as number) : String(value);
+  return String(typeof value === 'number' ? roundToUnit(column, value) : value);
 }
 
 /** The terminal's width, or COLUMNS when stdout is no terminal (a pipe: tables are printed whole when neither says). */

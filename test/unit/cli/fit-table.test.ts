@@ -44,6 +44,14 @@ describe('results tables fit the terminal width', () => {
     expect(narrower[3]).toBe(`${elide('episodes/ddr/ddr-clinical-p-0001.json', 13)}  0.500`);
   });
 
+  it('a number given as text (as results prints a cost: 0.000312) is a number: never cut', () => {
+    const table = { title: 't', columns: ['name', 'cost_usd'], rows: [['a-very-long-name-of-a-run-indeed', '0.000312'], ['short', '-']] };
+    // 24 − 2 − 8 (0.000312 whole) = 14 for the name
+    const lines = formatTable(table, 24).split('\n');
+    expect(lines[3]).toBe(`${elide('a-very-long-name-of-a-run-indeed', 14)}  0.000312`);
+    expect(lines.every((line) => line.length <= 24)).toBe(true);
+  });
+
   it('elide keeps the start and the end: width − 1 characters and …', () => {
     expect(elide('episodes/ddr/ddr-clinical-p-0001.json', 13)).toBe('episod…1.json');
     expect(elide('short', 13)).toBe('short');
