@@ -158,7 +158,7 @@ describe('viewer pages on small runs, in headless Chromium at 1,280 px', { timeo
     }
   });
 
-  it('the HTML report of each run, opened from its file, fits 1,280 px (it was 1,879–1,973 px wide at 1,400)', async () => {
+  it('the HTML report of each run, opened from its file, fits 1,280 px (it was 1,879–1,973 px wide at 1,400)', { timeout: 300_000 }, async () => {
     for (const run of ['ddr', 'plan', 'block']) {
       const out = path.join(scratch, `${run}.html`);
       ok('report', path.join(runs, run), '--format', 'html', '--out', out);
