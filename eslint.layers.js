@@ -13,7 +13,7 @@ const middle = ['mcp', 'models', 'validator', 'graders', 'planning', 'lint'];
  * No other file of src/mcp imports a server, and no server imports any other file of src/mcp.
  */
 const mcp = ['mcp', 'mcp-environments', 'mcp-for-servers'];
-// The two files at the top of src/ (sandbox-error, data-dir) belong to no layer: every layer may import them.
+// The files at the top of src/ (sandbox-error, data-dir, nearest-name) belong to no layer: every layer may import them.
 const base = ['schemas'];
 const allow = (from, to) => ({ from: { element: { type: from } }, allow: { to: { element: { types: { anyOf: to } } } } });
 

@@ -4,7 +4,8 @@ import { Command, CommanderError } from 'commander';
 import { REPO_ROOT } from '../data-dir.ts';
 import { isSandboxError } from '../sandbox-error.ts';
 import { COMMANDS } from './commands.ts';
-import { nearestName } from './nearest-name.ts';
+import { nearestName } from '../nearest-name.ts';
+import { mistypedFlags } from './mistyped-flags.ts';
 import { applyConfig, CONFIG_FILES, loadConfig, loadEnvFiles } from './config.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { wantsJson } from './json-output.ts';
@@ -88,11 +89,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (wantsJson(argv, command)) process.stdout.write(`${JSON.stringify({ command, exitCode: status, error: { code, message } })}\n`);
     return status;
   };
+  let program: Command | undefined;
   try {
     const only = checkCommandWord(argv);
     // a config file has sections for any command: every command is loaded to check it
     const configured = globalFlag(argv, '--config') !== undefined || CONFIG_FILES.some((name) => existsSync(name));
-    const program = await createProgram(configured ? undefined : only);
+    program = await createProgram(configured ? undefined : only);
     loadEnvFiles(globalFlag(argv, '--env-file'));
     const config = loadConfig(program, globalFlag(argv, '--config'));
     if (config) applyConfig(program, config);
@@ -100,7 +102,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     return process.exitCode === undefined ? EXIT_CODES.ok : Number(process.exitCode);
   } catch (error) {
     if (error instanceof CommanderError) {
-      // commander has written its message (and the help) to stderr
+      // commander has written its message (and the help) to stderr; a missing required option may be a mistyped one
+      if (error.code === 'commander.missingMandatoryOptionValue' && program) for (const line of mistypedFlags(program, command, argv)) process.stderr.write(`${line}\n`);
       return error.exitCode === 0 ? EXIT_CODES.ok : failed(EXIT_CODES.usage, 'usage', error.message);
     }
     if (error instanceof UsageError) {

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { UsageError } from '../sandbox-error.ts';
 import { EXIT_CODES } from './exit-codes.ts';
+import { roundToUnit } from '../viewer/client/round-to-unit.ts';
 import { formatTable } from './format-table.ts';
 
 const REPORTS = ['leaderboard', 'models', 'pass_k', 'flip_rate', 'violations', 'judges', 'cost', 'unreadable'] as const;
@@ -42,7 +43,7 @@ export function resultsCommand(): Command {
         } else {
           process.stdout.write(`${summary.runs} runs: ${summary.read} files read, ${summary.unchanged} unchanged, ${summary.removed} removed (${summary.seconds.toFixed(2)} s)\n\n`);
           const shown = reports.filter((report) => report.rows.length > 0);
-          process.stdout.write(`${shown.map((report) => formatTable({ title: report.title, columns: report.columns, rows: report.rows.map((row) => report.columns.map((column) => cell(row[column]))) })).join('\n\n')}\n`);
+          process.stdout.write(`${shown.map((report) => formatTable({ title: report.title, columns: report.columns, rows: report.rows.map((row) => report.columns.map((column) => cell(column, row[column]))) }, terminalWidth())).join('\n\n')}\n`);
         }
         process.exitCode = EXIT_CODES.ok;
       } finally {
@@ -51,7 +52,17 @@ export function resultsCommand(): Command {
     });
 }
 
-function cell(value: unknown): string | number {
+/**
+ * A value as printed: a number rounded to its column's unit, written as the CSV writes it (a cost of $0.000312 is
+ * not `0.000`, a duration of 9449.16 ms is `9449`), a missing one as `-`.
+ */
+function cell(column: string, value: unknown): string {
   if (value === null || value === undefined) return '-';
-  return typeof value === 'number' ? value : String(value);
+  return String(typeof value === 'number' ? roundToUnit(column, value) : value);
+}
+
+/** The terminal's width, or COLUMNS when stdout is no terminal (a pipe: tables are printed whole when neither says). */
+function terminalWidth(): number | undefined {
+  const columns = process.stdout.columns ?? Number(process.env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : undefined;
 }

@@ -2,6 +2,7 @@ import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { glob } from 'tinyglobby';
 import { REPO_ROOT } from '../data-dir.ts';
+import { nearestName } from '../nearest-name.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { TaskSchema, type Task } from '../schemas/task.ts';
 import { parseJsonWithSchema } from '../schemas/json-with-schema.ts';
@@ -65,7 +66,10 @@ export async function loadTask(idOrPath: string): Promise<LoadedTask> {
   if (await isFile(asPath)) return taskFromText(await readFile(asPath, 'utf8'), asPath);
   if (idOrPath.includes('/') || idOrPath.endsWith('.json')) throw new SandboxError('not-found', `no task file ${idOrPath}`);
   const matches = (await jsonFilesUnder(EPISODES_DIR)).filter((file) => path.basename(file) === `${idOrPath}.json`);
-  if (matches.length === 0) throw new SandboxError('not-found', `no task "${idOrPath}" under ${displayPath(EPISODES_DIR)} (give an id or a path to a task file)`);
+  if (matches.length === 0) {
+    const nearest = nearestName(idOrPath, (await jsonFilesUnder(EPISODES_DIR)).map((file) => path.basename(file, '.json')));
+    throw new SandboxError('not-found', `no task "${idOrPath}" under ${displayPath(EPISODES_DIR)}${nearest ? ` (did you mean "${nearest}"?)` : ''} (give an id or a path to a task file)`);
+  }
   if (matches.length > 1) {
     throw new SandboxError('invalid-input', `task id "${idOrPath}" is ambiguous: ${matches.map(displayPath).join(', ')}; give a path`);
   }

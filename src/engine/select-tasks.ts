@@ -1,5 +1,6 @@
 import picomatch from 'picomatch';
 import { SeededRandom } from '../../databases/seeded-random.ts';
+import { nearestName } from '../nearest-name.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { LoadedTask } from './load-task.ts';
 
@@ -40,7 +41,7 @@ export function taskPatterns(tasks: string | readonly string[]): string[] {
 
 /**
  * Selects tasks, in suite order: those whose id matches one of the patterns (each pattern must match at least one
- * task, so a typo fails with `not-found` naming it), then a seeded sample, then the first `limit`.
+ * task, so a typo fails with `not-found` naming it and the nearest id), then a seeded sample, then the first `limit`.
  */
 export function selectTasks(tasks: readonly LoadedTask[], selection: TaskSelection): LoadedTask[] {
   let selected = [...tasks];
@@ -49,7 +50,9 @@ export function selectTasks(tasks: readonly LoadedTask[], selection: TaskSelecti
     if (patterns.length === 0) throw new SandboxError('invalid-input', '--tasks names no task');
     const matchers = patterns.map((pattern) => ({ pattern, matches: picomatch(pattern, { dot: true }) }));
     for (const { pattern, matches } of matchers) {
-      if (!tasks.some(({ task }) => matches(task.id))) throw new SandboxError('not-found', `--tasks: no task id matches "${pattern}"`);
+      if (tasks.some(({ task }) => matches(task.id))) continue;
+      const nearest = nearestName(pattern, tasks.map(({ task }) => task.id));
+      throw new SandboxError('not-found', `--tasks: no task id matches "${pattern}"${nearest ? ` (did you mean "${nearest}"?)` : ''}`);
     }
     selected = selected.filter(({ task }) => matchers.some(({ matches }) => matches(task.id)));
   }

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { allReports, type Report } from '../results/reports.ts';
-import { indexRuns, openStore } from '../results/store.ts';
+import { indexRuns, openStore, type ResultsStore } from '../results/store.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { runDetail } from '../viewer/queries.ts';
 
@@ -11,8 +11,11 @@ export interface RunReportData {
   episodes: Report;
 }
 
-/** Reads one run folder into a scratch (in-memory) results store and gathers what a report of it shows. */
-export async function collectRun(runDir: string): Promise<RunReportData> {
+/**
+ * Reads one run folder into a scratch (in-memory) results store and gathers what a report of it shows; `more` reads
+ * whatever else it needs from the same store before it closes (a bundle's transcripts, src/report/bundle.ts).
+ */
+export async function collectRun(runDir: string, more?: (store: ResultsStore, runDir: string) => Promise<void>): Promise<RunReportData> {
   const store = await openStore(':memory:');
   try {
     const summary = await indexRuns(store, [runDir]);
@@ -30,6 +33,7 @@ export async function collectRun(runDir: string): Promise<RunReportData> {
       FROM episode_scores e WHERE run_dir = $1 ORDER BY task_id, repeat`, [absolute]);
     const columns = ['task_id', 'repeat', 'file', 'status', 'reason', 'style', 'group', 'graded', 'passed', 'sr', 'psr', 'accuracy', 'rounds', 'tool_calls', 'blocked_calls',
       'rejected_answers', 'input_tokens', 'output_tokens', 'cost_usd', 'duration_ms', 'grade_error', 'violated_categories'];
+    await more?.(store, absolute);
     return { detail, reports, episodes: { name: 'episodes', title: 'Episodes', columns, rows } };
   } finally {
     store.close();

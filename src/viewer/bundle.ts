@@ -11,7 +11,7 @@ export interface ClientBundle {
   chunks: Map<string, string>;
 }
 
-async function build(entry: 'app' | 'report', splitting: boolean) {
+async function build(entry: 'app' | 'report' | 'transcript-page', splitting: boolean) {
   const esbuild = await import('esbuild');
   try {
     return await esbuild.build({
@@ -50,8 +50,11 @@ export async function bundleApp(): Promise<ClientBundle> {
   return { entry, chunks };
 }
 
-/** Bundles the HTML report's client (`client/report.ts`) into one ES module (the report is one file). */
-export async function bundleReport(): Promise<string> {
-  const result = await build('report', false);
+/**
+ * Bundles the HTML report's client (`client/report.ts`), or a static bundle's transcript page (`client/transcript-page.ts`),
+ * into one ES module (each page is one file).
+ */
+export async function bundleReport(entry: 'report' | 'transcript-page' = 'report'): Promise<string> {
+  const result = await build(entry, false);
   return result.outputFiles.find((file) => file.path.endsWith('.js'))!.text;
 }

@@ -246,28 +246,3 @@ export async function eventFull(store: ResultsStore, episodeId: string, seq: num
   const [row] = await store.query(`SELECT * EXCLUDE (episode_id) FROM steps WHERE ${eventRange(seq, seq + 1)}`, [episodeId]);
   return row ?? null;
 }
-
-/**
- * Two runs side by side per task: pass rate, SR, PSR, blocked calls and violations in each, and the deltas (B − A).
- * Tasks run in only one of them are listed with the other side empty.
- */
-export function compareRuns(store: ResultsStore, a: string, b: string): Promise<Row[]> {
-  return store.query(
-    `WITH per AS (
-       SELECT e.run_dir, e.task_id, count(*) AS episodes,
-         avg(CASE WHEN e.passed THEN 1.0 WHEN e.passed = false THEN 0.0 END) AS pass_rate, avg(e.sr) AS sr, avg(e.psr) AS psr,
-         avg(e.blocked_calls) AS blocked_calls, avg(e.rounds) AS rounds,
-         avg(CAST(e.metrics ->> '$.violated_constraints' AS DOUBLE)) AS violated
-       FROM episode_scores e WHERE e.run_dir IN ($1, $2) GROUP BY e.run_dir, e.task_id)
-     SELECT coalesce(x.task_id, y.task_id) AS task_id,
-       CAST(x.episodes AS INTEGER) AS a_episodes, round(x.pass_rate, 4) AS a_pass, round(x.sr, 4) AS a_sr, round(x.psr, 4) AS a_psr,
-       round(x.blocked_calls, 2) AS a_blocked, round(x.violated, 2) AS a_violated, round(x.rounds, 2) AS a_rounds,
-       CAST(y.episodes AS INTEGER) AS b_episodes, round(y.pass_rate, 4) AS b_pass, round(y.sr, 4) AS b_sr, round(y.psr, 4) AS b_psr,
-       round(y.blocked_calls, 2) AS b_blocked, round(y.violated, 2) AS b_violated, round(y.rounds, 2) AS b_rounds,
-       round(y.pass_rate - x.pass_rate, 4) AS delta_pass, round(y.sr - x.sr, 4) AS delta_sr, round(y.psr - x.psr, 4) AS delta_psr,
-       round(y.blocked_calls - x.blocked_calls, 2) AS delta_blocked
-     FROM (SELECT * FROM per WHERE run_dir = $1) x FULL OUTER JOIN (SELECT * FROM per WHERE run_dir = $2) y ON x.task_id = y.task_id
-     ORDER BY task_id`,
-    [a, b],
-  );
-}

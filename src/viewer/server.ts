@@ -7,7 +7,8 @@ import { indexRuns, type IndexSummary, type ResultsStore } from '../results/stor
 import { bundleApp } from './bundle.ts';
 import { inlineScript, scriptJson } from './script-json.ts';
 import { searchEpisodes } from './search.ts';
-import { compareRuns, episodeDetail, eventFull, eventPage, listEpisodes, listRuns, runDetail } from './queries.ts';
+import { compareRuns } from './compare.ts';
+import { episodeDetail, eventFull, eventPage, listEpisodes, listRuns, runDetail } from './queries.ts';
 
 const CLIENT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'client');
 

@@ -1,6 +1,7 @@
 import * as Plot from '@observablehq/plot';
 import { h } from './dom.ts';
 import type { Row } from './api.ts';
+import { placeBins, type Bin, type MeasureRange } from './place-bins.ts';
 
 /** The run data both the run page and the HTML report plot (src/viewer/queries.ts runDetail). */
 export interface RunData {
@@ -13,16 +14,21 @@ export interface RunData {
 }
 
 const WIDTH = 460;
+/** A share of something (coverage): 0 to 1. */
+const RATIO: MeasureRange = { min: 0, max: 1 };
+/** A duration, a count, a cost or an entropy: never below 0. */
+const NON_NEGATIVE: MeasureRange = { min: 0 };
 
 function figure(id: string, title: string, chart: Element): HTMLElement {
   return h('figure', { class: 'plot', 'data-plot': id }, h('figcaption', {}, title), chart);
 }
 
-/** A histogram of one measure, from the bins the server computed (src/viewer/queries.ts). */
-function histogram(id: string, title: string, bins: Row[] | undefined, label: string): HTMLElement | null {
+/** A histogram of one measure, from the bins the server computed (src/viewer/queries.ts), kept inside the measure's range. */
+function histogram(id: string, title: string, bins: Row[] | undefined, label: string, range: MeasureRange): HTMLElement | null {
   if (!bins || bins.length === 0) return null;
   const total = bins.reduce((sum, bin) => sum + Number(bin.count), 0);
-  return figure(id, `${title} (${total} episodes)`, Plot.plot({ width: WIDTH, height: 200, x: { label }, y: { grid: true, label: 'episodes' }, marks: [Plot.rectY(bins, { x1: 'x0', x2: 'x1', y: 'count', fill: '#60a5fa', inset: 0.5, tip: true }), Plot.ruleY([0])] }));
+  const { bins: placed, domain } = placeBins(bins as Bin[], range);
+  return figure(id, `${title} (${total} episodes)`, Plot.plot({ width: WIDTH, height: 200, x: { label, domain }, y: { grid: true, label: 'episodes' }, marks: [Plot.rectY(placed, { x1: 'x0', x2: 'x1', y: 'count', fill: '#60a5fa', inset: 0.5, tip: true }), Plot.ruleY([0])] }));
 }
 
 /**
@@ -86,17 +92,17 @@ export function runPlots(data: RunData): HTMLElement[] {
       marks: [Plot.line(passK, { x: 'k', y: 'value', stroke: 'measure', marker: true, tip: true })],
     })));
   }
-  plots.push(histogram('coverage', 'Column coverage', data.histograms.column_coverage, 'columns seen / columns'));
-  plots.push(histogram('entropy', 'Exploration entropy', data.histograms.entropy, 'entropy'));
+  plots.push(histogram('coverage', 'Column coverage', data.histograms.column_coverage, 'columns seen / columns', RATIO));
+  plots.push(histogram('entropy', 'Exploration entropy', data.histograms.entropy, 'entropy', NON_NEGATIVE));
   if (data.ratings.length > 0) {
     plots.push(figure('plan-ratings', 'Plan ratings', Plot.plot({
       width: WIDTH, height: 60 + 24 * data.ratings.length, marginLeft: 120, x: { grid: true, label: 'episodes' }, y: { label: null, domain: data.ratings.map((row) => row.rating) },
       marks: [Plot.barX(data.ratings, { y: 'rating', x: 'episodes', fill: '#8b5cf6', tip: true }), Plot.ruleX([0])],
     })));
   }
-  plots.push(histogram('duration', 'Episode duration', data.histograms.duration_ms, 'ms'));
-  plots.push(histogram('latency', 'Model latency per episode', data.histograms.model_latency_ms, 'ms'));
-  plots.push(histogram('tokens', 'Output tokens per episode', data.histograms.output_tokens, 'tokens'));
-  plots.push(histogram('cost', 'Cost per episode (known prices only)', data.histograms.cost_usd, 'USD'));
+  plots.push(histogram('duration', 'Episode duration', data.histograms.duration_ms, 'ms', NON_NEGATIVE));
+  plots.push(histogram('latency', 'Model latency per episode', data.histograms.model_latency_ms, 'ms', NON_NEGATIVE));
+  plots.push(histogram('tokens', 'Output tokens per episode', data.histograms.output_tokens, 'tokens', NON_NEGATIVE));
+  plots.push(histogram('cost', 'Cost per episode (known prices only)', data.histograms.cost_usd, 'USD', NON_NEGATIVE));
   return plots.filter((plot): plot is HTMLElement => plot !== null);
 }

@@ -265,7 +265,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     await page.locator(`.event.highlight[data-seq="${blocked.seq}"]`).waitFor();
   });
 
-  it('compare: block vs observe per task with the deltas', async () => {
+  it('compare: block vs observe per task with the differences A − B', async () => {
     await page.goto(viewer.url);
     await page.waitForSelector('table#runs tbody tr');
     await page.check(`tr[data-run="${path.join(runs, 'block')}"] input[type=checkbox]`);
@@ -273,10 +273,11 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
     await page.click('#compare');
     await page.waitForSelector('#compare-table tbody tr');
     const cells = await page.locator('#compare-table tbody tr[data-task="cctu2-mh-001"] td').allTextContents();
-    // A = the run checked first (block), B = observe: block blocks the call (1 per episode), observe only records it (0)
+    // A = the run checked first (block), B = observe: block blocks the call (1 per episode), observe only records it (0);
+    // the difference is A − B, as `sandbox grade A --against B` (src/graders/compare-runs.ts)
     const header = await page.locator('#compare-table thead th').allTextContents();
     const value = (name: string) => cells[header.indexOf(name)];
-    expect([value('A blocked'), value('B blocked'), value('Δ blocked')]).toEqual(['1.00', '0.00', '-1.00']);
+    expect([value('A blocked'), value('B blocked'), value('Δ blocked')]).toEqual(['1.00', '0.00', '+1.00']);
     await page.screenshot({ path: path.join(SHOTS, 'compare.png') });
   });
 

@@ -400,7 +400,10 @@ describe('CLI help', () => {
         --format <format>  report format (choices: "html", "md", "csv", "junit",
                            default: "html")
         --out <file>       where to write it (default <run-dir>/report.<ext>; - for
-                           stdout)
+                           stdout; with --episodes a folder, default <run-dir>/bundle)
+        --episodes         with --format html: a static bundle, one folder with the
+                           report and every episode's transcript, that opens from disk
+                           with no network
         -h, --help         display help for command
 
       Usage: sandbox view [options] [dirs...]

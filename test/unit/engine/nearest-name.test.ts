@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nearestName } from '../../../src/cli/nearest-name.ts';
+import { nearestName } from '../../../src/nearest-name.ts';
 import { main } from '../../../src/cli/main.ts';
 
 const COMMANDS = ['episode', 'run', 'replay', 'fork', 'grade', 'tasks', 'lint', 'validate', 'db', 'serve', 'mcp-config', 'results', 'report', 'export', 'view'];

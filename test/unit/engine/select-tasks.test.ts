@@ -19,6 +19,11 @@ describe('selectTasks', () => {
     expect(() => selectTasks(suite, { tasks: 'cctu-mh-001,cctu-xx-*' })).toThrow(expect.objectContaining({ code: 'not-found', message: '--tasks: no task id matches "cctu-xx-*"' }));
   });
 
+  it('a mistyped id names the nearest one (one edit: a 0 left out), and nothing for an id unlike every one', () => {
+    expect(() => selectTasks(suite, { tasks: 'cctu-psh-01' })).toThrow(expect.objectContaining({ code: 'not-found', message: '--tasks: no task id matches "cctu-psh-01" (did you mean "cctu-psh-001"?)' }));
+    expect(() => selectTasks(suite, { tasks: 'ddr-clinical-p-0001' })).toThrow(expect.objectContaining({ message: '--tasks: no task id matches "ddr-clinical-p-0001"' }));
+  });
+
   it('--limit keeps the first N; --sample N --seed S is a seeded sample kept in suite order', () => {
     expect(ids(selectTasks(suite, { limit: 2 }))).toEqual(['cctu-mh-001', 'cctu-mh-002']);
     const sample = ids(selectTasks(suite, { sample: 3, seed: 5 }));

@@ -5,6 +5,7 @@ import { renderChat } from '../chat.ts';
 import { basename, h, num, usd } from '../dom.ts';
 import { expectedSection } from '../expected.ts';
 import { go } from '../nav.ts';
+import { dagViewBox } from '../dag-view-box.ts';
 
 const PAGE = 200;
 
@@ -281,10 +282,10 @@ function planSvg(dagre: typeof Dagre, steps: PlanStep[]): SVGSVGElement {
   for (const step of steps) graph.setNode(String(step.id), { width: 150, height: 44, label: `${step.id}. ${step.tool}` });
   for (const step of steps) for (const from of step.depends_on) if (graph.hasNode(String(from))) graph.setEdge(String(from), String(step.id));
   dagre.layout(graph);
-  const { width = 0, height = 0 } = graph.graph();
   const ns = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(ns, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${width + 20} ${height + 20}`);
+  // every node and every edge point inside the picture: dagre routes some edges outside the width it reports
+  svg.setAttribute('viewBox', dagViewBox(graph.nodes().map((name: string) => graph.node(name)), graph.edges().flatMap((edge: { v: string; w: string }) => graph.edge(edge).points), 10).join(' '));
   const make = (tag: string, attrs: Record<string, string | number>) => {
     const element = document.createElementNS(ns, tag);
     for (const [name, value] of Object.entries(attrs)) element.setAttribute(name, String(value));

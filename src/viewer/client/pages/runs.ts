@@ -29,7 +29,7 @@ function bootRuns(): { runs: Row[] } | null {
   return JSON.parse(boot.textContent ?? 'null') as { runs: Row[] } | null;
 }
 
-/** Runs: every indexed run with its figures; filter, sort, pick two to compare. */
+/** Runs: every indexed run with its figures; filter, sort, pick two to compare (the first ticked is A, the second B). */
 export async function runsPage(root: HTMLElement): Promise<void> {
   const { runs } = bootRuns() ?? (await get<{ runs: Row[] }>('/api/runs'));
   let sort = 'started_at';
@@ -37,7 +37,7 @@ export async function runsPage(root: HTMLElement): Promise<void> {
   let filter = '';
   const selected: string[] = [];
   const body = h('tbody');
-  const compare = h('button', { type: 'button', id: 'compare', disabled: true, onclick: () => go('compare', selected[0]!, selected[1]!) }, 'Compare the two selected');
+  const compare = h('button', { type: 'button', id: 'compare', disabled: true, onclick: () => go('compare', selected[0]!, selected[1]!) }, 'Compare A − B (A: ticked first)');
   const head = h('tr', {}, h('th', {}, ''), ...COLUMNS.map(([key, label, , numeric]) => h('th', { class: `sortable${numeric ? ' num' : ''}`, 'data-sort': key, onclick: () => {
     descending = sort === key ? !descending : true;
     sort = key;
@@ -62,7 +62,7 @@ export async function runsPage(root: HTMLElement): Promise<void> {
         while (selected.length > 2) selected.shift();
         compare.disabled = selected.length !== 2;
         draw();
-      } })),
+      } }), selected.includes(row.run_dir) ? h('span', { class: 'badge pick', title: selected.indexOf(row.run_dir) === 0 ? 'ticked first: run A of the comparison' : 'ticked second: run B' }, selected.indexOf(row.run_dir) === 0 ? 'A' : 'B') : null),
       ...COLUMNS.map(([key, , format, numeric]) => h('td', { class: numeric ? 'num' : '' }, key === 'name' ? h('a', { href: `#/run/${encodeURIComponent(row.run_dir)}` }, format(row)) : format(row))),
     )));
   }
