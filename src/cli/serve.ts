@@ -141,10 +141,12 @@ export function serveCommand(): Command {
       label = flags.task ? `task ${taskId}` : `suite ${flags.suite} (${tasks.length} tasks)`;
     }
     if (address === undefined) {
-      process.stderr.write(`sandbox serve: ${label} on stdio${flags.server ? '' : `; trajectories in ${flags.out}`}\n`);
+      const announce = () => process.stderr.write(`sandbox serve: ${label} on stdio${flags.server ? '' : `; trajectories in ${flags.out}`}\n`);
+      // Served at once, announced once open; if the server cannot open, stdin is let go so the session ends, and the
+      // failure (its one line) is the exit status.
+      if (ready) ready.then(announce, () => process.stdin.destroy());
+      else announce();
       // SIGINT, SIGTERM or stdin closing: the open episode is recorded as incomplete before the process goes.
-      // Served at once; if the server cannot open, stdin is let go so the session ends, and the failure is the exit status.
-      ready?.catch(() => process.stdin.destroy());
       await Promise.all([serveStdio((await factory(''))!, (reason) => closeAll(reason)), ready]);
       return;
     }
