@@ -223,11 +223,12 @@ export async function createServer(options: SqlServerOptions): Promise<McpServer
       outputSchema: QueryOutput,
       annotations: { title: 'Run a SQL query', ...READ_ONLY },
     },
-    tool('execute_query', async ({ sql, limit }: { sql: string; limit?: number }) => {
+    tool('execute_query', async ({ sql, limit }: { sql: string; limit?: number }, extra) => {
       const denied = deniedFunction(worker.engine, sql);
       if (denied) return failure(denied);
       const started = performance.now();
-      const outcome = await worker.query(sql, { ...limits, limit: limit ?? DEFAULT_ROWS });
+      // The call's signal aborts on notifications/cancelled and when the client's transport closes: the query stops in its engine.
+      const outcome = await worker.query(sql, { ...limits, limit: limit ?? DEFAULT_ROWS }, extra.signal);
       if (!outcome.ok) return failure(redact(outcome.message));
       const result = fitResult(outcome.body, maxResultBytes, json);
       if (!result.isError) {

@@ -29,12 +29,14 @@ export const sqlProgram: ServerProgram = {
       threads: integerFlag(values, 'threads'),
       maxTempSize: values['max-temp-size'] as string | undefined,
     };
-    // The first process opens the database before anything is served, so a bad file, URL or role fails at start.
-    const first = await startQueryProcess(processOptions);
+    // The first process opens the database while the transport comes up and the client's `initialize` is answered
+    // (a first tool call waits for it); a bad file, URL or role still ends the server with its one line (`ready`).
+    const first = await startQueryProcess({ ...processOptions, openInBackground: true });
     const pool = [first, ...(await Promise.all(Array.from({ length: count - 1 }, () => startQueryProcess({ ...processOptions, openInBackground: true }))))];
     let next = 0;
     const timeoutMs = integerFlag(values, 'timeout-ms');
     return {
+      ready: first.opened,
       // Sessions take the processes in turn; a query waits in its process's queue, never in a new process.
       make: () => createServer({ dbPath, timeoutMs, memoryLimit: processOptions.memoryLimit, queries: pool[next++ % pool.length]! }),
       close: async () => {

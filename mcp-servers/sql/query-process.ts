@@ -7,7 +7,7 @@ import { engineOf } from './backends/engine.ts';
 import { QUERY_SLOTS } from './query-slots.ts';
 import { makeTempDirectory, removeTempDirectory } from './temp-directory.ts';
 import { workerSource } from './worker-source.ts';
-import type { Catalog, QueryLimits, QueryOutcome } from './backends/types.ts';
+import { CANCELLED, type Catalog, type QueryLimits, type QueryOutcome } from './backends/types.ts';
 import type { WorkerOpen, WorkerReply, WorkerRequest } from './query-worker.ts';
 
 export interface QueryProcessOptions {
@@ -26,8 +26,12 @@ export interface QueryProcessOptions {
 }
 
 export interface QueryProcess {
-  /** Runs one agent query under the limits; stops it by ending the process if DuckDB cannot. Never throws for what the query does. */
-  query(sql: string, limits: QueryLimits): Promise<QueryOutcome>;
+  /**
+   * Runs one agent query under the limits; stops it by ending the process if DuckDB cannot. Never throws for what the
+   * query does. When `signal` aborts (the MCP call cancelled, its client gone) the query is stopped in its engine
+   * (DuckDB interrupt, PostgreSQL `pg_cancel_backend`; SQLite, which cannot be interrupted, by ending its process).
+   */
+  query(sql: string, limits: QueryLimits, signal?: AbortSignal): Promise<QueryOutcome>;
   /** The database's tables, columns, comments and keys, read once per process from the engine's own catalog. */
   catalog(): Promise<Catalog>;
   readonly engine: Engine;
@@ -35,6 +39,11 @@ export interface QueryProcess {
   readonly memoryBoundBytes: number;
   /** The idle resident size of a fresh query process (Node and DuckDB loaded, database open), measured at start. */
   readonly overheadBytes: number;
+  /**
+   * Settles when the first query process has opened the database: rejects with why it could not (a bad file, URL or
+   * role). With `openInBackground` the handle is returned before this, so a server can answer `initialize` meanwhile.
+   */
+  readonly opened: Promise<void>;
   /** The current process id and its spill directory (for tests and the bench). */
   readonly pid: number | undefined;
   readonly tempDirectory: string | undefined;
@@ -107,9 +116,11 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
   /** This handle's processes not yet exited (a killed one is answered for before it has gone), with their exit. */
   const running = new Map<ChildProcess, Promise<void>>();
 
-  const source = await workerSource();
-  const spawnWorker = () =>
-    new Promise<{ child: ChildProcess; tempDirectory: string }>((resolve, reject) => {
+  // Built (esbuild) while the caller goes on: with openInBackground, a server answers `initialize` meanwhile.
+  const built = workerSource();
+  const spawnWorker = async () => {
+    const source = await built;
+    return new Promise<{ child: ChildProcess; tempDirectory: string }>((resolve, reject) => {
       const tempDirectory = makeTempDirectory();
       const config = {
         engine,
@@ -157,6 +168,7 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
         if (ready) setImmediate(warmUp);
       });
     });
+  };
 
   const current = async () => {
     if (closed) throw new Error('the SQL server is closed');
@@ -207,8 +219,19 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
   };
 
   /** One agent query, sent now (a slot is free): its time and memory watchdogs start with it. */
-  async function runAgentQuery(sql: string, limits: QueryLimits): Promise<QueryOutcome> {
+  async function runAgentQuery(sql: string, limits: QueryLimits, signal?: AbortSignal): Promise<QueryOutcome> {
+    if (signal?.aborted) return CANCELLED;
     const { id, value, child } = await send({ kind: 'query', sql, limits });
+    const cancel = () => {
+      // better-sqlite3 runs the statement synchronously and has no interrupt: its process (running only this query, one slot) is ended.
+      if (engine === 'sqlite') {
+        retire(child);
+        const waiting = pending.get(id);
+        pending.delete(id);
+        waiting?.resolve(CANCELLED);
+      } else if (child.connected) child.send({ kind: 'cancel', id } satisfies WorkerRequest);
+    };
+    signal?.addEventListener('abort', cancel, { once: true });
     let killedFor: 'time' | 'memory' | undefined;
     /** Other queries in the process when it was killed for memory: the allowance is the process's, not one query's. */
     let sharing = 0;
@@ -252,11 +275,13 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
     } finally {
       clearTimeout(deadline);
       clearInterval(poll);
+      signal?.removeEventListener('abort', cancel);
     }
   }
 
-  if (options.openInBackground) current().catch(() => undefined);
-  else await current();
+  const opened = current().then(() => undefined);
+  if (options.openInBackground) opened.catch(() => undefined);
+  else await opened;
 
   const handle: QueryProcess = {
     get memoryBoundBytes() {
@@ -272,14 +297,15 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
       return worker?.tempDirectory;
     },
     engine,
+    opened,
     catalog() {
       return slots(async () => {
         const { value } = await send({ kind: 'catalog' });
         return (await value) as Catalog;
       });
     },
-    query(sql, limits) {
-      return slots(() => runAgentQuery(sql, limits));
+    query(sql, limits, signal) {
+      return slots(() => runAgentQuery(sql, limits, signal));
     },
     async close() {
       closed = true;

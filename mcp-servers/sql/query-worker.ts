@@ -12,7 +12,7 @@ export interface WorkerConfig {
   db: string;
   options: BackendOptions;
 }
-export type WorkerRequest = { id: number; kind: 'query'; sql: string; limits: QueryLimits } | { id: number; kind: 'catalog' };
+export type WorkerRequest = { id: number; kind: 'query'; sql: string; limits: QueryLimits } | { id: number; kind: 'catalog' } | { id: number; kind: 'cancel' };
 /** The first message the server sends: what to open. */
 export type WorkerOpen = { kind: 'open'; config: WorkerConfig };
 export type WorkerReply = { kind: 'ready' } | { kind: 'failed'; message: string; code?: string } | { kind: 'reply'; id: number; value?: unknown; error?: string };
@@ -33,6 +33,8 @@ async function open(config: WorkerConfig): Promise<SqlBackend | undefined> {
 }
 
 let backend: Promise<SqlBackend | undefined> | undefined;
+/** The running queries by request id, each with what stops it. */
+const cancels = new Map<number, AbortController>();
 // The server went away (even by SIGKILL): nothing is left to answer. Running queries are cancelled first (PostgreSQL's
 // would otherwise go on in the database server), for at most a second.
 process.on('disconnect', () => {
@@ -49,12 +51,21 @@ process.on('message', (message: WorkerOpen | WorkerRequest) => {
     return;
   }
   const request = message;
+  // A cancelled call: its query (sent before, under the same id) is stopped by its engine; no reply of its own.
+  if (request.kind === 'cancel') {
+    cancels.get(request.id)?.abort();
+    return;
+  }
+  const controller = new AbortController();
+  if (request.kind === 'query') cancels.set(request.id, controller);
   void backend?.then((opened) => {
     if (!opened) return;
-    const work = request.kind === 'query' ? opened.query(request.sql, request.limits) : opened.catalog();
-    work.then(
-      (value) => send({ kind: 'reply', id: request.id, value }),
-      (error: unknown) => send({ kind: 'reply', id: request.id, error: error instanceof Error ? error.message : String(error) }),
-    );
+    const work = request.kind === 'query' ? opened.query(request.sql, request.limits, controller.signal) : opened.catalog();
+    work
+      .then(
+        (value) => send({ kind: 'reply', id: request.id, value }),
+        (error: unknown) => send({ kind: 'reply', id: request.id, error: error instanceof Error ? error.message : String(error) }),
+      )
+      .finally(() => cancels.delete(request.id));
   });
 });

@@ -20,6 +20,11 @@ export interface ProgramOption {
 export interface OpenedProgram {
   make(): Promise<McpServer>;
   close(): Promise<void>;
+  /**
+   * Settles when what the sessions need is open (the SQL server's database), when `open` returned before that so a
+   * client's `initialize` is answered meanwhile; a rejection ends the program as a failure to open would have.
+   */
+  ready?: Promise<void>;
 }
 
 /**
@@ -116,7 +121,9 @@ export async function runServerBin(program: ServerProgram, argv: readonly string
     // The address is checked before the program opens (it may build a database first).
     const http = typeof values.http === 'string' ? { ...parseHttpAddress(values.http), token: values.token as string | undefined, maxSessions: positiveFlag(values, 'max-sessions') } : undefined;
     if (http) requireTokenBeyondLoopback(http.host, http.port, http.token);
-    await serveProgram(await program.open(values), label, http);
+    const opened = await program.open(values);
+    // Served while the program finishes opening; what it could not open ends the process as a failure to start.
+    await Promise.all([serveProgram(opened, label, http), opened.ready]);
     process.exit(0);
   } catch (error) {
     const usageError = error instanceof UsageError || (error instanceof SandboxError && error.code === 'invalid-input');

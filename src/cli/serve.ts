@@ -116,9 +116,12 @@ export function serveCommand(): Command {
     let label: string;
     let closeAll = async (_reason: string) => undefined as void;
     let onSessionEnd: ((server: McpServer, reason: string) => Promise<void>) | undefined;
+    let ready: Promise<void> | undefined;
     if (flags.server) {
       const { program, values } = chosenServer(flags.server, flags as unknown as Record<string, unknown>);
       const opened = await program.open(values);
+      // What the server opens after answering `initialize` (the SQL server's database): a failure is this command's.
+      ready = opened.ready;
       factory = async (route) => (route === '' ? opened.make() : null);
       closeAll = () => opened.close();
       label = `${flags.server} server`;
@@ -138,11 +141,16 @@ export function serveCommand(): Command {
       label = flags.task ? `task ${taskId}` : `suite ${flags.suite} (${tasks.length} tasks)`;
     }
     if (address === undefined) {
-      process.stderr.write(`sandbox serve: ${label} on stdio${flags.server ? '' : `; trajectories in ${flags.out}`}\n`);
+      const announce = () => process.stderr.write(`sandbox serve: ${label} on stdio${flags.server ? '' : `; trajectories in ${flags.out}`}\n`);
+      // Served at once, announced once open; if the server cannot open, stdin is let go so the session ends, and the
+      // failure (its one line) is the exit status.
+      if (ready) ready.then(announce, () => process.stdin.destroy());
+      else announce();
       // SIGINT, SIGTERM or stdin closing: the open episode is recorded as incomplete before the process goes.
-      await serveStdio((await factory(''))!, (reason) => closeAll(reason));
+      await Promise.all([serveStdio((await factory(''))!, (reason) => closeAll(reason)), ready]);
       return;
     }
+    await ready;
     const serving = await serveHttp(factory, {
       ...address,
       token: flags.token,

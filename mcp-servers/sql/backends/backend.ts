@@ -6,8 +6,12 @@ export type Engine = 'duckdb' | 'sqlite' | 'postgres';
 /** What the query process asks of a database, whatever its engine. Every implementation opens it read-only at the engine level. */
 export interface SqlBackend {
   readonly engine: Engine;
-  /** One agent query under the limits (rows, bytes, cell length, time). Never throws for what the query does. */
-  query(sql: string, limits: QueryLimits): Promise<QueryOutcome>;
+  /**
+   * One agent query under the limits (rows, bytes, cell length, time). Never throws for what the query does. When
+   * `signal` aborts (its MCP call was cancelled, or its client went away) the engine stops the query (DuckDB's
+   * interrupt, PostgreSQL's `pg_cancel_backend`) and the outcome is `CANCELLED`.
+   */
+  query(sql: string, limits: QueryLimits, signal?: AbortSignal): Promise<QueryOutcome>;
   /** Tables and views with their columns, comments and row counts; declared single-column keys. */
   catalog(): Promise<Catalog>;
   /** Interrupts every query running now (the engine's own interrupt or cancel); used when the server went away. */

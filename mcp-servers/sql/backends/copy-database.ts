@@ -28,12 +28,23 @@ function postgresType(type: string): string {
 const sqliteValue = (value: unknown) => (typeof value === 'boolean' ? (value ? 1 : 0) : value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
 const postgresValue = (value: unknown) => (value !== null && typeof value === 'object' ? JSON.stringify(value) : value);
 
-/** Reads a DuckDB table in batches of rows (values as DuckDB renders them as JSON: exact decimals and big integers as text). */
+/**
+ * Reads a DuckDB table in batches of rows (values as DuckDB renders them as JSON: exact decimals and big integers as
+ * text), streamed a chunk at a time: a 1M-call database's 9.3M transcript turns are never in memory at once.
+ */
 async function* tableRows(instance: DuckDBInstance, table: string): AsyncGenerator<unknown[][]> {
   const connection = await instance.connect();
   try {
-    const rows = (await connection.runAndReadAll(`SELECT * FROM ${quote(table)}`)).getRowsJson() as unknown[][];
-    for (let start = 0; start < rows.length; start += BATCH) yield rows.slice(start, start + BATCH);
+    const result = await connection.stream(`SELECT * FROM ${quote(table)}`);
+    let batch: unknown[][] = [];
+    for await (const rows of result.yieldRowsJson()) {
+      batch.push(...rows);
+      if (batch.length >= BATCH) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
   } finally {
     connection.closeSync();
   }

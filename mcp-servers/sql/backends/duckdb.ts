@@ -2,7 +2,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { lockedConfig } from './duckdb-config.ts';
 import { runQuery } from './duckdb-query.ts';
 import { ConnectionPool, type BackendOptions, type SqlBackend } from './backend.ts';
-import type { Catalog, CatalogKey, CatalogTable } from './types.ts';
+import { CANCELLED, type Catalog, type CatalogKey, type CatalogTable } from './types.ts';
 
 /** Share of the memory budget given to DuckDB's buffer manager; the rest is for what DuckDB allocates outside it. */
 const DUCKDB_SHARE = 0.75;
@@ -50,7 +50,19 @@ export async function openDuckDb(db: string, options: BackendOptions): Promise<S
   let catalog: Promise<Catalog> | undefined;
   return {
     engine: 'duckdb',
-    query: (sql, limits) => pool.use((connection) => runQuery(connection, sql, limits)),
+    query: (sql, limits, signal) =>
+      pool.use(async (connection) => {
+        if (signal?.aborted) return CANCELLED;
+        // The connection's own interrupt: DuckDB stops at its next check, and the query's outcome is the cancellation.
+        const interrupt = () => connection.interrupt();
+        signal?.addEventListener('abort', interrupt, { once: true });
+        try {
+          const outcome = await runQuery(connection, sql, limits);
+          return signal?.aborted ? CANCELLED : outcome;
+        } finally {
+          signal?.removeEventListener('abort', interrupt);
+        }
+      }),
     catalog: () => (catalog ??= pool.use(duckDbCatalog)),
     async cancel() {
       for (const connection of pool.all) connection.interrupt();

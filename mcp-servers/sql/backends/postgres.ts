@@ -3,7 +3,7 @@ import { SandboxError } from '../../../src/sandbox-error.ts';
 import { ConnectionPool, type BackendOptions, type SqlBackend } from './backend.ts';
 import { safeUrl } from './postgres-url.ts';
 import { firstKeyword, RowCollector, timedOut } from './collect-rows.ts';
-import { firstLine, type Catalog, type CatalogKey, type CatalogTable, type QueryLimits, type QueryOutcome } from './types.ts';
+import { CANCELLED, firstLine, type Catalog, type CatalogKey, type CatalogTable, type QueryLimits, type QueryOutcome } from './types.ts';
 
 /** Type OIDs (`pg_type.oid`) whose values have a fixed width: never cut. Everything else is cut inside PostgreSQL. */
 const FIXED_WIDTH = new Set([16, 20, 21, 23, 26, 700, 701, 1700, 1082, 1083, 1114, 1184, 1186, 1266, 2950, 790]);
@@ -92,7 +92,19 @@ export async function openPostgres(url: string, options: BackendOptions): Promis
   let catalog: Promise<Catalog> | undefined;
   return {
     engine: 'postgres',
-    query: (sql, limits) => pool.use((client) => runPostgres(client, sql, limits)),
+    query: (sql, limits, signal) =>
+      pool.use(async (client) => {
+        if (signal?.aborted) return CANCELLED;
+        // The query runs in the database server's process for this connection: cancelled there, by its pid.
+        const cancel = () => void cancelBackends(url, 'pid = $1', [(client as unknown as { processID: number }).processID]);
+        signal?.addEventListener('abort', cancel, { once: true });
+        try {
+          const outcome = await runPostgres(client, sql, limits);
+          return signal?.aborted ? CANCELLED : outcome;
+        } finally {
+          signal?.removeEventListener('abort', cancel);
+        }
+      }),
     catalog: () => (catalog ??= pool.use(postgresCatalog)),
     cancel: () => cancelQueriesOf(url, process.pid),
     async close() {
@@ -109,12 +121,17 @@ const applicationName = (pid: number) => `agent-sandbox-sql/${pid}`;
  * that process was ended for a query that overran, so PostgreSQL stops at once rather than when it next notices its
  * client gone (`client_connection_check_interval`). A role may cancel its own sessions' queries.
  */
-export async function cancelQueriesOf(url: string, pid: number): Promise<void> {
+export function cancelQueriesOf(url: string, pid: number): Promise<void> {
+  return cancelBackends(url, "application_name = $1 AND state <> 'idle'", [applicationName(pid)]);
+}
+
+/** `pg_cancel_backend` on the server processes `where` selects in `pg_stat_activity`, from a connection of its own. */
+async function cancelBackends(url: string, where: string, parameters: unknown[]): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000, application_name: 'agent-sandbox-sql/cancel' });
   client.on('error', () => undefined);
   try {
     await client.connect();
-    await client.query("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = $1 AND state <> 'idle'", [applicationName(pid)]);
+    await client.query(`SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE ${where}`, parameters);
   } catch {
     // The server is gone or refuses: nothing is left running that could be cancelled from here.
   } finally {

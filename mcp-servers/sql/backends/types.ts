@@ -26,6 +26,9 @@ export interface QueryBody {
 
 export type QueryOutcome = { ok: true; body: QueryBody } | { ok: false; message: string };
 
+/** The outcome of a query stopped because its call was cancelled (nobody reads it: the client has gone or given up). */
+export const CANCELLED: QueryOutcome = { ok: false, message: 'The query was cancelled by the client.' };
+
 /** Room kept in the byte budget for the body's fixed keys, counts and note. */
 export const BODY_OVERHEAD_BYTES = 1_024;
 
