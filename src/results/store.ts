@@ -189,8 +189,9 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[], o
         SELECT CASE WHEN count(DISTINCT e.model) = 1 AND count(*) = count(e.model) THEN any_value(e.model) END FROM episodes e WHERE e.run_dir = runs.run_dir)
       WHERE identity IS NULL AND run_dir IN (SELECT path FROM touched)`));
     await refreshRunStats(store, [...touched]);
-    // after a large index, write it into the database file now rather than during the next small re-index
-    if (reading.length >= 100) await connection.run('CHECKPOINT');
+    // after a large index, write it into the database file now rather than during the next small re-index (an index
+    // in parts does it after its last part: the first part is what a page waits for)
+    if (changed.length >= 100 && reading.length === changed.length) await connection.run('CHECKPOINT');
   }
   const unreadable = await store.query<{ path: string; reason: string }>(
     `SELECT path, error AS reason FROM files WHERE error IS NOT NULL AND (${rootPaths.map((root) => `path LIKE ${quote(`${root}%`)}`).join(' OR ') || 'true'}) ORDER BY path`,

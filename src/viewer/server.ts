@@ -9,9 +9,12 @@ import { inlineScript, scriptJson } from './script-json.ts';
 import { searchEpisodes } from './search.ts';
 import { compareRuns, episodeDetail, eventFull, eventPage, listEpisodes, listRuns, runDetail } from './queries.ts';
 
-/** Trajectory bytes indexed before the viewer answers (~200 CCTU episodes), then per part in the background. */
+/**
+ * Trajectory bytes indexed before the viewer answers (~200 CCTU episodes), then per part in the background: a page
+ * asked for meanwhile waits for the part being read at most (the queue is first come, first served).
+ */
 const FIRST_PART_BYTES = 8 * 1024 * 1024;
-const PART_BYTES = 64 * 1024 * 1024;
+const PART_BYTES = 16 * 1024 * 1024;
 
 const CLIENT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'client');
 
@@ -43,9 +46,14 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const serial = pLimit(1);
   // A folder nobody has indexed yet: its first part is indexed before the server answers, so the first page has rows;
   // the rest is read in the background, part by part, each part announced to the pages (`catchUp` below).
-  const indexed = await serial(() => indexRuns(store, dirs, { maxBytes: FIRST_PART_BYTES }));
+  // The client is bundled (esbuild, its own process) while DuckDB reads.
+  const [indexed, client, css, shell] = await Promise.all([
+    serial(() => indexRuns(store, dirs, { maxBytes: FIRST_PART_BYTES })),
+    bundleApp(),
+    readFile(path.join(CLIENT, 'style.css'), 'utf8'),
+    readFile(path.join(CLIENT, 'index.html'), 'utf8'),
+  ]);
   let pending = indexed.pending;
-  const [client, css, shell] = await Promise.all([bundleApp(), readFile(path.join(CLIENT, 'style.css'), 'utf8'), readFile(path.join(CLIENT, 'index.html'), 'utf8')]);
   // The page carries its script and the runs list: the runs page paints without a further request.
   const [beforeBoot, afterBoot] = shell.replace('/* STYLE */', () => css).replace('/* APP */', () => inlineScript(client.entry)).split('<!-- BOOT -->') as [string, string];
   const page = async () => `${beforeBoot}<script type="application/json" id="boot-runs">${scriptJson({ version, runs: await listRuns(store) })}</script>${afterBoot}`;

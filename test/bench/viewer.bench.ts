@@ -224,8 +224,10 @@ export async function run(): Promise<Record<string, number>> {
     const big = path.join(scratch, 'export-run');
     await copyRun(seed, big, RUNS * PER_RUN);
     started = performance.now();
+    cpu = process.cpuUsage();
     figures.export_10k_episodes = await exportRun(big, 'parquet', path.join(scratch, 'export.parquet'), 'sr');
     figures.export_10k_parquet_s = (performance.now() - started) / 1000;
+    figures.export_10k_parquet_cpu_s = cpuSeconds(cpu);
     progress('export_10k_parquet_s', figures.export_10k_parquet_s);
     figures.export_10k_parquet_mb = (await stat(path.join(scratch, 'export.parquet'))).size / 1e6;
 
