@@ -25,8 +25,8 @@ export function viewCommand(): Command {
       const { startViewer } = await import('../viewer/server.ts');
       const store = await openStore(flags.store);
       const viewer = await startViewer({ store, dirs, port: flags.port, pollMs: 1500 });
-      const { runs, unreadable } = viewer.indexed;
-      process.stdout.write(`${runs} runs indexed (${viewer.indexed.seconds.toFixed(2)} s)${unreadable.length > 0 ? `, ${unreadable.length} unreadable files` : ''}\n`);
+      const { runs, unreadable, pending } = viewer.indexed;
+      process.stdout.write(`${runs} runs indexed (${viewer.indexed.seconds.toFixed(2)} s)${unreadable.length > 0 ? `, ${unreadable.length} unreadable files` : ''}${pending > 0 ? `; ${pending} more episodes being indexed (pages fill in as they are)` : ''}\n`);
       process.stdout.write(`viewer: ${viewer.url}  (Ctrl-C to stop)\n`);
       if (flags.open) {
         const { spawn } = await import('node:child_process');

@@ -5,7 +5,7 @@
  * `graded = false`, never scored 0.
  */
 /** Bump when a table changes: a store of another version is rebuilt from the run folders (it is only an index). */
-export const STORE_VERSION = 6;
+export const STORE_VERSION = 7;
 
 /** Every table and view, for dropping a store of another version. */
 export const STORE_OBJECTS = ['episode_scores:VIEW', 'files', 'runs', 'run_stats', 'episodes', 'steps', 'verdicts', 'scores', 'constraint_facts', 'checklist_items', 'plan_ratings', 'divergences', 'saved_checks'];
@@ -96,7 +96,10 @@ CREATE TABLE IF NOT EXISTS steps (
   settings JSON,
   final_answer VARCHAR,           -- episode-end
   counts JSON,
-  tools JSON                      -- episode-start: the tools offered to the model (name, description, parameters)
+  tools JSON,                     -- episode-start: the tools offered to the model (name, description, parameters)
+  -- what search scans, lower-cased once at index time (src/viewer/search.ts): the event's text columns as stored
+  -- (content, arguments, and message/messages as JSON text); NULL for a tool-call, whose call its model response holds
+  search_text VARCHAR
 );
 CREATE TABLE IF NOT EXISTS verdicts (
   episode_id VARCHAR NOT NULL,

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { SandboxError, type SandboxErrorCode } from '../sandbox-error.ts';
@@ -38,8 +39,21 @@ export async function readTextFile(file: string, what = 'file'): Promise<string>
   try {
     return await readFile(file, 'utf8');
   } catch (error) {
-    throw new SandboxError('not-found', `cannot read ${what} ${file}: ${(error as Error).message}`, { cause: error });
+    throw unreadable(file, what, error);
   }
+}
+
+/** `readTextFile`, synchronously: for many small files, far cheaper than a read through promises each. */
+export function readTextFileSync(file: string, what = 'file'): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw unreadable(file, what, error);
+  }
+}
+
+function unreadable(file: string, what: string, error: unknown): SandboxError {
+  return new SandboxError('not-found', `cannot read ${what} ${file}: ${(error as Error).message}`, { cause: error });
 }
 
 /** Reads a JSON file and validates it with `schema` (errors as `readTextFile` and `parseJsonWithSchema` say). */

@@ -53,16 +53,16 @@ export async function searchEpisodes(store: ResultsStore, input: string, limit =
   const criteria: string[] = [];
   // a tool-call event repeats the call its model response holds: the text is found in the response
   if (query.text) {
-    // First a scan of the stored text as it is (the JSON columns as JSON text: the phrase JSON-escaped, twice for a
-    // tool call's arguments inside the message), which every matching event passes, then the exact match on the
-    // extracted texts for those rows only: the JSON is parsed for candidates, not for every event.
+    // First a scan of the lower-cased text the index keeps per event (steps.search_text: the JSON columns as JSON
+    // text, so the phrase is looked for as it is, JSON-escaped, and twice escaped for a tool call's arguments inside
+    // the message), which every matching event passes; then the exact match on the extracted texts for those rows
+    // only: the JSON is parsed for candidates, not for every event.
     const once = JSON.stringify(query.text).slice(1, -1);
     const twice = JSON.stringify(once).slice(1, -1);
-    const [plain, json, nested] = [bind(containing(query.text)), bind(containing(once)), bind(containing(twice))];
+    const forms = [...new Set([query.text, once, twice])].map((form) => `contains(search_text, lower(${bind(form)}))`);
+    const plain = bind(containing(query.text));
     criteria.push(`SELECT episode_id, min(seq) AS seq FROM steps
-      WHERE type <> 'tool-call'
-        AND (content ILIKE ${plain} ESCAPE '\\' OR CAST(message AS VARCHAR) ILIKE ${json} ESCAPE '\\' OR CAST(message AS VARCHAR) ILIKE ${nested} ESCAPE '\\'
-          OR CAST(messages AS VARCHAR) ILIKE ${json} ESCAPE '\\')
+      WHERE (${forms.join(' OR ')})
         AND ${EVENT_TEXT} ILIKE ${plain} ESCAPE '\\'
       GROUP BY episode_id`);
   }
@@ -99,10 +99,11 @@ export async function searchEpisodes(store: ResultsStore, input: string, limit =
 async function addSnippets(store: ResultsStore, rows: Row[], text: string): Promise<void> {
   const wanted = rows.filter((row) => row.seq !== null);
   if (wanted.length === 0) return;
+  // a join on (episode_id, seq): a key built per row of steps would cost a string for every event of the store
   const events = await store.query(
-    `SELECT episode_id, seq, type, name, ${EVENT_TEXT} AS text FROM steps
-     WHERE list_contains($1::VARCHAR[], seq || ' ' || episode_id)`,
-    [listValue(wanted.map((row) => `${row.seq} ${row.episode_id}`))],
+    `SELECT episode_id, seq, type, name, ${EVENT_TEXT} AS text
+     FROM steps JOIN (SELECT unnest($1::VARCHAR[]) AS episode_id, unnest($2::INTEGER[]) AS seq) USING (episode_id, seq)`,
+    [listValue(wanted.map((row) => row.episode_id as string)), listValue(wanted.map((row) => Number(row.seq)))],
   );
   const byKey = new Map(events.map((event) => [`${event.seq} ${event.episode_id}`, event]));
   for (const row of wanted) {

@@ -10,6 +10,13 @@ import { searchEpisodes } from './search.ts';
 import { compareRuns } from './compare.ts';
 import { episodeDetail, eventFull, eventPage, listEpisodes, listRuns, runDetail } from './queries.ts';
 
+/**
+ * Trajectory bytes indexed before the viewer answers (~200 CCTU episodes), then per part in the background: a page
+ * asked for meanwhile waits for the part being read at most (the queue is first come, first served).
+ */
+const FIRST_PART_BYTES = 8 * 1024 * 1024;
+const PART_BYTES = 16 * 1024 * 1024;
+
 const CLIENT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'client');
 
 export interface ViewerOptions {
@@ -23,8 +30,10 @@ export interface ViewerOptions {
 export interface Viewer {
   url: string;
   port: number;
-  /** The first index of the run folders. */
+  /** The first index of the run folders (its first part when they hold more: `pending`). */
   indexed: IndexSummary;
+  /** Settles when the first index is complete (the parts after `indexed` read in the background). */
+  caughtUp: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,8 +45,16 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const { store, dirs } = options;
   // One DuckDB connection: queries and re-indexes run one at a time.
   const serial = pLimit(1);
-  const indexed = await serial(() => indexRuns(store, dirs));
-  const [client, css, shell] = await Promise.all([bundleApp(), readFile(path.join(CLIENT, 'style.css'), 'utf8'), readFile(path.join(CLIENT, 'index.html'), 'utf8')]);
+  // A folder nobody has indexed yet: its first part is indexed before the server answers, so the first page has rows;
+  // the rest is read in the background, part by part, each part announced to the pages (`catchUp` below).
+  // The client is bundled (esbuild, its own process) while DuckDB reads.
+  const [indexed, client, css, shell] = await Promise.all([
+    serial(() => indexRuns(store, dirs, { maxBytes: FIRST_PART_BYTES })),
+    bundleApp(),
+    readFile(path.join(CLIENT, 'style.css'), 'utf8'),
+    readFile(path.join(CLIENT, 'index.html'), 'utf8'),
+  ]);
+  let pending = indexed.pending;
   // The page carries its script and the runs list: the runs page paints without a further request.
   const [beforeBoot, afterBoot] = shell.replace('/* STYLE */', () => css).replace('/* APP */', () => inlineScript(client.entry)).split('<!-- BOOT -->') as [string, string];
   const page = async () => `${beforeBoot}<script type="application/json" id="boot-runs">${scriptJson({ version, runs: await listRuns(store) })}</script>${afterBoot}`;
@@ -57,7 +74,14 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         category: query.get('category') || undefined,
         sort: query.get('sort') || undefined,
       }),
-    '/api/episode': (query) => episodeDetail(store, need(query, 'id')),
+    '/api/episode': async (query) => {
+      const id = need(query, 'id');
+      const detail = await episodeDetail(store, id);
+      if (detail.found || pending === 0) return detail;
+      // an episode whose folder is still being indexed: its file is read now, ahead of the others
+      pending = (await indexRuns(store, dirs, { maxBytes: 0, first: [id] })).pending;
+      return episodeDetail(store, id);
+    },
     '/api/events': (query) => eventPage(store, need(query, 'id'), Number(query.get('from') ?? 0) || 0, Number(query.get('limit') ?? 100) || 100),
     '/api/event': (query) => eventFull(store, need(query, 'id'), Number(need(query, 'seq'))),
     '/api/search': (query) => searchEpisodes(store, query.get('q') ?? ''),
@@ -105,19 +129,33 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
 
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  /** One re-index (of at most `maxBytes` of trajectories), announced to the pages when it read or dropped something. */
+  const reindex = async (maxBytes?: number) => {
+    const summary = await serial(() => indexRuns(store, dirs, { maxBytes }));
+    pending = summary.pending;
+    if (summary.read > 0 || summary.removed > 0) {
+      version += 1;
+      for (const listener of listeners) listener.write(`event: change\ndata: ${JSON.stringify({ version, read: summary.read, removed: summary.removed, pending })}\n\n`);
+    }
+  };
   const poll = async () => {
     try {
-      const summary = await serial(() => indexRuns(store, dirs));
-      if (summary.read > 0 || summary.removed > 0) {
-        version += 1;
-        for (const listener of listeners) listener.write(`event: change\ndata: ${JSON.stringify({ version, read: summary.read, removed: summary.removed })}\n\n`);
-      }
+      await reindex();
     } catch (error) {
       process.stderr.write(`viewer: re-index failed: ${(error as Error).message.split('\n')[0]}\n`);
     }
     if (!stopped) timer = setTimeout(poll, options.pollMs);
   };
-  if (options.pollMs && options.pollMs > 0) timer = setTimeout(poll, options.pollMs);
+  // the rest of a first index, part by part: pages are answered between the parts
+  const catchUp = async () => {
+    try {
+      while (pending > 0 && !stopped) await reindex(PART_BYTES);
+    } catch (error) {
+      process.stderr.write(`viewer: index failed: ${(error as Error).message.split('\n')[0]}\n`);
+    }
+    if (!stopped && options.pollMs && options.pollMs > 0) timer = setTimeout(poll, options.pollMs);
+  };
+  const caughtUp = catchUp();
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -128,8 +166,10 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     url: `http://127.0.0.1:${port}/`,
     port,
     indexed,
+    caughtUp,
     async close() {
       stopped = true;
+      await caughtUp;
       clearTimeout(timer);
       for (const listener of listeners) listener.end();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -9,9 +9,14 @@
 // - search_10k_ms_*: /api/search over the 10,000 episodes (and the long one), through the viewer's HTTP API as the
 //   runs page asks it: a phrase found in every episode's tool messages, a phrase found in none (every event read),
 //   a tool name, a violated category, a status; each the median of 5, and the slowest of them (`_max`).
+// - search_10k_ms_phrase_case: a phrase written in another case than the messages hold, found in ~40 % of the episodes.
+// - cold_folder_first_rows_s: `sandbox view` of a folder nobody has indexed yet (one run of 1,418 episodes, a new
+//   store): from opening the store to the runs table on screen in Chromium (the index, the client bundle and the page).
+// - big_episode_*: a 127 MB trajectory: its index time into the bench's store, the episode page's first paint once
+//   indexed (a fresh page), and cold: a new store and viewer over a folder holding only it, to its page's first paint.
 // - export_10k_parquet_s: `sandbox export` of one 10,000-episode run folder to Parquet (exportRun, in-process).
 // - report_200_mb: the self-contained HTML report of a 200-episode run, in MB (and report_200_s to write it).
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { REPO_ROOT } from '../../src/data-dir.ts';
@@ -70,6 +75,26 @@ function cpuSeconds(since: NodeJS.CpuUsage): number {
 /** Each figure as it is measured (stderr), with the load average beside it. */
 function progress(name: string, value: number): void {
   process.stderr.write(`viewer.${name} ${value.toFixed(3)} (load ${os.loadavg()[0]!.toFixed(1)})\n`);
+}
+
+/**
+ * Seconds from opening a new store over `dir` (nothing indexed) to `selector` on screen at `route(url)`: the viewer's
+ * start (its first index, the client bundle) and the page's own time to paint, as a user of `sandbox view` waits.
+ */
+async function coldOpen(context: Awaited<ReturnType<typeof launchChromium>>, dir: string, storeFile: string, route: (url: string) => string, selector: string): Promise<number> {
+  const began = performance.now();
+  const store = await openStore(storeFile);
+  const viewer = await startViewer({ store, dirs: [dir], pollMs: 0 });
+  const page = await context.newPage();
+  try {
+    await page.goto(route(viewer.url), { waitUntil: 'commit' });
+    await page.waitForSelector(selector);
+    return (performance.now() - began) / 1000;
+  } finally {
+    await page.close();
+    await viewer.close();
+    store.close();
+  }
 }
 
 export async function run(): Promise<Record<string, number>> {
@@ -146,7 +171,7 @@ export async function run(): Promise<Record<string, number>> {
       figures.long_episode_events_view_s = (performance.now() - started) / 1000;
 
       // search, as the runs page asks it (HTTP API, JSON parsed)
-      const searches: Record<string, string> = { phrase: 'active', none: 'no event says this 7f3a', tool: 'tool:_finder', violated: 'violated:order', status: 'status:limit' };
+      const searches: Record<string, string> = { phrase: 'active', phrase_case: 'CITY', none: 'no event says this 7f3a', tool: 'tool:_finder', violated: 'violated:order', status: 'status:limit' };
       let slowest = 0;
       for (const [name, q] of Object.entries(searches)) {
         const times: number[] = [];
@@ -162,6 +187,34 @@ export async function run(): Promise<Record<string, number>> {
         progress(`search_10k_ms_${name}`, times[2]!);
       }
       figures.search_10k_ms_max = slowest;
+
+      // a 127 MB episode (~363,000 events of ~350 bytes): indexed with the others, then opened in a fresh page
+      const bigFile = path.join(longRun, 'big-task.0.jsonl');
+      await longTrajectory(bigFile, 363_000);
+      figures.big_episode_mb = (await stat(bigFile)).size / 1e6;
+      started = performance.now();
+      await indexRuns(store, [root]);
+      figures.big_episode_index_s = (performance.now() - started) / 1000;
+      progress('big_episode_index_s', figures.big_episode_index_s);
+      const fresh = await context.newPage();
+      await fresh.goto(`${viewer.url}#/episode/${encodeURIComponent(bigFile)}`, { waitUntil: 'commit' });
+      await fresh.waitForSelector('.event.model-response');
+      figures.big_episode_open_s = (await fresh.evaluate(() => performance.now())) / 1000;
+      progress('big_episode_open_s', figures.big_episode_open_s);
+      await fresh.close();
+
+      // cold: a folder holding only the 127 MB episode, a new store and viewer, to the episode page's first paint
+      const bigAlone = path.join(scratch, 'big-alone', 'run');
+      await mkdir(bigAlone, { recursive: true });
+      await rename(bigFile, path.join(bigAlone, 'big-task.0.jsonl'));
+      figures.big_episode_cold_open_s = await coldOpen(context, path.join(scratch, 'big-alone'), path.join(scratch, 'big.duckdb'), (url) => `${url}#/episode/${encodeURIComponent(path.join(bigAlone, 'big-task.0.jsonl'))}`, '.event.model-response');
+      progress('big_episode_cold_open_s', figures.big_episode_cold_open_s);
+
+      // a folder nobody has indexed yet: one run of 1,418 episodes, a new store, to the runs table's first rows
+      const coldRoot = path.join(scratch, 'cold');
+      await copyRun(seed, path.join(coldRoot, 'run-cold'), 1418);
+      figures.cold_folder_first_rows_s = await coldOpen(context, coldRoot, path.join(scratch, 'cold.duckdb'), (url) => url, 'table#runs tbody tr');
+      progress('cold_folder_first_rows_s', figures.cold_folder_first_rows_s);
     } finally {
       await context.close();
       await viewer.close();
@@ -171,8 +224,10 @@ export async function run(): Promise<Record<string, number>> {
     const big = path.join(scratch, 'export-run');
     await copyRun(seed, big, RUNS * PER_RUN);
     started = performance.now();
+    cpu = process.cpuUsage();
     figures.export_10k_episodes = await exportRun(big, 'parquet', path.join(scratch, 'export.parquet'), 'sr');
     figures.export_10k_parquet_s = (performance.now() - started) / 1000;
+    figures.export_10k_parquet_cpu_s = cpuSeconds(cpu);
     progress('export_10k_parquet_s', figures.export_10k_parquet_s);
     figures.export_10k_parquet_mb = (await stat(path.join(scratch, 'export.parquet'))).size / 1e6;
 
