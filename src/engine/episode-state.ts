@@ -2,7 +2,7 @@ import { Annotation } from '@langchain/langgraph';
 import type { EpisodeStatus } from '../schemas/event.ts';
 import type { AssistantMessage, ChatMessage } from '../schemas/message.ts';
 import type { GateDecision } from './gate.ts';
-import type { Interpretation } from './protocols/episode-protocol.ts';
+import type { Interpretation } from '../styles/protocol.ts';
 
 /** Counters of one episode, as `episode-end` reports them. */
 export interface EpisodeCounts {

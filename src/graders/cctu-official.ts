@@ -2,7 +2,7 @@ import type { CctuTask } from '../schemas/cctu-task.ts';
 import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { pythonStrip } from '../schemas/cctu-text.ts';
-import { cctuEpisodeScore } from './cctu.ts';
+import { cctuEpisodeScore } from './cctu-score.ts';
 import { violationSummary } from '../validator/constraint-status.ts';
 
 // CCTU's scorer, github Junjie-Ye/CCTU, evaluation.py (judge, solve_rate_is_one, compute_if_flags, main) and

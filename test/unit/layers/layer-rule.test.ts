@@ -19,7 +19,7 @@ describe('the layer rule', { timeout: 60_000 }, () => {
     ['the engine importing the cli (upward)', 'src/engine/upward.ts', "import { EXIT_CODES } from '../cli/exit-codes.ts';\nexport const f = EXIT_CODES;\n"],
     ['schemas importing the validator (upward)', 'src/schemas/upward.ts', "import { buildStep } from '../validator/build-step.ts';\nexport const f = buildStep;\n"],
     ['a server importing the engine', 'mcp-servers/sql/upward.ts', "import { runEpisode } from '../../src/engine/run-episode.ts';\nexport const f = runEpisode;\n"],
-    ['the validator importing graders (against the middle layer order)', 'src/validator/sideways.ts', "import { gradeEpisode } from '../graders/index.ts';\nexport const f = gradeEpisode;\n"],
+    ['the validator importing graders (against the middle layer order)', 'src/validator/sideways.ts', "import { withConstraintChecks } from '../graders/index.ts';\nexport const f = withConstraintChecks;\n"],
     // src/mcp ↔ mcp-servers: only the server factories import a server, and servers import only the client's byte cap.
     ['an MCP client helper (outside environments/) importing a server', 'src/mcp/sideways.ts', "import { createServer } from '../../mcp-servers/sql/create-server.ts';\nexport const f = createServer;\n"],
     ['a server importing the MCP client (outside for-servers/)', 'mcp-servers/sql/sideways.ts', "import { connectServer } from '../../src/mcp/connect-server.ts';\nexport const f = connectServer;\n"],
