@@ -26,6 +26,9 @@ describe('the layer rule', { timeout: 60_000 }, () => {
     ['a server importing the server factories', 'mcp-servers/sql/sideways.ts', "import { ENVIRONMENT_SERVERS } from '../../src/mcp/environments/index.ts';\nexport const f = ENVIRONMENT_SERVERS;\n"],
     ['the engine importing the queue (upward: cli → queue → engine)', 'src/engine/upward.ts', "import { jobId } from '../queue/job.ts';\nexport const f = jobId;\n"],
     ['the queue importing the cli (upward)', 'src/queue/upward.ts', "import { EXIT_CODES } from '../cli/exit-codes.ts';\nexport const f = EXIT_CODES;\n"],
+    // src/styles sits under the engine and the tools, above the middle layer.
+    ['a style importing the engine (upward)', 'src/styles/cctu/upward.ts', "import { runEpisode } from '../../engine/run-episode.ts';\nexport const f = runEpisode;\n"],
+    ['a grader importing the style registry (upward)', 'src/graders/upward.ts', "import { STYLES } from '../styles/registry.ts';\nexport const f = STYLES;\n"],
   ])('rejects %s', async (_name, file, code) => {
     const errors = await layerErrors(file, code);
     expect(errors).toHaveLength(1);
@@ -41,6 +44,9 @@ describe('the layer rule', { timeout: 60_000 }, () => {
     ['a server importing the client\'s byte cap', 'mcp-servers/sql/downward.ts', "import { capBytes } from '../../src/mcp/for-servers/cap-bytes.ts';\nexport const f = capBytes;\n"],
     ['the queue importing the engine (downward)', 'src/queue/downward.ts', "import { taskSha256 } from '../engine/run-identity.ts';\nexport const f = taskSha256;\n"],
     ['the cli importing the queue (downward)', 'src/cli/downward.ts', "import { jobId } from '../queue/job.ts';\nexport const f = jobId;\n"],
+    ['the engine importing the style registry (downward)', 'src/engine/downward.ts', "import { styleOf } from '../styles/registry.ts';\nexport const f = styleOf;\n"],
+    ['the results store importing the style registry (downward)', 'src/results/downward.ts', "import { STYLES } from '../styles/registry.ts';\nexport const f = STYLES;\n"],
+    ['a style importing its grader (downward)', 'src/styles/cctu/downward.ts', "import { cctuGrader } from '../../graders/cctu.ts';\nexport const f = cctuGrader;\n"],
   ])('accepts %s', async (_name, file, code) => {
     expect(await layerErrors(file, code)).toEqual([]);
   });
