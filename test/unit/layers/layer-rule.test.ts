@@ -35,6 +35,12 @@ describe('the layer rule', { timeout: 60_000 }, () => {
     expect(errors[0]).toMatch(/no policy allowing dependencies/);
   });
 
+  it('rejects a file-level import cycle: cctu-score.ts importing cctu.ts, which imports it', async () => {
+    // the cycle issue 34 removed (cctu.ts ↔ cctu-official.ts, now both over cctu-score.ts), written back in
+    const [result] = await eslint.lintText("import { cctuGrader } from './cctu.ts';\nexport const f = cctuGrader;\n", { filePath: path.join(REPO_ROOT, 'src/graders/cctu-score.ts') });
+    expect(result!.messages.filter((message) => message.ruleId === 'import-x/no-cycle').map((message) => message.message)).toEqual(['Dependency cycle detected']);
+  });
+
   it.each([
     ['the engine importing the validator (downward)', 'src/engine/downward.ts', "import { buildStep } from '../validator/build-step.ts';\nexport const f = buildStep;\n"],
     ['a grader importing schemas (downward)', 'src/graders/downward.ts', "import { FINISH_PREFIX } from '../schemas/ddr-messages.ts';\nexport const f = FINISH_PREFIX;\n"],
