@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import globals from 'globals';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
 import { layers } from './eslint.layers.js';
 
@@ -26,4 +27,14 @@ export default tseslint.config(
     languageOptions: { globals: {}, sourceType: 'script' },
   },
   layers,
+  {
+    // No file-level import cycle (issue 34): a cycle makes module order matter and hides which file owns what. A lazy
+    // `await import()` is not counted: it runs after every static import is done (the SQL backends load their driver
+    // that way, and the driver's file imports the backend's shared pool back).
+    files: ['src/**/*.ts', 'mcp-servers/**/*.ts', 'databases/**/*.ts', 'episodes/**/*.ts'],
+    ignores: ['src/viewer/client/**'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js'] })], 'import-x/extensions': ['.ts', '.js'], 'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] } },
+    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true, allowUnsafeDynamicCyclicDependency: true }] },
+  },
 );

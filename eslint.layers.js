@@ -1,8 +1,9 @@
 import boundaries from 'eslint-plugin-boundaries';
 
 /**
- * The layer rule (docs/architecture.md, "Layers"): cli → engine → {mcp, models, validator, graders, planning, lint}
- * → schemas; the servers in mcp-servers/ never import the engine. Inside the middle layer the folders keep one order,
+ * The layer rule (docs/architecture.md, "Layers"): cli → engine → styles → {mcp, models, validator, graders, planning,
+ * lint} → schemas (src/styles: one folder per episode style and the registry listing them; the engine, the CLI and
+ * the tools ask the registry and never name a style); the servers in mcp-servers/ never import the engine. Inside the middle layer the folders keep one order,
  * so no two of them import each other: lint → graders → planning → {models, mcp}; graders → validator → python-sandbox.
  * Anything not allowed here is an error (`default: 'disallow'`).
  */
@@ -28,6 +29,7 @@ export const layers = {
       { type: 'tools', pattern: 'src/(results|report|viewer|import|export)' },
       { type: 'queue', pattern: 'src/queue' },
       { type: 'engine', pattern: 'src/engine' },
+      { type: 'styles', pattern: 'src/styles' },
       { type: 'mcp-environments', pattern: 'src/mcp/environments' },
       { type: 'mcp-for-servers', pattern: 'src/mcp/for-servers' },
       ...middle.map((name) => ({ type: name, pattern: `src/${name}` })),
@@ -48,13 +50,14 @@ export const layers = {
       {
         default: 'disallow',
         policies: [
-          allow('cli', ['cli', 'tools', 'queue', 'engine', ...middle, ...mcp, 'python-sandbox', ...base, 'servers', 'sql-backends', 'databases', 'episodes']),
+          allow('cli', ['cli', 'tools', 'queue', 'engine', 'styles', ...middle, ...mcp, 'python-sandbox', ...base, 'servers', 'sql-backends', 'databases', 'episodes']),
           // Distributed runs (src/queue) drive the engine for the CLI: cli → queue → engine.
           allow('queue', ['queue', 'engine', ...base]),
-          allow('tools', ['tools', ...middle, ...mcp, 'python-sandbox', ...base, 'episodes']),
+          allow('tools', ['tools', 'styles', ...middle, ...mcp, 'python-sandbox', ...base, 'episodes']),
           // The engine meets the servers only through src/mcp (the gateway's session interface is in src/schemas); it uses
           // databases/ for the project's one seeded random source (databases/seeded-random.ts, `--sample`).
-          allow('engine', ['engine', ...middle, ...mcp, 'python-sandbox', ...base, 'databases']),
+          allow('engine', ['engine', 'styles', ...middle, ...mcp, 'python-sandbox', ...base, 'databases']),
+          allow('styles', ['styles', ...middle, ...mcp, 'python-sandbox', ...base, 'sql-backends', 'databases']),
           allow('lint', ['lint', 'graders', 'validator', 'planning', 'models', ...mcp, ...base]),
           allow('graders', ['graders', 'validator', 'planning', 'models', 'sql-backends', ...base, 'databases']),
           allow('planning', ['planning', 'models', ...mcp, ...base]),
@@ -69,7 +72,7 @@ export const layers = {
           allow('sql-backends', ['sql-backends', ...base]),
           allow('schemas', base),
           allow('databases', ['databases', ...base]),
-          allow('episodes', ['episodes', 'engine', ...middle, ...mcp, 'python-sandbox', 'sql-backends', ...base, 'databases']),
+          allow('episodes', ['episodes', 'engine', 'styles', ...middle, ...mcp, 'python-sandbox', 'sql-backends', ...base, 'databases']),
         ],
       },
     ],

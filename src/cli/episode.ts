@@ -52,7 +52,7 @@ export function episodeCommand(): Command {
         import('../engine/run-episode.ts'),
         import('../engine/episode-defaults.ts'),
         import('../engine/run-suite.ts'),
-        import('../graders/index.ts'),
+        import('../styles/grade.ts'),
         import('../models/index.ts'),
       ]);
       // A model (or judge) that cannot be set up fails here, before any trajectory is written.

@@ -64,7 +64,7 @@ export function forkCommand(): Command {
         import('../engine/fork.ts'),
         import('../engine/episode-defaults.ts'),
         import('../engine/run-suite.ts'),
-        import('../graders/index.ts'),
+        import('../styles/grade.ts'),
         import('../models/index.ts'),
       ]);
       // A model that cannot be set up fails here, before any trajectory is written.

@@ -6,7 +6,7 @@ import { parseTrajectory, readTrajectoryText } from '../schemas/read-trajectory.
 import { recordingMismatches } from '../engine/recorded-versions.ts';
 import { taskOfTrajectory } from '../engine/replay.ts';
 import { displayPath } from '../engine/load-task.ts';
-import { gradeEpisode, summarizeScores } from '../graders/index.ts';
+import { gradeEpisode, summarizeScores } from '../styles/grade.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import type { Enforcement } from '../schemas/step.ts';

@@ -4,7 +4,7 @@ import { Command } from 'commander';
 import { loadTask } from '../engine/load-task.ts';
 import { SandboxError, UsageError } from '../sandbox-error.ts';
 import type { Plan } from '../schemas/plan.ts';
-import type { Task } from '../schemas/task.ts';
+import { isPlanTask, type Task } from '../schemas/task.ts';
 import { checkModelSpec, positiveInteger } from './cli-options.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { formatTable } from './format-table.ts';
@@ -35,7 +35,7 @@ async function planInput(target: string, flags: { query?: string; model?: string
     }
   }
   const { task } = await loadTask(target);
-  if (task.style !== 'plan') throw new SandboxError('invalid-input', `${task.id} is a ${task.style} task; plan optimize takes a plan task or a plan file`);
+  if (!isPlanTask(task)) throw new SandboxError('invalid-input', `${task.id} is a ${task.style} task; plan optimize takes a plan task or a plan file`);
   let initial = task.reference.plan;
   if (flags.model) {
     // The model plans the question once; the lineage loop then revises that plan.

@@ -1,6 +1,6 @@
 import { Tiktoken } from 'js-tiktoken/lite';
 import cl100k from 'js-tiktoken/ranks/cl100k_base';
-import type { Task } from '../schemas/task.ts';
+import { isCctuTask, type Task } from '../schemas/task.ts';
 
 /** A suite's shape on CCTU's dimensions (issue 13's table), for any suite. */
 export interface SuiteShape {
@@ -35,7 +35,7 @@ export function countTokens(text: string): number {
 
 /** What a model reads before its first move: the system message, the tools (name, description, schema) and the query. */
 export function promptText(task: Task): string {
-  const tools = task.style === 'cctu' ? task.tools.map(({ name, description, parameters }) => ({ name, description, parameters })) : (task.environment.tools ?? []);
+  const tools = isCctuTask(task) ? task.tools.map(({ name, description, parameters }) => ({ name, description, parameters })) : (task.environment.tools ?? []);
   return `${task.system}\n${JSON.stringify(tools)}\n${task.query}`;
 }
 
@@ -49,7 +49,7 @@ export function suiteShape(tasks: readonly Task[]): SuiteShape {
   let overlappingGroupTasks = 0;
   let tokens = 0;
   for (const task of tasks) {
-    if (task.style === 'cctu') for (const tool of task.tools) tools.add(tool.name);
+    if (isCctuTask(task)) for (const tool of task.tools) tools.add(tool.name);
     else for (const tool of task.environment.tools ?? []) tools.add(tool);
     domains.add(task.domain);
     for (const server of task.environment.servers) {

@@ -5,6 +5,7 @@ import { addSelectionOptions, type SelectionFlags } from './cli-options.ts';
 import { formatTable } from './format-table.ts';
 import { planStats, planStatsTable, planVariety } from './plan-stats.ts';
 import { shapeRows, suiteShape } from './suite-shape.ts';
+import { isCctuTask, isPlanTask } from '../schemas/task.ts';
 
 /** `sandbox tasks`: the tasks of a suite with their style, domain and counts. */
 export function tasksCommand(): Command {
@@ -19,8 +20,8 @@ export function tasksCommand(): Command {
       if (flags.stats !== undefined) {
         // The shape beside CCTU's, over the tasks that have tools and constraints (a plan task has neither: the
         // CCTU dimensions would read 0 for it); plan tasks get their step and hop distributions beside the paper's.
-        const plans = tasks.flatMap(({ task }) => (task.style === 'plan' ? [task] : []));
-        const others = tasks.flatMap(({ task }) => (task.style === 'plan' ? [] : [task]));
+        const plans = tasks.flatMap(({ task }) => (isPlanTask(task) ? [task] : []));
+        const others = tasks.flatMap(({ task }) => (isPlanTask(task) ? [] : [task]));
         const shape = others.length > 0 ? suiteShape(others) : undefined;
         const rows = shape ? shapeRows(shape) : [];
         if (flags.json) {
@@ -37,7 +38,7 @@ export function tasksCommand(): Command {
         style: task.style,
         domain: task.domain,
         servers: task.environment.servers.map((server) => server.name).join('+'),
-        tools: task.style === 'cctu' ? task.tools.length : (task.environment.tools?.length ?? '-'),
+        tools: isCctuTask(task) ? task.tools.length : (task.environment.tools?.length ?? '-'),
         constraints: task.constraints.length,
         referenceSteps: (task.reference?.trajectory.length ?? 0),
       }));

@@ -1,6 +1,6 @@
 import { createModel } from '../models/index.ts';
 import { createStepValidator } from '../validator/index.ts';
-import type { PlanExecutor } from './protocols/plan.ts';
+import type { PlanExecutor } from '../planning/plan-executor.ts';
 import type { ModelFactory, ValidatorFactory } from './run-episode.ts';
 
 /** The real validator: every constraint of the task in isolated-vm, with the heap its `limits.validatorMemoryMb` asks for. */

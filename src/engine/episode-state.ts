@@ -3,7 +3,7 @@ import type { EpisodeStatus } from '../schemas/event.ts';
 import type { SandboxErrorCode } from '../sandbox-error.ts';
 import type { AssistantMessage, ChatMessage } from '../schemas/message.ts';
 import type { GateDecision } from './gate.ts';
-import type { Interpretation } from './protocols/episode-protocol.ts';
+import type { Interpretation } from '../styles/protocol.ts';
 
 /** Counters of one episode, as `episode-end` reports them. */
 export interface EpisodeCounts {

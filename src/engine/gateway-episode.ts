@@ -8,7 +8,7 @@ import type { Task } from '../schemas/task.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { describeTask } from './describe-task.ts';
 import { defaultValidatorFactory } from './episode-defaults.ts';
-import { PROTOCOLS } from './protocols/index.ts';
+import { styleOf } from '../styles/registry.ts';
 import { EpisodeInterrupted, runEpisode, type EpisodeResult } from './run-episode.ts';
 
 export interface GatewayEpisodeOptions {
@@ -127,7 +127,7 @@ function checkedEnvironment(task: Task, environment: ToolEnvironment): ToolEnvir
  */
 export async function openGatewayEpisode(options: GatewayEpisodeOptions): Promise<GatewayTaskSession> {
   const { task } = options;
-  const protocol = PROTOCOLS[task.style];
+  const protocol = styleOf(task.style).protocol;
   const environment = await startEnvironment(task, options.environment);
   const controller = new AbortController();
   let episode: Promise<EpisodeResult> | null = null;

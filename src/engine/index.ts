@@ -5,7 +5,7 @@ export { recordEpisodeStart, recordEpisodeEnd, initialMessages, type ConstraintS
 export { buildStep, stepOfMessage } from '../validator/build-step.ts';
 export { checkStep, applyVerdicts, describeValidatorErrors, type GateDecision } from './gate.ts';
 export { FINISH_PREFIX } from '../schemas/ddr-messages.ts';
-export { PROTOCOLS, cctuProtocol, ddrProtocol, planProtocol, type EpisodeProtocol, type Interpretation, type PlanExecutor, type PlanExecutionContext } from './protocols/index.ts';
+export type { PlanExecutor, PlanExecutionContext } from '../planning/plan-executor.ts';
 export { Recorder, type EventInput } from './recorder.ts';
 export { readTrajectory, parseTrajectory, type Trajectory } from '../schemas/read-trajectory.ts';
 export { runSuite, errorReasons, pendingEpisodes, trajectoryFile, isFinishedTrajectory, statusTable, meanStdOfFractions, type RunSuiteOptions, type SuiteResult, type EpisodeEntry, type ErrorReason, type PendingOptions } from './run-suite.ts';

@@ -4,7 +4,8 @@ import { glob } from 'tinyglobby';
 import { REPO_ROOT } from '../data-dir.ts';
 import { nearestName } from '../nearest-name.ts';
 import { SandboxError } from '../sandbox-error.ts';
-import { TaskSchema, type Task } from '../schemas/task.ts';
+import type { Task } from '../schemas/task.ts';
+import { TaskFileSchema } from '../styles/registry.ts';
 import { parseJsonWithSchema } from '../schemas/json-with-schema.ts';
 
 /** A task and where it came from. */
@@ -33,7 +34,7 @@ function resolveTaskPaths(task: Task, taskFile: string): Task {
 }
 
 export function parseTask(text: string, file: string, absoluteFile: string = path.resolve(file)): Task {
-  return resolveTaskPaths(parseJsonWithSchema(text, TaskSchema, file, { code: 'invalid-task' }), absoluteFile);
+  return resolveTaskPaths(parseJsonWithSchema(text, TaskFileSchema, file, { code: 'invalid-task' }), absoluteFile);
 }
 
 async function isFile(file: string): Promise<boolean> {

@@ -5,7 +5,7 @@ import type { TrajectoryEvent } from '../schemas/event.ts';
 import type { Task } from '../schemas/task.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
 import { parseTask, resolveRecordedTaskPath } from './load-task.ts';
-import { TaskSchema } from '../schemas/task.ts';
+import { TaskFileSchema } from '../styles/registry.ts';
 import type { ValidatorFactory } from './run-episode.ts';
 import type { Divergence } from '../schemas/divergence.ts';
 import { toolOutputDivergence, toolsDivergence, verdictsDivergence } from './divergence.ts';
@@ -39,7 +39,7 @@ export async function taskOfTrajectory(events: readonly TrajectoryEvent[]): Prom
     }
     return parseTask(text, start.taskPath, file);
   }
-  return checkWithSchema(start.task, TaskSchema, 'episode-start.task', { code: 'invalid-task' });
+  return checkWithSchema(start.task, TaskFileSchema, 'episode-start.task', { code: 'invalid-task' });
 }
 
 /**

@@ -12,7 +12,9 @@ import type { EnvironmentPool } from './environment-pool.ts';
 import { EpisodeState, type EpisodeCounts, type EpisodeEnding, type EpisodeStateUpdate, type EpisodeStateValue } from './episode-state.ts';
 import { buildStep } from '../validator/build-step.ts';
 import { applyVerdicts, checkStep, describeValidatorErrors } from './gate.ts';
-import { PROTOCOLS, type EpisodeProtocol, type PlanExecutor } from './protocols/index.ts';
+import type { PlanExecutor } from '../planning/plan-executor.ts';
+import type { AnswerHookContext, EpisodeProtocol } from '../styles/protocol.ts';
+import { styleOf } from '../styles/registry.ts';
 import { initialMessages, recordEpisodeEnd, recordEpisodeStart, type ConstraintStatusFunction } from './record-episode.ts';
 import { graphFunction } from './graph-node.ts';
 import { Recorder } from './recorder.ts';
@@ -191,21 +193,25 @@ async function gateNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
     }
     return { counts, pending: { ...pending, decision, feedback: { kind: 'constraint', content: decision.rejection } } };
   }
-  // The answer is accepted; a plan may then be executed.
-  if (context.protocol.style === 'plan' && context.settings.execute && context.planExecutor) {
-    // Executor calls are recorded like tool calls but are not the agent's: they do not count toward its tool calls.
-    let executed = 0;
-    const execution = await context.planExecutor({
-      task: context.task as Extract<Task, { style: 'plan' }>,
-      answer: interpretation.content,
-      signal: context.signal,
-      model: context.model,
-      callTool: (name, args) => recordedCall(context, round, `plan-${++executed}`, name, JSON.stringify(args)),
-      callUnrecorded: (name, args) => context.environment.call(name, JSON.stringify(args), { signal: context.signal }),
-    });
-    context.recorder.record({ type: 'plan-execution', round, execution });
-  }
+  // The answer is accepted; the style's hook runs before the episode ends (plan execution).
+  if (context.protocol.afterAnswer) await context.protocol.afterAnswer(answerHookContext(context, round, interpretation.content));
   return { ...ended('completed', 'final answer accepted', interpretation.content), counts };
+}
+
+/** What a protocol's `afterAnswer` hook gets: the episode's parts, its calls recorded in the answer's round. */
+function answerHookContext(context: EpisodeContext, round: number, answer: string): AnswerHookContext {
+  return {
+    task: context.task,
+    answer,
+    settings: context.settings,
+    model: context.model,
+    signal: context.signal,
+    planExecutor: context.planExecutor,
+    // Hook calls are recorded like tool calls but are not the agent's: they do not count toward its tool calls.
+    callTool: (callId, name, args) => recordedCall(context, round, callId, name, JSON.stringify(args)),
+    callUnrecorded: (name, args) => context.environment.call(name, JSON.stringify(args), { signal: context.signal }),
+    record: ({ type, ...rest }) => context.recorder.record({ type, round, ...rest }),
+  };
 }
 
 /** Runs one tool call and records its call and result events. */
@@ -341,7 +347,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       validator,
       recorder,
       settings,
-      protocol: PROTOCOLS[task.style],
+      protocol: styleOf(task.style).protocol,
       planExecutor: options.planExecutor,
       signal: controller.signal,
       aborted: () => abortEnding,

@@ -3,14 +3,15 @@ import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
 import pLimit from 'p-limit';
-import { gradeEpisode, summarizeScores, type GradeOptions } from '../graders/index.ts';
+import type { GradeOptions } from '../graders/index.ts';
+import { gradeEpisode, summarizeScores } from '../styles/grade.ts';
+import { STYLES } from '../styles/registry.ts';
 import { meanAndStd } from '../graders/mean-std.ts';
-import { writeCctuResponseFile } from './cctu-response-file.ts';
 import type { StartEnvironmentOptions } from '../mcp/start-environment.ts';
 import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { displayPath, recordedTaskPath, type LoadedTask } from './load-task.ts';
-import type { PlanExecutor } from './protocols/plan.ts';
+import type { PlanExecutor } from '../planning/plan-executor.ts';
 import { readTrajectory, trajectoryLines, type TrajectoryLines } from '../schemas/read-trajectory.ts';
 import type { ConstraintStatusFunction } from './record-episode.ts';
 import { checkIdentity, identityOf, readRunFile, RUN_FILE, RUN_FORMAT, taskSha256, writeRunFile, type RunFile, type RunIdentity } from './run-identity.ts';
@@ -267,8 +268,8 @@ async function runLocked(options: RunSuiteOptions, identity: RunIdentity, shown:
   const errors = errorReasons(episodes);
   await writeRunFile(options.outDir, { ...runFile, finishedAt: new Date().toISOString(), episodes: total });
   await writeFile(path.join(options.outDir, 'summary.json'), `${JSON.stringify({ episodes, tables, errors, ...(failures.length > 0 ? { failures } : {}) }, null, 2)}\n`);
-  // Imported CCTU tasks: CCTU's own response.jsonl too, for its evaluation.py.
-  await writeCctuResponseFile(options.outDir, options.tasks, repeats, trajectoryFile);
+  // the files a style writes beside the trajectories (imported CCTU tasks: CCTU's own response.jsonl, for its evaluation.py)
+  for (const style of STYLES) await style.suiteOutputs?.(options.outDir, options.tasks, repeats, trajectoryFile);
   return { outDir: options.outDir, ran, kept: total - pending.length, episodes, tables, errors, failures };
 }
 

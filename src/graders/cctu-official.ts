@@ -4,7 +4,7 @@ import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { FOLLOWING_ERROR_MARK } from '../schemas/cctu-markers.ts';
 import { meanAndStd } from './mean-std.ts';
 import { pythonStrip } from '../schemas/cctu-text.ts';
-import { cctuEpisodeScore } from './cctu.ts';
+import { cctuEpisodeScore } from './cctu-score.ts';
 import { violationSummary } from '../validator/constraint-status.ts';
 
 // CCTU's scorer, github Junjie-Ye/CCTU, evaluation.py (judge, solve_rate_is_one, compute_if_flags, main) and

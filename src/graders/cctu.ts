@@ -5,6 +5,7 @@ import type { ConstraintStatus } from '../schemas/step.ts';
 import { constraintStatuses, violationSummary } from '../validator/constraint-status.ts';
 import { gradeCctuOfficial, summarizeCctuOfficial } from './cctu-official.ts';
 import { meanAndStd } from './mean-std.ts';
+import { cctuEpisodeScore } from './cctu-score.ts';
 import type { StyleGrader } from './style-grader.ts';
 
 const STRUCTURES: CctuStructure[] = ['single-hop', 'parallel-single-hop', 'multi-hop', 'parallel-multi-hop'];
@@ -58,42 +59,6 @@ function locateSubqueries(subqueries: ReadonlyArray<{ tool: string; answer: stri
     if (index >= 0) servedBy[index] = position;
   });
   return servedBy;
-}
-
-/** What a CCTU grader decided for one episode; `cctuEpisodeScore` turns it into the score both graders report. */
-export interface CctuVerdict {
-  /** Per subquery (golden answer), whether it was found (`solveSubqueries`). */
-  found: readonly boolean[];
-  sr: boolean;
-  psr: boolean;
-  /** Metrics beyond the shared ones (solved, sr, psr, subqueries, subqueries_solved, validator_error). */
-  metrics: Record<string, number>;
-  validatorError: boolean;
-  details: Record<string, unknown>;
-}
-
-/** The score of a CCTU episode (either protocol): identity, status and the metrics every CCTU summary reads. */
-export function cctuEpisodeScore(task: CctuTask, events: readonly TrajectoryEvent[], verdict: CctuVerdict): EpisodeScore {
-  const start = events.find((event) => event.type === 'episode-start');
-  const end = events.findLast((event) => event.type === 'episode-end');
-  const solved = verdict.found.every(Boolean);
-  return {
-    taskId: task.id,
-    style: 'cctu',
-    repeat: start?.type === 'episode-start' ? start.settings.repeat : 0,
-    status: end?.type === 'episode-end' ? end.status : 'error',
-    passed: verdict.sr,
-    metrics: {
-      solved: solved ? 1 : 0,
-      sr: verdict.sr ? 1 : 0,
-      psr: verdict.psr ? 1 : 0,
-      subqueries: verdict.found.length,
-      subqueries_solved: verdict.found.filter(Boolean).length,
-      ...verdict.metrics,
-      validator_error: verdict.validatorError ? 1 : 0,
-    },
-    details: { ...verdict.details, finalAnswer: end?.type === 'episode-end' ? end.finalAnswer : null },
-  };
 }
 
 /**
@@ -200,7 +165,7 @@ export function summarizeCctu(scores: readonly EpisodeScore[]): SummaryTable[] {
   return [outcome, violations];
 }
 
-/** The CCTU style's grader (src/graders/index.ts loads it by name). */
+/** The CCTU style's grader (its style, src/styles/cctu/, names it). */
 export const cctuGrader: StyleGrader<CctuTask> = {
   async grade(task, events) {
     return task.protocol === 'cctu-official' ? gradeCctuOfficial(task, events) : gradeCctu(task, events);

@@ -60,7 +60,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
     const turns = events.filter((event) => event.type === 'model-response').length;
     const score: EpisodeScore = {
       taskId: task.id,
-      style: 'ddr',
+      style: task.style,
       repeat: (events.find((event) => event.type === 'episode-start') as { settings?: { repeat?: number } } | undefined)?.settings?.repeat ?? 0,
       status: end?.type === 'episode-end' ? end.status : 'error',
       passed: accuracy !== null ? accuracy === 1 : judgeAccuracy !== null ? judgeAccuracy === 1 : null,

@@ -78,7 +78,7 @@ export const planGrader: StyleGrader<PlanTask> = {
 
     return {
       taskId: task.id,
-      style: 'plan',
+      style: task.style,
       repeat: start?.type === 'episode-start' ? start.settings.repeat : 0,
       status: end?.type === 'episode-end' ? end.status : 'error',
       passed: oneShot.rating === 'Extremely Good',

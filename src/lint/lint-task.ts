@@ -1,5 +1,5 @@
 import type { Constraint } from '../schemas/constraint.ts';
-import type { Task } from '../schemas/task.ts';
+import { isCctuTask, type Task } from '../schemas/task.ts';
 
 /** One problem `sandbox lint` found: which task and constraint, what kind, and why. */
 export interface LintIssue {
@@ -31,7 +31,7 @@ function declaredTools(task: Task): Set<string> | undefined {
  * subquery dependencies (steps needed).
  */
 function needs(task: Task): { tools: Set<string>; calls: Map<string, number>; total: number; depth: number } {
-  if (task.style !== 'cctu') return { tools: new Set(), calls: new Map(), total: 0, depth: 0 };
+  if (!isCctuTask(task)) return { tools: new Set(), calls: new Map(), total: 0, depth: 0 };
   const subqueries = task.grading.subqueries;
   const depthOf = (index: number, seen: Set<number>): number => {
     const subquery = subqueries[index];

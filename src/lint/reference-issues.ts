@@ -2,7 +2,7 @@ import { stepOfMessage } from '../validator/build-step.ts';
 import { solveSubqueries } from '../graders/cctu.ts';
 import { startEnvironment } from '../mcp/start-environment.ts';
 import { playbackMessage } from '../models/playback-message.ts';
-import type { Task } from '../schemas/task.ts';
+import { isCctuTask, type Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { revalidate } from '../validator/index.ts';
 import type { LintIssue } from './lint-task.ts';
@@ -27,7 +27,7 @@ export async function referenceIssues(task: Task, options: { timeoutMs?: number 
     for (const verdict of verdicts) report([verdict.constraintId], `the reference breaks it in round ${index + 1}: ${verdict.message}`);
   });
   if (!reference.trajectory.some((step) => 'answer' in step)) report([], 'the reference trajectory never gives a final answer');
-  if (task.style === 'cctu') {
+  if (isCctuTask(task)) {
     const outputs: Array<{ tool: string; text: string }> = [];
     const environment = await startEnvironment(task);
     try {

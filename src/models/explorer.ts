@@ -1,6 +1,6 @@
 import { SandboxError } from '../sandbox-error.ts';
 import type { ChatMessage } from '../schemas/message.ts';
-import type { Task } from '../schemas/task.ts';
+import { isDdrTask, type Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';
 import { nextRound, playbackMessage } from './playback-message.ts';
@@ -199,7 +199,7 @@ export function entityKey(entity: { kind: string; key?: { table: string; column:
 
 /** The entity a DDR task studies: its kind and id (from the task, else from its query "Analyze <kind> <id>"). */
 function entityOf(task: Task): { kind: string; id: string; key?: { table: string; column: string } } {
-  if (task.style === 'ddr') return task.grading.entity;
+  if (isDdrTask(task)) return task.grading.entity;
   const match = /analy[sz]e\s+(?:the\s+)?(\w+)\s+([\w-]+)/i.exec(task.query);
   if (!match) throw new SandboxError('invalid-input', `explorer: task ${task.id} names no entity to analyze ("Analyze <kind> <id>")`);
   return { kind: match[1]!.toLowerCase(), id: match[2]! };

@@ -5,7 +5,7 @@ import { parsePlan } from './parse-plan.ts';
 import { runPlan, type PlanExecution } from './run-plan.ts';
 
 /**
- * The engine's plan executor hook (`PlanExecutor`, src/engine/protocols/plan.ts): runs the accepted plan from the
+ * The engine's plan executor hook (`PlanExecutor`, the plan style's `afterAnswer`: src/styles/plan/protocol.ts): runs the accepted plan from the
  * plan alone through the engine's MCP tool caller, so every T2S and RAG step is recorded as tool-call/tool-result
  * events (T2S SQL by `t2sModel`, else the offline text-to-SQL; LLM steps by a generative episode model, else the
  * labelled concatenation of their inputs). Only then is the task's reference plan executed the same way, through the

@@ -1,14 +1,19 @@
+import { STYLES } from '../styles/registry.ts';
+
 /**
  * The tables of the results store (`runs/results.duckdb`). Every row of the episode tables names its episode by
  * `episode_id` = the trajectory file's absolute path; `files` remembers each file's size and mtime so a re-index reads
  * only what changed. Scores come from the run's `summary.json` (written by `sandbox run`); an episode with none is
  * `graded = false`, never scored 0.
  */
+/** The tables only one style fills (src/styles/<style>/index.ts, `store.tables`). */
+export const STYLE_TABLES = STYLES.flatMap((style) => style.store?.tables ?? []);
+
 /** Bump when a table changes: a store of another version is rebuilt from the run folders (it is only an index). */
 export const STORE_VERSION = 7;
 
 /** Every table and view, for dropping a store of another version. */
-export const STORE_OBJECTS = ['episode_scores:VIEW', 'files', 'runs', 'run_stats', 'episodes', 'steps', 'verdicts', 'scores', 'constraint_facts', 'checklist_items', 'plan_ratings', 'divergences', 'saved_checks'];
+export const STORE_OBJECTS = ['episode_scores:VIEW', 'files', 'runs', 'run_stats', 'episodes', 'steps', 'verdicts', 'scores', 'constraint_facts', ...STYLE_TABLES.map((table) => table.name), 'divergences', 'saved_checks'];
 
 export const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS files (
@@ -134,26 +139,7 @@ CREATE TABLE IF NOT EXISTS constraint_facts (
   category VARCHAR,
   status VARCHAR                  -- satisfied | soft-satisfied | unsatisfied | error
 );
-CREATE TABLE IF NOT EXISTS checklist_items (
-  run_dir VARCHAR NOT NULL,
-  task_id VARCHAR NOT NULL,
-  repeat INTEGER NOT NULL,
-  grader VARCHAR,                 -- deterministic | judge
-  item_id VARCHAR,
-  verdict VARCHAR,
-  supporting INTEGER[],           -- 0-based indices of the agent's messages (model responses) behind the verdict
-  contradicting INTEGER[],
-  reason VARCHAR
-);
-CREATE TABLE IF NOT EXISTS plan_ratings (
-  run_dir VARCHAR NOT NULL,
-  task_id VARCHAR NOT NULL,
-  repeat INTEGER NOT NULL,
-  rating VARCHAR,
-  rating_index DOUBLE,
-  f1 DOUBLE,
-  total DOUBLE
-);
+${STYLE_TABLES.map((table) => table.ddl).join('\n')}
 -- Replay and validate divergences saved beside a trajectory (sandbox replay|validate --save): one row per divergence.
 CREATE TABLE IF NOT EXISTS divergences (
   report VARCHAR NOT NULL,        -- the saved file (<task>.<repeat>.replay.json or .validate.json)

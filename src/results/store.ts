@@ -5,7 +5,8 @@ import path from 'node:path';
 import { DuckDBInstance, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
 import { SandboxError } from '../sandbox-error.ts';
 import { discoverRunFiles, type RunFile } from './discover.ts';
-import { EVENT_COLUMNS, EVENT_TYPES, SCHEMA_SQL, STORE_OBJECTS, STORE_VERSION } from './schema.ts';
+import { STYLES } from '../styles/registry.ts';
+import { EVENT_COLUMNS, EVENT_TYPES, SCHEMA_SQL, STORE_OBJECTS, STORE_VERSION, STYLE_TABLES } from './schema.ts';
 
 /** Where `sandbox results` and `sandbox view` keep the store unless told otherwise. */
 export const DEFAULT_STORE = path.join('runs', 'results.duckdb');
@@ -255,7 +256,7 @@ async function forget(store: ResultsStore, files: readonly string[]): Promise<vo
     const runs = `(SELECT run_dir FROM files WHERE path IN (SELECT path FROM gone) AND kind = 'run')`;
     const summaries = `(SELECT run_dir FROM files WHERE path IN (SELECT path FROM gone) AND kind = 'summary')`;
     await run(`DELETE FROM runs WHERE run_dir IN ${runs}`);
-    for (const table of ['scores', 'constraint_facts', 'checklist_items', 'plan_ratings']) await run(`DELETE FROM ${table} WHERE run_dir IN ${summaries}`);
+    for (const table of ['scores', 'constraint_facts', ...STYLE_TABLES.map((table) => table.name)]) await run(`DELETE FROM ${table} WHERE run_dir IN ${summaries}`);
     await run('DELETE FROM files WHERE path IN (SELECT path FROM gone)');
   });
 }
@@ -435,8 +436,11 @@ async function readRunJson(store: ResultsStore, files: readonly RunFile[]): Prom
 
 /** The fields of a score the store keeps, each JSON document parsed once (`from_json`: a field of another type is NULL). */
 const SCORE_SHAPE = `{"style": "VARCHAR", "passed": "BOOLEAN", "metrics": "JSON", "details": "JSON"}`;
-const METRICS_SHAPE = `{"sr": "DOUBLE", "psr": "DOUBLE", "accuracy": "DOUBLE", "rating_index": "DOUBLE", "f1": "DOUBLE", "total": "DOUBLE"}`;
-const DETAILS_SHAPE = `{"structure": "VARCHAR", "scenario": "VARCHAR", "kind": "VARCHAR", "shape": "VARCHAR", "rating": "VARCHAR", "constraints": "JSON[]", "verdicts": "JSON[]", "judgeVerdicts": "JSON[]"}`;
+/** Every score's metrics and details the store reads, and each style's own (src/styles/<style>/index.ts, `store`). */
+const METRICS_SHAPE = JSON.stringify(Object.assign({ sr: 'DOUBLE', psr: 'DOUBLE', accuracy: 'DOUBLE' }, ...STYLES.map((style) => style.store?.metricsShape ?? {})));
+const DETAILS_SHAPE = JSON.stringify(Object.assign({ constraints: 'JSON[]' }, ...STYLES.map((style) => style.store?.detailsShape ?? {})));
+/** The leaderboard's group: the first of the styles' group expressions that is not NULL. */
+const GROUP = `coalesce(${STYLES.flatMap((style) => (style.store?.group ? [style.store.group] : [])).join(', ')})`;
 
 /** summary.json (`sandbox run`'s scores): one score row per graded episode, and the facts the reports count. */
 async function readSummaries(store: ResultsStore, files: readonly RunFile[]): Promise<void> {
@@ -449,17 +453,12 @@ async function readSummaries(store: ResultsStore, files: readonly RunFile[]): Pr
       FROM (SELECT ${FOLDER_OF('filename')} AS run_dir, unnest(episodes) AS e
             FROM read_json([${files.map((file) => quote(file.path)).join(', ')}], format = 'auto', filename = true, maximum_object_size = ${MAX_OBJECT},
               columns = {episodes: 'STRUCT("taskId" VARCHAR, "repeat" INTEGER, "gradeError" VARCHAR, "score" JSON)[]'})))`);
-  await connection.run(`INSERT INTO scores SELECT run_dir, task_id, repeat, style, grade_error, passed, metrics, details, m.sr, m.psr, m.accuracy,
-      coalesce(d.structure, d.scenario, CASE WHEN d.kind IS NOT NULL THEN d.kind || ' / ' || d.shape END)
+  await connection.run(`INSERT INTO scores SELECT run_dir, task_id, repeat, style, grade_error, passed, metrics, details, m.sr, m.psr, m.accuracy, ${GROUP}
     FROM summary WHERE score IS NOT NULL AND json_type(score) = 'OBJECT' OR grade_error IS NOT NULL`);
   await connection.run(`INSERT INTO constraint_facts SELECT run_dir, task_id, repeat, (c ->> '$.id'), (c ->> '$.category'), (c ->> '$.status')
     FROM (SELECT run_dir, task_id, repeat, unnest(d.constraints) AS c FROM summary WHERE d.constraints IS NOT NULL)`);
-  for (const [grader, field] of [['deterministic', 'verdicts'], ['judge', 'judgeVerdicts']] as const) {
-    await connection.run(`INSERT INTO checklist_items SELECT run_dir, task_id, repeat, '${grader}', (v ->> '$.itemId'), (v ->> '$.verdict'),
-        CAST(v -> '$.supporting' AS INTEGER[]), CAST(v -> '$.contradicting' AS INTEGER[]), (v ->> '$.reason')
-      FROM (SELECT run_dir, task_id, repeat, unnest(d.${field}) AS v FROM summary WHERE style = 'ddr' AND d.${field} IS NOT NULL)`);
-  }
-  await connection.run(`INSERT INTO plan_ratings SELECT run_dir, task_id, repeat, d.rating, m.rating_index, m.f1, m.total FROM summary WHERE style = 'plan'`);
+  // each style's own tables (DDR's checklist items, the plan ratings)
+  for (const statement of STYLES.flatMap((style) => style.store?.fill ?? [])) await connection.run(statement);
   await connection.run('DROP TABLE summary');
 }
 

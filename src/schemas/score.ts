@@ -7,7 +7,8 @@ import { EpisodeStatusSchema } from './event.ts';
  */
 export const EpisodeScoreSchema = z.object({
   taskId: z.string(),
-  style: z.enum(['cctu', 'ddr', 'plan']),
+  /** The task's style (src/styles/registry.ts). */
+  style: z.string(),
   repeat: z.number().int().nonnegative(),
   status: EpisodeStatusSchema,
   /**

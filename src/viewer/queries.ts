@@ -1,8 +1,8 @@
-import { parsePlan } from '../planning/parse-plan.ts';
 import { expectedAnswers } from './expected.ts';
 import { costLedger, flipRate, leaderboard, passAtK, violations, type Report } from '../results/reports.ts';
 import type { ResultsStore, Row } from '../results/store.ts';
 import { listValue } from '@duckdb/node-api';
+import { STYLES, styleOf } from '../styles/registry.ts';
 
 /**
  * What the viewer's pages and the HTML report ask the results store, one function per question; every value from
@@ -83,26 +83,9 @@ export async function runDetail(store: ResultsStore, runDir: string): Promise<Re
   // distributions are binned here: the page gets 20 bins per measure, never one row per episode
   const histograms: Record<string, Row[]> = {};
   for (const [name, expression] of Object.entries(HISTOGRAMS)) histograms[name] = await histogram(store, runDir, expression);
-  const ddr = await store.query(
-    `SELECT "group" AS scenario, CAST(count(*) AS INTEGER) AS episodes, round(avg(accuracy), 4) AS accuracy,
-       -- the explorer baseline each DDR task records (its grader reports it beside the score)
-       round(avg(CAST(metrics ->> '$.explorer_accuracy' AS DOUBLE)), 4) AS explorer
-     FROM episode_scores WHERE run_dir = $1 AND style = 'ddr' GROUP BY ALL ORDER BY scenario`,
-    runs,
-  );
-  // the top-k curve: pooled accuracy counting a correct fact once one of the first k messages stated it (DDR grader)
-  const topK = await store.query(
-    `WITH items AS (
-       SELECT "group" AS scenario, CAST(metrics ->> '$.items' AS DOUBLE) AS items, CAST(details -> '$.countingK' AS INTEGER[]) AS ks
-       FROM episode_scores WHERE run_dir = $1 AND style = 'ddr')
-     SELECT scenario, k, round(sum(len(list_filter(ks, x -> x IS NOT NULL AND x <= k))) / nullif(sum(items), 0), 4) AS accuracy
-     FROM items, (SELECT unnest([1, 2, 5, 10, 20, 30, 50, 100]) AS k) GROUP BY scenario, k ORDER BY scenario, k`,
-    runs,
-  );
-  const ratings = await store.query(
-    'SELECT rating, CAST(count(*) AS INTEGER) AS episodes FROM plan_ratings WHERE run_dir = $1 GROUP BY rating ORDER BY min(rating_index) DESC',
-    runs,
-  );
+  // each style's figures (DDR's scenarios and top-k curve, the plan ratings), computed in the store
+  const figures: Record<string, unknown> = {};
+  for (const style of STYLES) Object.assign(figures, await style.viewer.runFigures?.((sql, params) => store.query(sql, params), runDir));
   const categories = await store.query(
     `SELECT DISTINCT f.category FROM constraint_facts f WHERE f.run_dir = $1 AND f.status IN ('soft-satisfied', 'unsatisfied') ORDER BY 1`,
     runs,
@@ -113,9 +96,7 @@ export async function runDetail(store: ResultsStore, runDir: string): Promise<Re
     run,
     reports: Object.fromEntries(reports.map((report) => [report.name, report])),
     histograms,
-    ddr,
-    topK,
-    ratings,
+    ...figures,
     violatedCategories: categories.map((row) => row.category),
     unreadable,
   };
@@ -172,11 +153,7 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
   );
   const order = await store.query('SELECT task_id, repeat FROM episodes WHERE episode_id = $1', [episodeId]);
   const before = (row: Row) => String(row.task_id) < String(order[0]?.task_id) || (row.task_id === order[0]?.task_id && Number(row.repeat) < Number(order[0]?.repeat));
-  let plan: unknown = null;
-  if (episode.style === 'plan' && typeof episode.final_answer === 'string') {
-    const parsed = parsePlan(episode.final_answer);
-    plan = parsed.ok ? parsed.plan : { error: parsed.message };
-  }
+  const figures = styleOf(String(episode.style)).viewer.episodeFigures?.(episode) ?? {};
   return {
     found: true,
     episode,
@@ -191,7 +168,7 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
     checklist,
     expected: await expectedAnswers(episode),
     messageSeqs: messages.map((row) => row.seq),
-    plan,
+    ...figures,
     previous: neighbours.find(before)?.episode_id ?? null,
     next: neighbours.find((row) => !before(row))?.episode_id ?? null,
   };

@@ -128,7 +128,7 @@ async function importSample(sample: CctuSample, checkCodeDir: string, sandbox: P
   const task = {
     schemaVersion: 1,
     id: taskIdOf(sample.id),
-    style: 'cctu',
+    style: CctuTaskSchema.shape.style.value,
     title: titleOf(query) || sample.id,
     domain: sample.data_source,
     system,

@@ -2,9 +2,9 @@ import type { Row } from './api.ts';
 import { h } from './dom.ts';
 
 /**
- * The expected answers beside the agent's (src/viewer/expected.ts gives them from the task file): CCTU's golden
- * answer per subquery and the tool message that held it, DDR's checklist items with their expected value and
- * tolerance beside the grader's verdict, the plan task's reference steps beside the agent's.
+ * The expected answers beside the agent's (src/viewer/expected.ts gives them from the task file), drawn by the panel
+ * the style names: golden answers per subquery and the tool message that held it (CCTU), checklist items with their
+ * expected value and tolerance beside the grader's verdict (DDR), the reference plan's steps beside the agent's.
  */
 export function expectedSection(expected: Row, checklist: Row[], messageSeqs: number[], reveal: (seq: number) => void): HTMLElement | null {
   if (!expected.available) return h('section', { id: 'expected' }, h('h2', {}, 'Expected answers'), h('p', { class: 'muted' }, `not shown: ${expected.why}`));
@@ -13,7 +13,7 @@ export function expectedSection(expected: Row, checklist: Row[], messageSeqs: nu
     event.preventDefault();
     reveal(seq);
   } }, text);
-  if (expected.style === 'cctu') {
+  if (expected.panel === 'golden-answers') {
     return h('section', { id: 'expected' }, h('h2', {}, 'Golden answers'), changed, h('table', {}, h('tbody', {}, ...(expected.subqueries as Row[]).map((subquery, index) =>
       h('tr', { 'data-subquery': index, 'data-found': String(subquery.found) },
         h('td', {}, h('div', {}, subquery.query), h('div', { class: 'muted' }, subquery.tool), h('div', {}, 'expected: ', h('b', { class: 'golden' }, subquery.answer))),
@@ -22,7 +22,12 @@ export function expectedSection(expected: Row, checklist: Row[], messageSeqs: nu
             : h('span', { class: 'badge unsatisfied' }, 'not found')),
       )))));
   }
-  if (expected.style === 'ddr') return checklistSection(expected, checklist, messageSeqs, changed, seqLink);
+  if (expected.panel === 'checklist') return checklistSection(expected, checklist, messageSeqs, changed, seqLink);
+  if (expected.panel !== 'reference-plan') {
+    // a panel this page has no drawing for (a style's own): its rows as a table
+    return h('section', { id: 'expected' }, h('h2', {}, 'Expected'), changed, h('table', {}, h('tbody', {}, ...((expected.rows ?? []) as Row[]).map((row) =>
+      h('tr', {}, ...Object.values(row).map((value) => h('td', {}, typeof value === 'string' ? value : JSON.stringify(value))))))));
+  }
   const matches = new Map((expected.matches as Row[]).map((match) => [match.referenceId as number, match]));
   return h('section', { id: 'expected' }, h('h2', {}, 'Reference plan'), changed, h('ol', {}, ...(expected.reference as Row[]).map((step) => {
     const match = matches.get(step.id);

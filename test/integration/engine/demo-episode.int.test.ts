@@ -7,7 +7,7 @@ import { loadTask } from '../../../src/engine/load-task.ts';
 import { readTrajectory } from '../../../src/schemas/read-trajectory.ts';
 import { replayTrajectory } from '../../../src/engine/replay.ts';
 import { runEpisode } from '../../../src/engine/run-episode.ts';
-import { gradeEpisode } from '../../../src/graders/index.ts';
+import { gradeEpisode } from '../../../src/styles/grade.ts';
 import type { EventOf, TrajectoryEvent } from '../../../src/schemas/event.ts';
 import { scriptedModel, type ScriptedTurn } from '../../unit/engine/fixtures.ts';
 

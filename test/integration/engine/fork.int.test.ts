@@ -8,7 +8,7 @@ import { runEpisode, type ModelFactory, type ValidatorFactory } from '../../../s
 import { readForkSource } from '../../../src/engine/fork-source.ts';
 import { forkTrajectory } from '../../../src/engine/fork.ts';
 import { modelFactoryFor } from '../../../src/engine/episode-defaults.ts';
-import { gradeEpisode } from '../../../src/graders/index.ts';
+import { gradeEpisode } from '../../../src/styles/grade.ts';
 import type { CctuTask } from '../../../src/schemas/cctu-task.ts';
 import type { EventOf, TrajectoryEvent } from '../../../src/schemas/event.ts';
 import { readTrajectory } from '../../../src/schemas/read-trajectory.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultValidatorFactory } from '../../../src/engine/episode-defaults.ts';
 import { loadTask } from '../../../src/engine/load-task.ts';
 import { runEpisode } from '../../../src/engine/run-episode.ts';
-import { gradeEpisode } from '../../../src/graders/index.ts';
+import { gradeEpisode } from '../../../src/styles/grade.ts';
 import type { Enforcement } from '../../../src/schemas/step.ts';
 import { scriptedModel, type ScriptedTurn } from '../../unit/engine/fixtures.ts';
 

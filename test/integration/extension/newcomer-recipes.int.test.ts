@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,10 +7,11 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
 
-// AGENTS.md's two newcomer recipes, applied to a temporary copy of the repository exactly as written there:
+// AGENTS.md's newcomer recipes, applied to a temporary copy of the repository exactly as written there:
 // - "Add a constraint category": the validator file in constraints/ and one schema entry in src/schemas/constraint.ts;
-// - "Add a server": its folder in mcp-servers/ and one line in mcp-servers/registry.ts.
-// Nothing else of the copy changes. The fixtures are test/fixtures/extension/ (a toy category, a toy server).
+// - "Add a server": its folder in mcp-servers/ and one line in mcp-servers/registry.ts;
+// - "Add an episode style": its folder in src/styles/ and one line in src/styles/registry.ts.
+// Nothing else of the copy changes. The fixtures are test/fixtures/extension/ (a toy category, server and style).
 const fixtures = path.join(REPO_ROOT, 'test/fixtures/extension');
 let copy: string;
 
@@ -39,6 +40,14 @@ function toyTask(dir: string): string {
   return file;
 }
 
+/** The demo task played as the toy style `quiz` (test/fixtures/extension/styles/quiz/): its answer must name Lisbon. */
+function quizTask(dir: string): string {
+  const task = JSON.parse(readFileSync(path.join(REPO_ROOT, 'episodes/demo/demo.json'), 'utf8')) as Record<string, unknown>;
+  const file = path.join(dir, 'quiz-demo.json');
+  writeFileSync(file, `${JSON.stringify({ ...task, id: 'quiz-demo', style: 'quiz', grading: { expected: 'Lisbon' } }, null, 2)}\n`);
+  return file;
+}
+
 beforeAll(() => {
   copy = mkdtempSync(path.join(tmpdir(), 'sandbox-recipes-'));
   const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: REPO_ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
@@ -58,6 +67,9 @@ beforeAll(() => {
   // Recipe 2: the server's folder + one registry line.
   cpSync(path.join(fixtures, 'mcp-servers/echo'), path.join(copy, 'mcp-servers/echo'), { recursive: true });
   insertAfter(path.join(copy, 'mcp-servers/registry.ts'), 'export const PLAIN_SERVERS', readFileSync(path.join(fixtures, 'registry-line.txt'), 'utf8'));
+  // Recipe 3: the style's folder + one registry line.
+  cpSync(path.join(fixtures, 'styles/quiz'), path.join(copy, 'src/styles/quiz'), { recursive: true });
+  insertAfter(path.join(copy, 'src/styles/registry.ts'), 'export const STYLES', readFileSync(path.join(fixtures, 'style-registry-line.txt'), 'utf8'));
 }, 120_000);
 
 afterAll(() => {
@@ -103,6 +115,61 @@ describe('the newcomer recipes (AGENTS.md)', { timeout: 600_000 }, () => {
       expect(result.content[0]!.text).toBe('>> hi');
     } finally {
       await client.close();
+    }
+  });
+
+  it('without the recipe, a task of the toy style is refused when it loads (exit 3, naming the style field)', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sandbox-recipes-task-'));
+    const result = sandbox(REPO_ROOT, ['lint', quizTask(dir), '--no-reference']);
+    expect(result.code).toBe(3);
+    expect(result.stderr).toMatch(/style/);
+  });
+
+  it('a new episode style is played, graded, indexed, viewed and reported with no other file changed', async () => {
+    const suite = path.join(copy, 'quiz-suite');
+    mkdirSync(suite);
+    quizTask(suite);
+    const out = path.join(copy, 'runs/quiz');
+    const run = sandbox(copy, ['run', '--suite', suite, '--model', 'reference', '--out', out]);
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.code).toBe(0);
+    // The demo reference answers "… in [[Lisbon]] …": the toy grader's rule (the answer contains the expected words) passes it.
+    expect(run.stdout).toMatch(/Quiz: answers found/);
+    const summary = JSON.parse(readFileSync(path.join(out, 'summary.json'), 'utf8')) as { episodes: Array<{ score: { style: string; passed: boolean } }>; tables: Array<{ title: string; rows: unknown[][] }> };
+    expect(summary.episodes[0]!.score).toMatchObject({ style: 'quiz', passed: true });
+    expect(summary.tables.find((table) => table.title === 'Quiz: answers found')!.rows).toEqual([[1, 1]]);
+
+    const grade = sandbox(copy, ['grade', out, '--json']);
+    expect(grade.code).toBe(0);
+    expect(grade.stdout).toMatch(/"style": ?"quiz"/);
+
+    const store = path.join(copy, 'runs/results.duckdb');
+    const results = sandbox(copy, ['results', out, '--store', store, '--json']);
+    expect(results.code).toBe(0);
+    expect(results.stdout).toMatch(/quiz/);
+
+    const report = sandbox(copy, ['report', out, '--format', 'md', '--out', '-']);
+    expect(report.code).toBe(0);
+    expect(report.stdout).toMatch(/quiz-demo/);
+
+    // The viewer's API: the run's figures carry the style's own (its table in the store), the episode its expected panel.
+    const viewer = spawn(process.execPath, [path.join(copy, 'bin/sandbox.js'), 'view', out, '--store', path.join(copy, 'runs/view.duckdb')], { cwd: copy });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        viewer.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          const match = /viewer: (\S+)/.exec(text);
+          if (match) resolve(match[1]!.replace(/\/$/, ''));
+        });
+        viewer.on('exit', (code) => reject(new Error(`sandbox view exited ${code}`)));
+      });
+      const runDetail = await (await fetch(`${url}/api/run?dir=${encodeURIComponent(out)}`)).json() as { quizAnswers: unknown[] };
+      expect(runDetail.quizAnswers).toEqual([{ task_id: 'quiz-demo', expected: 'Lisbon' }]);
+      const episode = await (await fetch(`${url}/api/episode?id=${encodeURIComponent(path.join(out, 'quiz-demo.0.jsonl'))}`)).json() as { expected: Record<string, unknown> };
+      expect(episode.expected).toMatchObject({ available: true, panel: 'quiz-answer', rows: [{ expected: 'Lisbon', answer: expect.stringContaining('[[Lisbon]]') }] });
+    } finally {
+      viewer.kill();
     }
   });
 });

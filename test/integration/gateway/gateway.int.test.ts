@@ -8,7 +8,7 @@ import { createServer, type GatewayCatalog } from '../../../mcp-servers/gateway/
 import { openGatewayEpisode } from '../../../src/engine/gateway-episode.ts';
 import { loadTask } from '../../../src/engine/load-task.ts';
 import { readTrajectory } from '../../../src/schemas/read-trajectory.ts';
-import { gradeEpisode } from '../../../src/graders/index.ts';
+import { gradeEpisode } from '../../../src/styles/grade.ts';
 import type { Task } from '../../../src/schemas/task.ts';
 
 let out: string;

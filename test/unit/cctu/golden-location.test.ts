@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
-import { gradeEpisode } from '../../../src/graders/index.ts';
+import { gradeEpisode } from '../../../src/styles/grade.ts';
 import type { TrajectoryEvent } from '../../../src/schemas/event.ts';
 import { TaskSchema } from '../../../src/schemas/task.ts';
 

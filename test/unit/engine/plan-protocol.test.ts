@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PlanExecutor } from '../../../src/engine/protocols/plan.ts';
+import type { PlanExecutor } from '../../../src/planning/plan-executor.ts';
 import { runEpisode } from '../../../src/engine/run-episode.ts';
 import { planTask, scriptedModel, testServerFactory } from './fixtures.ts';
 

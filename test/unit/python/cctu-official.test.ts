@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { writeCctuResponseFile } from '../../../src/engine/cctu-response-file.ts';
+import { writeCctuResponseFile } from '../../../src/styles/cctu/response-file.ts';
 import { solveSubqueries } from '../../../src/graders/cctu.ts';
 import { answerVerify, gradeCctuOfficial, summarizeCctuOfficial } from '../../../src/graders/cctu-official.ts';
 import { CctuTaskSchema } from '../../../src/schemas/cctu-task.ts';
@@ -166,7 +166,7 @@ describe("CCTU's response.jsonl", () => {
       return true;
     });
     try {
-      const target = await writeCctuResponseFile(dir, [{ task: TASK, path: path.join(dir, 'task.json') }], 4, file);
+      const target = await writeCctuResponseFile(dir, [{ task: TASK }], 4, file);
       const ids = readFileSync(target!, 'utf8').trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
       // The sample id is the task's id when the import recorded none (metadata.cctu.id), the repeat after "_".
       expect(ids).toEqual([`${TASK.id}_0`, `${TASK.id}_1`]);

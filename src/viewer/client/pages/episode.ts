@@ -175,7 +175,7 @@ export async function episodePage(root: HTMLElement, [id = '', at]: string[]): P
     expectedSection(expected, detail.checklist as Row[], messageSeqs, reveal),
     constraintSection(detail.constraints as Row[]),
     divergenceSection(divergences, detail.savedChecks as Row[], reveal),
-    expected.style === 'ddr' ? null : checklistSection(detail.checklist as Row[], messageSeqs, reveal),
+    expected.panel === 'checklist' ? null : checklistSection(detail.checklist as Row[], messageSeqs, reveal),
     planSection(detail.plan),
   );
 

@@ -1,8 +1,7 @@
-import type { EpisodeProtocol } from './episode-protocol.ts';
+import type { EpisodeProtocol } from '../protocol.ts';
 
 /** CCTU: every tool call of a message is proposed at once; a message without tool calls is the final answer. */
 export const cctuProtocol: EpisodeProtocol = {
-  style: 'cctu',
   maxNudges: 0,
   summaryRequest: null,
   answerMessage: (answer) => answer,

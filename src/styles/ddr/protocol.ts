@@ -1,5 +1,5 @@
 import { DDR_NUDGE, DDR_SUMMARY_REQUEST, FINISH_PREFIX, isFinishMessage } from '../../schemas/ddr-messages.ts';
-import type { EpisodeProtocol } from './episode-protocol.ts';
+import type { EpisodeProtocol } from '../protocol.ts';
 
 /**
  * DDR-Bench: one tool call per turn (only the first call of a message runs, the others are skipped and the agent
@@ -7,7 +7,6 @@ import type { EpisodeProtocol } from './episode-protocol.ts';
  * at the turn limit one more model call asks for the final summary.
  */
 export const ddrProtocol: EpisodeProtocol = {
-  style: 'ddr',
   maxNudges: 3,
   summaryRequest: DDR_SUMMARY_REQUEST,
   answerMessage: (answer) => (isFinishMessage(answer) ? answer : `${FINISH_PREFIX} ${answer}`),

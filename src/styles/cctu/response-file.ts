@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { cctuMessages, type CctuMessage } from '../graders/cctu-official.ts';
-import type { CctuTask } from '../schemas/cctu-task.ts';
-import { readTrajectory } from '../schemas/read-trajectory.ts';
-import { violationSummary } from '../validator/constraint-status.ts';
-import { CCTU_RESPONSE_FILE } from '../schemas/run-folder.ts';
-import type { LoadedTask } from './load-task.ts';
+import { cctuMessages, type CctuMessage } from '../../graders/cctu-official.ts';
+import type { CctuTask } from '../../schemas/cctu-task.ts';
+import { readTrajectory } from '../../schemas/read-trajectory.ts';
+import type { Task } from '../../schemas/task.ts';
+import { violationSummary } from '../../validator/constraint-status.ts';
+import { CCTU_RESPONSE_FILE } from '../../schemas/run-folder.ts';
 
 /** Python's `json.dumps(value, ensure_ascii=False)`: separators ", " and ": ", non-ASCII kept as it is. */
 function pythonDumps(value: unknown): string {
@@ -28,7 +28,7 @@ function pythonDumps(value: unknown): string {
  * the missing ids are played again, and a line on stderr names them. Limit endings are written (CCTU's round limit
  * is its `finish`). Returns the file, or null when no task is CCTU's.
  */
-export async function writeCctuResponseFile(outDir: string, tasks: readonly LoadedTask[], repeats: number, trajectoryFile: (outDir: string, taskId: string, repeat: number) => string): Promise<string | null> {
+export async function writeCctuResponseFile(outDir: string, tasks: ReadonlyArray<{ task: Task }>, repeats: number, trajectoryFile: (outDir: string, taskId: string, repeat: number) => string): Promise<string | null> {
   const official = tasks.flatMap(({ task }) => (task.style === 'cctu' && task.protocol === 'cctu-official' ? [task as CctuTask] : []));
   if (official.length === 0) return null;
   const lines: string[] = [];

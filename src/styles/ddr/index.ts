@@ -1,0 +1,59 @@
+import type { StyleGrader } from '../../graders/style-grader.ts';
+import { DdrTaskSchema, type DdrTask } from '../../schemas/ddr-task.ts';
+import type { EpisodeStyle } from '../style.ts';
+import { ddrProtocol } from './protocol.ts';
+
+/** DDR: deep data research over a database, scored by checklist accuracy beside the model-free explorer's. */
+export const ddrStyle: EpisodeStyle = {
+  name: 'ddr',
+  taskSchema: DdrTaskSchema,
+  protocol: ddrProtocol,
+  grader: async () => (await import('../../graders/ddr.ts')).ddrGrader as StyleGrader,
+  store: {
+    group: 'd.scenario',
+    detailsShape: { scenario: 'VARCHAR', verdicts: 'JSON[]', judgeVerdicts: 'JSON[]' },
+    tables: [{
+      name: 'checklist_items',
+      ddl: `CREATE TABLE IF NOT EXISTS checklist_items (
+  run_dir VARCHAR NOT NULL,
+  task_id VARCHAR NOT NULL,
+  repeat INTEGER NOT NULL,
+  grader VARCHAR,                 -- deterministic | judge
+  item_id VARCHAR,
+  verdict VARCHAR,
+  supporting INTEGER[],           -- 0-based indices of the agent's messages (model responses) behind the verdict
+  contradicting INTEGER[],
+  reason VARCHAR
+);`,
+    }],
+    // one row per checklist item and grader: the deterministic grader's verdicts, and the judge's when there was one
+    fill: [['deterministic', 'verdicts'], ['judge', 'judgeVerdicts']].map(([grader, field]) => `INSERT INTO checklist_items SELECT run_dir, task_id, repeat, '${grader}', (v ->> '$.itemId'), (v ->> '$.verdict'),
+        CAST(v -> '$.supporting' AS INTEGER[]), CAST(v -> '$.contradicting' AS INTEGER[]), (v ->> '$.reason')
+      FROM (SELECT run_dir, task_id, repeat, unnest(d.${field}) AS v FROM summary WHERE style = 'ddr' AND d.${field} IS NOT NULL)`),
+  },
+  viewer: {
+    expected: (task) => ({
+      panel: 'checklist',
+      items: (task as DdrTask).grading.checklist.map((item) => ({ id: item.id, question: item.question, answer: item.answer, answer_type: item.answer_type, tolerance: item.tolerance ?? null, unit: item.unit ?? null })),
+    }),
+    async runFigures(query, runDir) {
+      const ddr = await query(
+        `SELECT "group" AS scenario, CAST(count(*) AS INTEGER) AS episodes, round(avg(accuracy), 4) AS accuracy,
+       -- the explorer baseline each DDR task records (its grader reports it beside the score)
+       round(avg(CAST(metrics ->> '$.explorer_accuracy' AS DOUBLE)), 4) AS explorer
+     FROM episode_scores WHERE run_dir = $1 AND style = 'ddr' GROUP BY ALL ORDER BY scenario`,
+        [runDir],
+      );
+      // the top-k curve: pooled accuracy counting a correct fact once one of the first k messages stated it (DDR grader)
+      const topK = await query(
+        `WITH items AS (
+       SELECT "group" AS scenario, CAST(metrics ->> '$.items' AS DOUBLE) AS items, CAST(details -> '$.countingK' AS INTEGER[]) AS ks
+       FROM episode_scores WHERE run_dir = $1 AND style = 'ddr')
+     SELECT scenario, k, round(sum(len(list_filter(ks, x -> x IS NOT NULL AND x <= k))) / nullif(sum(items), 0), 4) AS accuracy
+     FROM items, (SELECT unnest([1, 2, 5, 10, 20, 30, 50, 100]) AS k) GROUP BY scenario, k ORDER BY scenario, k`,
+        [runDir],
+      );
+      return { ddr, topK };
+    },
+  },
+};

@@ -1,0 +1,55 @@
+import type { ToolOutcome } from '../mcp/connect-server.ts';
+import type { Model } from '../models/model.ts';
+import type { PlanExecutor } from '../planning/plan-executor.ts';
+import type { RunSettings, TrajectoryEvent } from '../schemas/event.ts';
+import type { AssistantMessage, ToolCall } from '../schemas/message.ts';
+import type { Task } from '../schemas/task.ts';
+
+/** What the engine does with one assistant message, as the episode style's protocol reads it. */
+export type Interpretation =
+  /** Run these calls (after the gate); the skipped ones get `skipNotice` as their tool message. */
+  | { kind: 'tool-calls'; run: ToolCall[]; skipped: ToolCall[]; skipNotice: string }
+  /** The message is the final answer; calls it also carries are skipped. */
+  | { kind: 'final-answer'; content: string; skipped: ToolCall[] }
+  /** Neither a call nor an answer (DDR): nudge the agent, at most `maxNudges` times. */
+  | { kind: 'nudge'; content: string };
+
+/**
+ * What the engine hands a protocol's `afterAnswer` hook, once the gate has accepted the final answer of the model
+ * step: the episode's task, model, settings and signal, and its tools. Calls through `callTool` are recorded as
+ * tool-call/tool-result events of the answer's round (they are not the agent's: they do not count toward its tool
+ * calls); `record` records an event of the hook's own kind in that round.
+ */
+export interface AnswerHookContext {
+  task: Task;
+  answer: string;
+  settings: RunSettings;
+  model: Model;
+  signal: AbortSignal;
+  /** The executor the caller supplied for plan episodes (`RunEpisodeOptions.planExecutor`). */
+  planExecutor: PlanExecutor | undefined;
+  /** A recorded tool call: `callId` names it in the trajectory. */
+  callTool(callId: string, name: string, args: unknown): Promise<ToolOutcome>;
+  /** A tool call not recorded (a look-up the hook makes for itself). */
+  callUnrecorded(name: string, args: unknown): Promise<ToolOutcome>;
+  record(event: AnswerHookEvent): void;
+}
+
+/** The events a hook records itself (its round is the answer's). */
+export type AnswerHookEvent = Omit<Extract<TrajectoryEvent, { type: 'plan-execution' }>, 'schemaVersion' | 'seq' | 'time' | 'round'>;
+
+/** An episode style's rules of play (docs/architecture.md, "Styles"). */
+export interface EpisodeProtocol {
+  interpret(message: AssistantMessage): Interpretation;
+  /** Nudges before the episode ends with `limit`. */
+  readonly maxNudges: number;
+  /** At the round limit, ask once more for a final summary (DDR) instead of ending at once. */
+  readonly summaryRequest: string | null;
+  /** The assistant message a final answer given on its own stands for (the gateway's `submit_answer`): DDR's is a FINISH message. */
+  answerMessage(answer: string): string;
+  /**
+   * Runs after the model step whose final answer the gate accepted, before the episode ends `completed` (plan
+   * execution). Optional: the loop calls it when a style has one, and has no branch of its own per style.
+   */
+  afterAnswer?(context: AnswerHookContext): Promise<void>;
+}
