@@ -175,7 +175,7 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
   let plan: unknown = null;
   if (episode.style === 'plan' && typeof episode.final_answer === 'string') {
     const parsed = parsePlan(episode.final_answer);
-    plan = parsed.ok ? parsed.plan : { error: parsed.message };
+    plan = parsed.ok ? { ...parsed.plan, execution: await planExecutionBrief(store, episodeId) } : { error: parsed.message };
   }
   return {
     found: true,
@@ -195,6 +195,21 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
     previous: neighbours.find(before)?.episode_id ?? null,
     next: neighbours.find((row) => !before(row))?.episode_id ?? null,
   };
+}
+
+/**
+ * What executing the plan found against the reference executed the same way (the last `plan-execution` event):
+ * where it diverged (null: nowhere) and how many of the reference's findings it reached. Null when not executed.
+ */
+async function planExecutionBrief(store: ResultsStore, episodeId: string): Promise<Record<string, unknown> | null> {
+  const [row] = await store.query(
+    `SELECT CAST(json_extract(execution, '$.divergedAt') AS VARCHAR) AS diverged_at, CAST(json_extract(execution, '$.facts') AS VARCHAR) AS facts
+     FROM steps WHERE episode_id = $1 AND type = 'plan-execution' ORDER BY seq DESC LIMIT 1`,
+    [episodeId],
+  );
+  if (!row || row.facts === null) return null;
+  const facts = JSON.parse(row.facts as string) as Array<{ reached: boolean }>;
+  return { divergedAt: row.diverged_at === null ? null : JSON.parse(row.diverged_at as string), facts: facts.length, reached: facts.filter((fact) => fact.reached).length };
 }
 
 /** Events sent with an episode's header (the client's page size). */
