@@ -23,6 +23,8 @@ export interface SemanticIssue {
 
 /** Words asking for what customers and agents said: only transcripts hold it. */
 const TRANSCRIPT_ASK = /\b(?:what (?:customers?|callers?|agents?) (?:say|said|tell|told|complain|describe)|in their own words|phrasing|phrased|wording|tone of|quotes?|verbatim|passages? (?:where|in which|showing))\b/i;
+/** The offline text-to-SQL's reason for words that name no column, value or measure of the database (step-frame.ts). */
+const UNKNOWN_WORDS = /^cannot translate: no column, value or measure of the database means /;
 /** Words asking for a number. */
 const NUMBER_ASK = /^\s*(?:count|compute|calculate|rank|how many|what (?:is|was) the (?:rate|share|average|mean|number))\b/i;
 
@@ -123,6 +125,12 @@ export function semanticIssues(plan: Plan, reference: Plan, matching: StepMatchi
     if (!referenceStep || referenceStep.tool !== step.tool) continue;
     const ours = frameOf(step, catalog);
     const theirs = referenceFrameOf(referenceStep, catalog);
+    // Words that name nothing in the database (no column, value or measure) ask for what it does not hold: the step
+    // cannot run as written, whatever words it shares with the reference step (the executor fails it the same way).
+    if (ours && !ours.ok && theirs?.ok && UNKNOWN_WORDS.test(ours.reason)) {
+      issues.push({ stepId: step.id, code: 'argument-mismatch', message: `step ${step.id} (matched to reference step ${referenceStep.id}) asks for what the database does not hold: ${ours.reason.replace(/^cannot translate: /, '')}` });
+      continue;
+    }
     if (!ours?.ok || !theirs?.ok) continue;
     const differs = step.tool === 'RAG' ? differences({ ...ours.frame, shape: theirs.frame.shape }, theirs.frame, toReference).slice(0, 1) : differences(ours.frame, theirs.frame, toReference);
     if (differs.length > 0) issues.push({ stepId: step.id, code: 'argument-mismatch', message: `step ${step.id} (matched to reference step ${referenceStep.id}) ${differs.join('; ')}` });

@@ -103,6 +103,8 @@ describe('executed plans: the CLI and the episode page', { timeout: 120_000 }, (
     expect(score.metrics.facts_reached!).toBeLessThan(1);
     // Step 2 is the first of the reference's findings the swapped plan misses: step 1 (the driver) is the same.
     expect(execution.divergedAt).toMatchObject({ referenceStep: SWAPPED_STEP, candidateStep: SWAPPED_STEP });
+    // The same step is an argument mismatch by value, so the plan rates Good at best (SEMANTIC_ISSUE_CAP).
+    expect(score.details.rating).toBe('Good');
     await openEpisode('swapped');
     const divergence = page.locator('#plan-divergence');
     expect(await divergence.getAttribute('data-step')).toBe(String(SWAPPED_STEP));
@@ -138,6 +140,8 @@ describe('executed plans: the CLI and the episode page', { timeout: 120_000 }, (
     // Graded: a score with fewer facts reached, and where it diverged.
     expect(score.metrics.facts_reached!).toBeLessThan(1);
     expect(score.details.divergedAt).toMatchObject({ referenceStep: SWAPPED_STEP, candidateStep: SWAPPED_STEP });
+    // Words naming nothing the database holds are a semantic issue too: not "Extremely Good" (it was, and passed).
+    expect(score.details.rating).toBe('Good');
     await openEpisode('untranslatable');
     expect(await page.locator('#plan-divergence').textContent()).toContain('plan found: cannot translate: ');
     expect(problems).toEqual([]);

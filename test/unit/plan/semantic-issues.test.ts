@@ -91,6 +91,15 @@ describe('semantic issues by value', () => {
     }
   });
 
+  it('a step whose words name nothing the database holds is a mismatch at that step (an untranslatable plan was rated Extremely Good)', () => {
+    const task = suite.find((entry) => entry.id === 'plan-oc-001')!;
+    const plan = structuredClone(task.reference.plan);
+    plan.steps[1]!.prompt = 'List the ids of calls with the driver found in (1) from VIP platinum members';
+    const result = evaluate(task, plan);
+    expect(result.semantic).toEqual([{ stepId: 2, code: 'argument-mismatch', message: 'step 2 (matched to reference step 2) asks for what the database does not hold: no column, value or measure of the database means "vip", "platinum", "members"' }]);
+    expect(result.rating).toBe('Good');
+  });
+
   it('the reference plans themselves have no semantic issue and rate Extremely Good', () => {
     for (const task of suite) {
       const result = evaluate(task, task.reference.plan);
