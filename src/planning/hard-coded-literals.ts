@@ -30,6 +30,13 @@ function producedValues(output: string): string[] {
   return [...values].filter((value) => value.length >= MIN_VALUE_CHARS && !/^-?\d+(\.\d+)?$/.test(value));
 }
 
+/**
+ * A step that measures every group without picking any ("Compute the change in mean QA score per rubric item…",
+ * "Count the key moments …, by kind") finds no entity: its group labels ('resolution', 'greeting') are the domain's
+ * words, which other steps may use as words ("the resolution rate"). A step that ranks ("return the …") finds one.
+ */
+const isDistribution = (prompt: string): boolean => /\bper\b|\bby kind\b/i.test(prompt) && !/\breturn the\b/i.test(prompt);
+
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -39,7 +46,7 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\
  */
 export function findHardCodedLiterals(plan: Plan, execution: PlanExecution, details: ReadonlyMap<number, unknown> = new Map()): HardCodedLiteral[] {
   const found: HardCodedLiteral[] = [];
-  const producers = execution.steps.filter((step) => step.tool !== 'LLM' && !step.isError);
+  const producers = execution.steps.filter((step) => step.tool !== 'LLM' && !step.isError && !isDistribution(step.prompt));
   for (const step of plan.steps) {
     const detail = details.get(step.id);
     const texts: [HardCodedLiteral['where'], string][] = [['prompt', step.prompt], ...(detail === undefined ? [] : [['detail', JSON.stringify(detail)] as [HardCodedLiteral['where'], string]])];

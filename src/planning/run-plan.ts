@@ -41,7 +41,7 @@ type Outcome = Pick<StepExecution, 'source' | 'input' | 'output' | 'isError'> & 
  * finished (independent steps concurrently). A T2S step's SQL is written from its own words, its bound upstream
  * results and the database's catalog (by `t2sModel`, else the offline text-to-SQL); a RAG step searches with its own
  * words and filters; an LLM step sees only its declared inputs. Each step's full result flows downstream (paged), or
- * the step records `truncated: n of m`. A step whose upstream failed is not run, and says which. A plan that does not
+ * the step records `truncated: n of m`. A step whose upstream failed is not run, and says which and why (the upstream step's own reason). A plan that does not
  * pass the structural validator's errors (cycle, dangling reference, …) is refused, not half-run.
  */
 export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<PlanExecution> {
@@ -66,11 +66,11 @@ export async function runPlan(plan: Plan, options: RunPlanOptions): Promise<Plan
     const failed = upstream.filter((execution) => execution.isError);
     let outcome: Outcome;
     if (failed.length > 0) {
-      outcome = { source: 'not-run', input: {}, output: `not run: step ${failed.map((execution) => execution.id).join(', ')} failed`, isError: true };
+      outcome = { source: 'not-run', input: {}, output: `not run: ${failed.map(whyFailed).join('; ')}`, isError: true };
     } else if (options.signal?.aborted) {
       outcome = { source: 'not-run', input: {}, output: 'not run: the episode was stopped', isError: true };
     } else {
-      outcome = await executeStep(step, prompt, upstream, catalogOf, options);
+      outcome = withUpstreamCuts(await executeStep(step, prompt, upstream, catalogOf, options), upstream);
     }
     const endMs = performance.now() - started;
     return { id: step.id, tool: step.tool, prompt, ...outcome, startMs, endMs, durationMs: endMs - startMs };
@@ -181,6 +181,26 @@ async function executeStep(
   // LLM answer and is labelled `concatenation` so nobody reads it as one.
   const body = upstream.map((execution) => `(${execution.id}) ${execution.output}`).join('\n');
   return { source: 'concatenation', input: { prompt }, output: `${step.prompt}\n${body}`, isError: false };
+}
+
+/**
+ * A data step that read a cut upstream result says so beside its own cut: its SQL or search saw only the rows its
+ * upstream step handed down ("upstream step 2 truncated: 1000 of 4321 rows"), so nothing is cut without a word.
+ */
+function withUpstreamCuts(outcome: Outcome, upstream: readonly StepExecution[]): Outcome {
+  if (outcome.isError || outcome.source === 'model' || outcome.source === 'concatenation') return outcome;
+  const cuts = upstream.filter((execution) => execution.truncated !== undefined).map((execution) => `upstream step ${execution.id} ${execution.truncated}`);
+  if (cuts.length === 0) return outcome;
+  return { ...outcome, truncated: [outcome.truncated, ...cuts].filter((cut) => cut !== undefined).join('; ') };
+}
+
+/** Longest reason of an upstream failure repeated in a skipped step's output. */
+const MAX_REASON_CHARS = 300;
+
+/** Why a failed upstream step stops its consumers, its own reason kept: "step 2 failed (cannot translate: …)". */
+function whyFailed(execution: StepExecution): string {
+  const reason = execution.output.length <= MAX_REASON_CHARS ? execution.output : `${execution.output.slice(0, MAX_REASON_CHARS)} …`;
+  return `step ${execution.id} failed (${reason})`;
 }
 
 function clip(text: string): string {

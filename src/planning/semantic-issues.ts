@@ -1,5 +1,6 @@
 import type { Plan, PlanStep } from '../schemas/plan.ts';
 import type { StepMatching } from './match-steps.ts';
+import { promptSimilarity } from './prompt-similarity.ts';
 import type { SqlCatalog } from './sql-catalog.ts';
 import { MEASURES, type Filter, type FrameOutcome, type StepFrame } from './step-frame.ts';
 import { frameOfStep } from './translate-step.ts';
@@ -22,6 +23,8 @@ export interface SemanticIssue {
 
 /** Words asking for what customers and agents said: only transcripts hold it. */
 const TRANSCRIPT_ASK = /\b(?:what (?:customers?|callers?|agents?) (?:say|said|tell|told|complain|describe)|in their own words|phrasing|phrased|wording|tone of|quotes?|verbatim|passages? (?:where|in which|showing))\b/i;
+/** The offline text-to-SQL's reason for words that name no column, value or measure of the database (step-frame.ts). */
+const UNKNOWN_WORDS = /^cannot translate: no column, value or measure of the database means /;
 /** Words asking for a number. */
 const NUMBER_ASK = /^\s*(?:count|compute|calculate|rank|how many|what (?:is|was) the (?:rate|share|average|mean|number))\b/i;
 
@@ -35,14 +38,22 @@ function differences(candidate: StepFrame, reference: StepFrame, toReference: Re
   const found: string[] = [];
   const mapped = (step: number) => `step ${toReference.get(step) ?? `?${step}`}`;
   const own = (step: number) => `step ${step}`;
-  const key = (filter: Filter, name: (step: number) => string) => describe(filter, name);
-  const theirs = new Set(reference.filters.map((filter) => key(filter, own)));
-  const ours = new Set(candidate.filters.map((filter) => key(filter, mapped)));
+  // The rows a step reads: its filters, and for a comparison the condition of each side (its split).
+  const selects = (frame: StepFrame, name: (step: number) => string) => [
+    ...frame.filters.map((filter) => describe(filter, name)),
+    ...(frame.condition ?? []).map((filter) => `one side ${describe(filter, name)}`),
+    ...(frame.otherCondition ?? []).map((filter) => `other side ${describe(filter, name)}`),
+  ];
+  const theirs = new Set(selects(reference, own));
+  const ours = new Set(selects(candidate, mapped));
   const extra = [...ours].filter((entry) => !theirs.has(entry));
   const missing = [...theirs].filter((entry) => !ours.has(entry));
   if (extra.length > 0 || missing.length > 0) {
     found.push(`filters ${extra.length > 0 ? extra.join(', ') : 'nothing more'} where the reference has ${missing.length > 0 ? missing.join(', ') : 'nothing more'}`);
   }
+  if (candidate.shape !== reference.shape) found.push(`is a ${candidate.shape} where the reference is a ${reference.shape}`);
+  const attributes = (frame: StepFrame) => [...(frame.attributes ?? [])].sort().join(', ');
+  if (attributes(candidate) !== attributes(reference)) found.push(`returns ${attributes(candidate) || 'no attributes'} where the reference returns ${attributes(reference) || 'no attributes'}`);
   if ((candidate.measure?.name ?? null) !== (reference.measure?.name ?? null)) found.push(`measures ${candidate.measure?.name ?? 'nothing'} where the reference measures ${reference.measure?.name ?? 'nothing'}`);
   if ((candidate.group ?? null) !== (reference.group ?? null)) found.push(`groups by ${candidate.group ?? 'nothing'} where the reference groups by ${reference.group ?? 'nothing'}`);
   if ((candidate.direction ?? null) !== (reference.direction ?? null)) found.push(`ranks by the ${candidate.direction ?? 'unranked'} where the reference takes the ${reference.direction ?? 'unranked'}`);
@@ -70,6 +81,21 @@ function referenceFrameOf(step: PlanStep, catalog: SqlCatalog): FrameOutcome | u
   return frames.get(step);
 }
 
+/** Least trigram cosine for an unmatched LLM step to stand for a reference LLM step (its words mostly the same). */
+const SYNTHESIS_SIMILARITY = 0.6;
+
+/** The reference LLM step left unmatched whose prompt is closest to this LLM step's, if close enough. */
+function closestLlmStep(step: PlanStep, reference: Plan, matching: StepMatching): PlanStep | undefined {
+  const matched = new Set(matching.matches.map((match) => match.referenceId));
+  let best: { step: PlanStep; similarity: number } | undefined;
+  for (const candidate of reference.steps) {
+    if (candidate.tool !== 'LLM' || matched.has(candidate.id)) continue;
+    const similarity = promptSimilarity(step.prompt, candidate.prompt);
+    if (similarity >= SYNTHESIS_SIMILARITY && (!best || similarity > best.similarity)) best = { step: candidate, similarity };
+  }
+  return best?.step;
+}
+
 export function semanticIssues(plan: Plan, reference: Plan, matching: StepMatching, catalog: SqlCatalog): SemanticIssue[] {
   const issues: SemanticIssue[] = [];
   const toReference = new Map(matching.matches.map((match) => [match.candidateId, match.referenceId]));
@@ -78,11 +104,18 @@ export function semanticIssues(plan: Plan, reference: Plan, matching: StepMatchi
     const matched = toReference.get(step.id);
     const referenceStep = matched === undefined ? undefined : referenceById.get(matched);
     if (step.tool === 'LLM') {
-      if (step.depends_on.length === 0) issues.push({ stepId: step.id, code: 'llm-without-inputs', message: `step ${step.id} (LLM) has no inputs: it is asked to reason over data it is never given` });
-      else if (referenceStep) {
+      if (step.depends_on.length === 0) {
+        issues.push({ stepId: step.id, code: 'llm-without-inputs', message: `step ${step.id} (LLM) has no inputs: it is asked to reason over data it is never given` });
+        continue;
+      }
+      // An LLM step that leaves out an input loses its match (the dependencies disagree): it is then read against the
+      // reference LLM step whose words it shares most, so a synthesis missing what it is asked about is still named.
+      const counterpart = referenceStep ?? closestLlmStep(step, reference, matching);
+      if (counterpart) {
         const reached = new Set(step.depends_on.map((id) => toReference.get(id)));
-        const left = referenceStep.depends_on.filter((id) => !reached.has(id));
-        if (left.length > 0) issues.push({ stepId: step.id, code: 'llm-inputs-uncovered', message: `step ${step.id} (LLM) does not read what reference step${left.length > 1 ? 's' : ''} ${left.join(', ')} found, which its matched reference step ${referenceStep.id} reads` });
+        const left = counterpart.depends_on.filter((id) => !reached.has(id));
+        const which = referenceStep ? `its matched reference step ${counterpart.id}` : `reference step ${counterpart.id}, the synthesis it stands for,`;
+        if (left.length > 0) issues.push({ stepId: step.id, code: 'llm-inputs-uncovered', message: `step ${step.id} (LLM) does not read what reference step${left.length > 1 ? 's' : ''} ${left.join(', ')} found, which ${which} reads` });
       }
       continue;
     }
@@ -92,6 +125,12 @@ export function semanticIssues(plan: Plan, reference: Plan, matching: StepMatchi
     if (!referenceStep || referenceStep.tool !== step.tool) continue;
     const ours = frameOf(step, catalog);
     const theirs = referenceFrameOf(referenceStep, catalog);
+    // Words that name nothing in the database (no column, value or measure) ask for what it does not hold: the step
+    // cannot run as written, whatever words it shares with the reference step (the executor fails it the same way).
+    if (ours && !ours.ok && theirs?.ok && UNKNOWN_WORDS.test(ours.reason)) {
+      issues.push({ stepId: step.id, code: 'argument-mismatch', message: `step ${step.id} (matched to reference step ${referenceStep.id}) asks for what the database does not hold: ${ours.reason.replace(/^cannot translate: /, '')}` });
+      continue;
+    }
     if (!ours?.ok || !theirs?.ok) continue;
     const differs = step.tool === 'RAG' ? differences({ ...ours.frame, shape: theirs.frame.shape }, theirs.frame, toReference).slice(0, 1) : differences(ours.frame, theirs.frame, toReference);
     if (differs.length > 0) issues.push({ stepId: step.id, code: 'argument-mismatch', message: `step ${step.id} (matched to reference step ${referenceStep.id}) ${differs.join('; ')}` });

@@ -20,7 +20,10 @@ export const StepExecutionSchema = z.object({
   rows: z.number().int().optional(),
   /** Rows the query produced in all. */
   totalRows: z.number().int().optional(),
-  /** Set when fewer rows went downstream than the step produced: "truncated: 1000 of 4321 rows". */
+  /**
+   * Set when fewer rows went downstream than the step produced ("truncated: 1000 of 4321 rows"), and when the step
+   * read a cut upstream result ("upstream step 2 truncated: 1000 of 4321 rows").
+   */
   truncated: z.string().optional(),
   /** Milliseconds since the plan started. */
   startMs: z.number(),

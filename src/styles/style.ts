@@ -37,8 +37,8 @@ export interface StyleViewer {
   expected(task: Task, details: Record<string, unknown>): { panel: string } & Record<string, unknown>;
   /** The run page's figures of this style (fields of the run detail), computed in the store. */
   runFigures?(query: StoreQuery, runDir: string): Promise<Record<string, unknown>>;
-  /** The episode page's figures of this style (fields of the episode detail), from the episode's row. */
-  episodeFigures?(episode: StoreRow): Record<string, unknown>;
+  /** The episode page's figures of this style (fields of the episode detail), from the episode's row and the store. */
+  episodeFigures?(episode: StoreRow, query: StoreQuery): Promise<Record<string, unknown>>;
 }
 
 /** The files a style writes beside a suite's trajectories once it has played (CCTU's response.jsonl). */

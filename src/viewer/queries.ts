@@ -153,7 +153,7 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
   );
   const order = await store.query('SELECT task_id, repeat FROM episodes WHERE episode_id = $1', [episodeId]);
   const before = (row: Row) => String(row.task_id) < String(order[0]?.task_id) || (row.task_id === order[0]?.task_id && Number(row.repeat) < Number(order[0]?.repeat));
-  const figures = styleOf(String(episode.style)).viewer.episodeFigures?.(episode) ?? {};
+  const figures = (await styleOf(String(episode.style)).viewer.episodeFigures?.(episode, (sql, params) => store.query(sql, params))) ?? {};
   return {
     found: true,
     episode,

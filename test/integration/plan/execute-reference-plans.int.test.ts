@@ -11,7 +11,7 @@ import { subqueryMatches } from '../../../src/graders/cctu.ts';
 import { planGrader } from '../../../src/graders/plan.ts';
 import { startEnvironment, type ToolEnvironment } from '../../../src/mcp/start-environment.ts';
 import { createReferenceModel } from '../../../src/models/reference-model.ts';
-import { executePlan, resultValues, runPlan } from '../../../src/planning/index.ts';
+import { executePlan, findHardCodedLiterals, resultValues, runPlan } from '../../../src/planning/index.ts';
 import { readFile, writeFile } from 'node:fs/promises';
 import { loadTask } from '../../../src/engine/load-task.ts';
 import type { PlanTask } from '../../../src/schemas/plan-task.ts';
@@ -67,10 +67,35 @@ describe('executing plans from the plan alone on the real servers', () => {
     const dataSteps = execution.steps.filter((step) => step.tool !== 'LLM');
     for (const fact of task.grading.expectedFacts) expect(reached(fact, dataSteps.map((step) => step.output).join('\n')), `${task.id}: ${fact}`).toBe(true);
     for (const step of execution.steps.filter((entry) => entry.tool === 'LLM')) expect(step.source).toBe('concatenation');
+    // No step writes out what another step finds: each refers to it as "(k)".
+    expect(findHardCodedLiterals(task.reference.plan, execution)).toEqual([]);
   });
 
+  it('flags a step that hard-codes the day its T2S step is meant to find, and only that step', async () => {
+    // plan-oc-004: (1) finds the first day of the outage spike; the planted spike starts on EFFECTS.outageStart,
+    // 2026-03-10 (databases/contact-center/effects.ts). Step 6 is rewritten to name that day instead of "(1)".
+    const task = suite.find((entry) => entry.id === 'plan-oc-004')!;
+    const plan = structuredClone(task.reference.plan);
+    const step = plan.steps.find((entry) => entry.id === 6)!;
+    expect(step.prompt).toBe('Compute the resolution rate of outage calls from the day found in (1) and the two days after');
+    step.prompt = 'Compute the resolution rate of outage calls from 2026-03-10 and the two days after';
+    step.depends_on = [];
+    const execution = await runPlan(plan, { callTool: call });
+    expect(resultValues(execution.steps[0]!.output)[0]).toBe('2026-03-10');
+    expect(findHardCodedLiterals(plan, execution)).toEqual([{ stepId: 6, producerId: 1, value: '2026-03-10', where: 'prompt' }]);
+    // The same value in a step's detail (its SQL) counts too; a value no step produced does not.
+    const details = new Map<number, unknown>([[5, { sql: "SELECT count(*) FROM calls WHERE started_at::DATE = '2026-03-10'" }], [3, { sql: "SELECT 1 WHERE '2026-03-11' > ''" }]]);
+    expect(findHardCodedLiterals(task.reference.plan, execution, details)).toEqual([{ stepId: 5, producerId: 1, value: '2026-03-10', where: 'detail' }]);
+    // A distribution's group labels are the domain's words, not findings: plan-oc-027's step 6 measures every QA rubric
+    // item ('resolution' among them) and its step 8 asks for the "resolution rate"; that is no hard-coded literal.
+    const rubric = suite.find((entry) => entry.id === 'plan-oc-027')!;
+    const measured = await runPlan(rubric.reference.plan, { callTool: call });
+    expect(measured.steps.find((entry) => entry.id === 6)!.output).toContain('"resolution"');
+    expect(findHardCodedLiterals(rubric.reference.plan, measured)).toEqual([]);
+  }, 120_000);
+
   it('never reads the reference: executing with the task file\'s reference removed gives the same results', async () => {
-    const task = suite.find((entry) => entry.id === 'plan-sc-001')!;
+    const task = suite.find((entry) => entry.id === 'plan-oc-001')!;
     const folder = await mkdtemp(path.join(os.tmpdir(), 'plan-noref-'));
     const file = path.join(folder, 'task.json');
     await writeFile(file, JSON.stringify(small(task)));
@@ -84,6 +109,17 @@ describe('executing plans from the plan alone on the real servers', () => {
     const first = await executePlan({ task: withReference.task as PlanTask, answer: JSON.stringify(plan), callTool: call, signal: new AbortController().signal });
     const second = await executePlan({ task: withoutReference.task as PlanTask, answer: JSON.stringify(plan), callTool: call, signal: new AbortController().signal });
     expect(rows(second)).toEqual(rows(first));
+    // Not vacuous: every step of the compound plan ran and its data steps found rows, so there were results to
+    // change; and the reference really was gone the second time (its own execution, for facts, is the stand-in's).
+    expect(first.steps.length).toBe(plan.steps.length);
+    for (const step of first.steps) {
+      expect(step.isError, `step ${step.id}: ${step.output}`).toBe(false);
+      if (step.tool !== 'LLM') expect(step.rows, `step ${step.id}`).toBeGreaterThan(0);
+    }
+    expect(first.facts!.length).toBeGreaterThan(0);
+    expect(first.facts!.every((fact) => fact.reached)).toBe(true);
+    expect(second.reference!.steps.map((step) => step.prompt)).toEqual(['removed']);
+    expect(second.facts).toEqual([]);
     await rm(folder, { recursive: true, force: true });
   });
 
@@ -100,9 +136,10 @@ describe('executing plans from the plan alone on the real servers', () => {
     const [first, second, third, fourth] = execution.steps;
     expect(first).toMatchObject({ isError: true, source: 'offline-text-to-sql' });
     expect(first!.output).toMatch(/^cannot translate: .*"vip", "platinum", "members"/);
-    expect(second).toMatchObject({ isError: true, source: 'not-run', output: 'not run: step 1 failed' });
+    // Each skipped step names the step that stopped it with that step's own reason, down the chain.
+    expect(second).toMatchObject({ isError: true, source: 'not-run', output: `not run: step 1 failed (${first!.output})` });
     expect(third!.isError).toBe(false);
-    expect(fourth).toMatchObject({ isError: true, source: 'not-run', output: 'not run: step 2 failed' });
+    expect(fourth).toMatchObject({ isError: true, source: 'not-run', output: `not run: step 2 failed (${second!.output})` });
   });
 
   it('pages a long list through: every row goes downstream, or the step says how many of how many', async () => {
@@ -164,7 +201,7 @@ describe('executing plans from the plan alone on the real servers', () => {
     const divergedAt = event?.type === 'plan-execution' ? event.execution.divergedAt : undefined;
     expect(divergedAt?.candidateStep).toBe(listing.id);
     expect(divergedAt?.referenceStep).toBe(listing.id);
-  });
+  }, 180_000);
 });
 
 type Mutation = [name: string, taskOf: (task: PlanTask) => boolean, mutate: (plan: Plan) => boolean];

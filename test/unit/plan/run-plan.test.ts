@@ -53,7 +53,32 @@ describe('runPlan', () => {
     expect(execution.steps.map((step) => [step.source, step.isError])).toEqual([['offline-text-to-sql', true], ['retrieval', false], ['not-run', true]]);
     // "most escalations" is no measure the translator knows (it knows "escalation rate"): it says so rather than guess.
     expect(execution.steps[0]?.output).toMatch(/^cannot translate: /);
-    expect(execution.steps[2]?.output).toBe('not run: step 1 failed');
+    // The consumer says which step stopped it and that step's own reason.
+    expect(execution.steps[2]?.output).toBe(`not run: step 1 failed (${execution.steps[0]!.output})`);
+  });
+
+  it('a step that reads a cut upstream result says so: nothing is cut without a word', async () => {
+    // The server answers every page with the same 100 rows and counts 1,500 in all: the executor keeps 1,000
+    // (MAX_STEP_ROWS) and step 1 records the cut; step 2, whose SQL reads step 1's list, records that it read a cut list.
+    const rows = Array.from({ length: 100 }, (_, index) => [`C-${String(index).padStart(7, '0')}`]);
+    const page = JSON.stringify({ columns: [{ name: 'call_id', type: 'VARCHAR' }], rows, row_count: 1500, truncated: true });
+    const caller = recordingCaller({ execute_query: { content: page, isError: false, durationMs: 1 } });
+    const chained: Plan = {
+      steps: [
+        { id: 1, tool: 'T2S', prompt: 'List the ids of escalated calls', depends_on: [] },
+        { id: 2, tool: 'T2S', prompt: 'List the ids of the calls in (1) that were resolved', depends_on: [1] },
+        { id: 3, tool: 'T2S', prompt: 'Count calls per queue', depends_on: [] },
+        { id: 4, tool: 'LLM', prompt: 'Explain (2)', depends_on: [2] },
+      ],
+    };
+    const model = scriptedTextModel(['```sql\nSELECT call_id FROM calls\n```']);
+    const execution = await runPlan(chained, { callTool: caller.callTool, t2sModel: model });
+    const [first, second, third, fourth] = execution.steps;
+    expect(first).toMatchObject({ rows: 1000, totalRows: 1500, truncated: 'truncated: 1000 of 1500 rows' });
+    expect(second!.truncated).toBe('truncated: 1000 of 1500 rows; upstream step 1 truncated: 1000 of 1500 rows');
+    // A step that reads no cut result, and an LLM step (its spliced input says its own cut), carry nothing more.
+    expect(third!.truncated).toBe('truncated: 1000 of 1500 rows');
+    expect(fourth!.truncated).toBeUndefined();
   });
 
   it('LLM steps concatenate their inputs, labelled, when no model is given', async () => {

@@ -261,11 +261,29 @@ function checklistSection(items: Row[], messageSeqs: number[], reveal: (seq: num
 function planSection(plan: unknown): HTMLElement | null {
   if (!plan || typeof plan !== 'object') return null;
   if ('error' in plan) return h('section', { id: 'plan' }, h('h2', {}, 'Plan'), h('p', { class: 'fail' }, String((plan as { error: string }).error)));
-  const steps = (plan as { steps: PlanStep[] }).steps;
+  const { steps, execution } = plan as { steps: PlanStep[]; execution?: PlanExecutionBrief | null };
+  const diverged = execution?.divergedAt?.candidateStep ?? null;
   const dag = h('div', { class: 'dag' });
-  void import('@dagrejs/dagre').then(({ default: dagre }) => dag.append(planSvg(dagre, steps)));
-  return h('section', { id: 'plan' }, h('h2', {}, `Plan (${steps.length} steps)`), dag,
-    h('ol', {}, ...steps.map((step) => h('li', { value: step.id }, `${step.tool}: ${step.prompt}`))));
+  void import('@dagrejs/dagre').then(({ default: dagre }) => dag.append(planSvg(dagre, steps, diverged)));
+  return h('section', { id: 'plan' }, h('h2', {}, `Plan (${steps.length} steps)`), execution ? divergenceOf(execution) : null, dag,
+    h('ol', {}, ...steps.map((step) => h('li', { value: step.id, 'data-step': step.id, class: step.id === diverged ? 'diverged-step' : undefined }, `${step.tool}: ${step.prompt}`))));
+}
+
+/** What the executed plan reached of the reference's findings, and the step where it first missed one. */
+interface PlanExecutionBrief {
+  facts: number;
+  reached: number;
+  divergedAt: { referenceStep: number; candidateStep: number | null; expected: string; found: string } | null;
+}
+
+function divergenceOf({ facts, reached, divergedAt }: PlanExecutionBrief): HTMLElement {
+  const share = `${reached} of ${facts} facts reached`;
+  if (!divergedAt) return h('p', { id: 'plan-divergence', class: 'pass' }, `Executed: ${share}, no divergence from the reference`);
+  const where = divergedAt.candidateStep === null ? `no step matches reference step ${divergedAt.referenceStep}` : `step ${divergedAt.candidateStep} (reference step ${divergedAt.referenceStep})`;
+  return h('div', { id: 'plan-divergence', 'data-step': divergedAt.candidateStep ?? undefined, 'data-reference-step': divergedAt.referenceStep },
+    h('p', { class: 'fail' }, `Executed: ${share}; diverged at ${where}`),
+    h('div', {}, h('span', { class: 'muted' }, 'reference found: '), divergedAt.expected),
+    h('div', {}, h('span', { class: 'muted' }, 'plan found: '), divergedAt.found));
 }
 
 interface PlanStep {
@@ -275,7 +293,7 @@ interface PlanStep {
   depends_on: number[];
 }
 
-function planSvg(dagre: typeof Dagre, steps: PlanStep[]): SVGSVGElement {
+function planSvg(dagre: typeof Dagre, steps: PlanStep[], diverged: number | null): SVGSVGElement {
   const graph = new dagre.graphlib.Graph();
   graph.setGraph({ rankdir: 'TB', nodesep: 20, ranksep: 30 });
   graph.setDefaultEdgeLabel(() => ({}));
@@ -301,7 +319,7 @@ function planSvg(dagre: typeof Dagre, steps: PlanStep[]): SVGSVGElement {
   svg.prepend(defs);
   for (const step of steps) {
     const node = graph.node(String(step.id));
-    const box = make('rect', { x: node.x - node.width / 2 + 10, y: node.y - node.height / 2 + 10, width: node.width, height: node.height, rx: 6, fill: '#eff6ff', stroke: '#2563eb' });
+    const box = make('rect', { x: node.x - node.width / 2 + 10, y: node.y - node.height / 2 + 10, width: node.width, height: node.height, rx: 6, fill: step.id === diverged ? '#fef2f2' : '#eff6ff', stroke: step.id === diverged ? '#dc2626' : '#2563eb' });
     box.setAttribute('data-step', String(step.id));
     const title = document.createElementNS(ns, 'title');
     title.textContent = step.prompt;
