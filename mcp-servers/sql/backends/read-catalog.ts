@@ -27,3 +27,19 @@ export async function withCatalog<T>(db: string, work: (backend: SqlBackend, cat
     await backend.close();
   }
 }
+
+/** Rows of one query as objects, column name to value. */
+export type QueryRows = (sql: string) => Promise<Array<Record<string, unknown>>>;
+
+/** Limits of a tool's own reads (the join finder's, `ddr scaffold`'s answers): every row, no cut cell, two minutes. */
+const TOOL_READ_LIMITS = { limit: 10_000_000, timeoutMs: 120_000, maxBytes: 2 ** 30, maxCellChars: 1_000_000 };
+
+/** A backend's query as rows of objects (a failed query throws, naming the SQL's engine error). */
+export function rowsOf(backend: SqlBackend): QueryRows {
+  return async (sql) => {
+    const outcome = await backend.query(sql, TOOL_READ_LIMITS);
+    if (!outcome.ok) throw new SandboxError('server-error', `${backend.engine} query failed: ${outcome.message} (SQL: ${sql.slice(0, 300)})`);
+    const { columns, rows } = outcome.body;
+    return rows.map((row) => Object.fromEntries(columns.map((column, index) => [column.name, row[index]])));
+  };
+}
