@@ -35,6 +35,8 @@ export interface ScaffoldOptions {
 
 const MAX_NUMERIC = 2;
 const MAX_CHOICES = 30;
+/** Memory the scaffold's queries may use (every entity's facts are aggregates over whole tables). */
+const SCAFFOLD_MEMORY_BYTES = 2 * 2 ** 30;
 
 /** Distinct values of a low-cardinality text column (its choices), or null when it has too many to be a category. */
 async function choicesOf(rows: QueryRows, dialect: SqlDialect, table: string, column: string): Promise<string[] | null> {
@@ -296,5 +298,5 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
       files.push(file);
     }
     return { tasks, files };
-  });
+  }, SCAFFOLD_MEMORY_BYTES);
 }

@@ -112,7 +112,9 @@ export function uniqueColumnsSql(schema: ReadonlyMap<string, readonly CatalogCol
   for (const [table, columns] of schema) {
     if (keys.has(table)) continue;
     for (const column of columns.filter((candidate) => ID_FAMILIES.has(family(candidate.type)))) {
-      parts.push(`SELECT ${literal(table)} AS table_name, ${literal(column.name)} AS column_name FROM ${quote(table)} HAVING count(DISTINCT ${quote(column.name)}) = count(*) AND count(${quote(column.name)}) = count(*) AND count(*) > 1`);
+      // Counted in a subquery: SQLite takes HAVING only on a query whose select list aggregates.
+      const counts = `SELECT count(DISTINCT ${quote(column.name)}) AS d, count(${quote(column.name)}) AS p, count(*) AS n FROM ${quote(table)}`;
+      parts.push(`SELECT ${literal(table)} AS table_name, ${literal(column.name)} AS column_name FROM (${counts}) AS c WHERE d = n AND p = n AND n > 1`);
     }
   }
   return parts.length === 0 ? null : parts.join(' UNION ALL ');

@@ -102,7 +102,8 @@ function walkSqlParser(node: unknown, parsed: ParsedQuery, ctes: Set<string>): v
  */
 export async function parseQueries(engine: Engine, sqls: readonly string[]): Promise<Array<ParsedQuery | null>> {
   if (engine === 'duckdb') return parseDuckDb(sqls);
-  sqlParser ??= import('node-sql-parser').then((module) => new module.Parser());
+  // node-sql-parser is CommonJS: Node's own ESM loader (the CLI) gives its exports as `default` only; vitest names them too.
+  sqlParser ??= import('node-sql-parser').then((module) => new ((module as unknown as { default?: typeof module }).default ?? module).Parser());
   const parser = await sqlParser;
   return sqls.map((sql) => {
     try {

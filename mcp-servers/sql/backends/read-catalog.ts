@@ -3,7 +3,7 @@ import { openBackend, type Engine, type SqlBackend } from './backend.ts';
 import { engineOf } from './engine.ts';
 import type { Catalog } from './types.ts';
 
-/** Memory an in-process read of the catalog may use (the catalog reads no rows; a caller's own reads are small). */
+/** Memory an in-process read of the catalog may use (the catalog reads no rows; a caller's own reads are small unless it passes more). */
 const CATALOG_MEMORY_BYTES = 128 * 2 ** 20;
 
 /**
@@ -12,11 +12,15 @@ const CATALOG_MEMORY_BYTES = 128 * 2 ** 20;
  * the catalog (for a few reads of its own, under the limits it passes to `query`): for the graders and the tools that
  * need a database's tables, comments and keys without serving it. The backend is closed when `work` settles.
  */
-export async function withCatalog<T>(db: string, work: (backend: SqlBackend, catalog: Catalog, engine: Engine) => Promise<T>): Promise<T> {
+export async function withCatalog<T>(
+  db: string,
+  work: (backend: SqlBackend, catalog: Catalog, engine: Engine) => Promise<T>,
+  memoryBytes = CATALOG_MEMORY_BYTES,
+): Promise<T> {
   const engine = engineOf(db);
   let backend;
   try {
-    backend = await openBackend(engine, db, { memoryBytes: CATALOG_MEMORY_BYTES, connections: 1, threads: 1 });
+    backend = await openBackend(engine, db, { memoryBytes, connections: 1, threads: 1 });
   } catch (error) {
     if (error instanceof SandboxError) throw error;
     throw new SandboxError('server-error', `cannot open ${db} read-only: ${(error as Error).message.split('\n')[0]}`, { cause: error });
