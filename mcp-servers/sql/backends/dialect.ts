@@ -20,6 +20,10 @@ export interface SqlDialect {
   double(expression: string): string;
   /** A boolean as 0 or 1. */
   integer(expression: string): string;
+  /** `a / b` without integer truncation (DuckDB's `/` always divides exactly). */
+  divide(numerator: string, denominator: string): string;
+  /** A value (a day's text) as a date. */
+  toDate(expression: string): string;
   /** `round(x, digits)` for any numeric `x` (PostgreSQL rounds only numeric). */
   round(expression: string, digits: number): string;
   /** The larger of two values (SQLite: two-argument `max`). */
@@ -65,6 +69,8 @@ const duckdb: SqlDialect = {
   text: (expression) => `${expression}::VARCHAR`,
   double: (expression) => `${expression}::DOUBLE`,
   integer: (expression) => `${expression}::INTEGER`,
+  divide: (numerator, denominator) => `${numerator} / ${denominator}`,
+  toDate: (expression) => `CAST(${expression} AS DATE)`,
   round: (expression, digits) => `round(${expression}, ${digits})`,
   greatest: (left, right) => `greatest(${left}, ${right})`,
   approxCountDistinct: (expression) => `approx_count_distinct(${expression})`,
@@ -97,6 +103,8 @@ const postgres: SqlDialect = {
   text: (expression) => `CAST(${expression} AS TEXT)`,
   double: (expression) => `CAST(${expression} AS DOUBLE PRECISION)`,
   integer: (expression) => `CAST(${expression} AS INTEGER)`,
+  divide: (numerator, denominator) => `CAST(${numerator} AS DOUBLE PRECISION) / ${denominator}`,
+  toDate: (expression) => `CAST(${expression} AS DATE)`,
   round: (expression, digits) => `round(CAST(${expression} AS NUMERIC), ${digits})`,
   greatest: (left, right) => `greatest(${left}, ${right})`,
   approxCountDistinct: (expression) => `count(DISTINCT ${expression})`,
@@ -136,6 +144,8 @@ const sqlite: SqlDialect = {
   text: (expression) => `CAST(${expression} AS TEXT)`,
   double: (expression) => `CAST(${expression} AS REAL)`,
   integer: (expression) => `CAST(${expression} AS INTEGER)`,
+  divide: (numerator, denominator) => `CAST(${numerator} AS REAL) / ${denominator}`,
+  toDate: (expression) => `date(${expression})`,
   round: (expression, digits) => `round(${expression}, ${digits})`,
   greatest: (left, right) => `max(${left}, ${right})`,
   approxCountDistinct: (expression) => `count(DISTINCT ${expression})`,
