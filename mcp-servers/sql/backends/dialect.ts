@@ -53,7 +53,9 @@ export interface SqlDialect {
   addDays(expression: string, days: number): string;
   /** The middle day between the earliest and latest value of a date or timestamp column, as 'YYYY-MM-DD' text (an aggregate). */
   midpointDay(column: string): string;
-  /** A subquery in FROM (PostgreSQL 15 requires an alias; the others take it too). */
+  /** Days from one DATE column to another (DuckDB's and PostgreSQL's `end - start`; SQLite's dates are text). */
+  dateMinus(end: string, start: string): string;
+  /** A subquery in FROM (PostgreSQL 15 and SQLite get the alias; DuckDB's text is kept as the suite has it, without). */
   derived(sql: string, alias: string): string;
   /** One row per table: `table_name`, `columns` as `name::type | …` in column order. */
   readonly schemaSql: string;
@@ -87,7 +89,8 @@ const duckdb: SqlDialect = {
   addDays: (expression, days) => `${expression} + ${days}`,
   // dates are taken as timestamps: DATE − DATE is a count of days, which DuckDB cannot add back as a fraction
   midpointDay: (column) => `(min(${column}::TIMESTAMP) + (max(${column}::TIMESTAMP) - min(${column}::TIMESTAMP)) / 2)::DATE::VARCHAR`,
-  derived: (sql, alias) => `(${sql}) AS ${alias}`,
+  dateMinus: (end, start) => `${end} - ${start}`,
+  derived: (sql) => `(${sql})`,
   // One row per table, so a row limit on results never hides a table.
   schemaSql:
     "SELECT table_name, string_agg(column_name || '::' || data_type, ' | ' ORDER BY ordinal_position) AS columns " +
@@ -121,6 +124,7 @@ const postgres: SqlDialect = {
   addDays: (expression, days) => `${expression} + ${days}`,
   midpointDay: (column) =>
     `to_char(min(CAST(${column} AS TIMESTAMP)) + (max(CAST(${column} AS TIMESTAMP)) - min(CAST(${column} AS TIMESTAMP))) / 2, 'YYYY-MM-DD')`,
+  dateMinus: (end, start) => `${end} - ${start}`,
   derived: (sql, alias) => `(${sql}) AS ${alias}`,
   schemaSql:
     "SELECT table_name, string_agg(column_name || '::' || upper(data_type), ' | ' ORDER BY ordinal_position) AS columns " +
@@ -167,6 +171,7 @@ const sqlite: SqlDialect = {
   timestampLiteral: (text, plusDays = 0) => (plusDays ? `date(${literal(text)}, '+${plusDays} days')` : literal(text)),
   addDays: (expression, days) => `date(${expression}, '+${days} days')`,
   midpointDay: (column) => `date((julianday(min(${column})) + julianday(max(${column}))) / 2)`,
+  dateMinus: (end, start) => `(julianday(${end}) - julianday(${start}))`,
   derived: (sql, alias) => `(${sql}) AS ${alias}`,
   schemaSql:
     "SELECT m.name AS table_name, group_concat(p.name || '::' || upper(p.type), ' | ' ORDER BY p.cid) AS columns " +

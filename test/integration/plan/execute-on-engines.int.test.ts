@@ -56,8 +56,11 @@ afterAll(async () => {
 });
 
 const callOn = (engine: Engine) => (name: string, args: Record<string, unknown>) => environments[engine].call(name, JSON.stringify(args));
-/** A step's result rows, numbers compared to 9 decimals (PostgreSQL rounds numerics exactly, DuckDB doubles). */
-const rowsOf = (output: string) => JSON.stringify(JSON.parse(output), (_key, value: unknown) => (typeof value === 'number' ? Number(value.toFixed(9)) : value));
+/** A step's column names and rows (each engine names its own types), numbers compared to 9 decimals (PostgreSQL rounds numerics exactly, DuckDB doubles). */
+function rowsOf(output: string): string {
+  const { columns, rows, row_count } = JSON.parse(output) as { columns: Array<{ name: string }>; rows: unknown[][]; row_count: number };
+  return JSON.stringify({ columns: columns.map((column) => column.name), rows, row_count }, (_key, value: unknown) => (typeof value === 'number' ? Number(value.toFixed(9)) : value));
+}
 
 describe('a plan suite\'s executed T2S steps on SQLite and PostgreSQL', { timeout: 1_800_000 }, () => {
   it('the served engine is read from the server, and its dialect written: a day is CAST … AS DATE on PostgreSQL, date(…) on SQLite', async () => {
