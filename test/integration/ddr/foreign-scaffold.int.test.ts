@@ -2,7 +2,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dialectOf } from '../../../mcp-servers/sql/backends/dialect.ts';
 import { databaseJoins } from '../../../mcp-servers/sql/backends/join-columns.ts';
