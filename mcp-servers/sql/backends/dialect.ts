@@ -26,6 +26,8 @@ export interface SqlDialect {
   toDate(expression: string): string;
   /** `round(x, digits)` for any numeric `x` (PostgreSQL rounds only numeric). */
   round(expression: string, digits: number): string;
+  /** Any one of a group's values, where all are the same (PostgreSQL 15 and SQLite: `min`). */
+  anyValue(expression: string): string;
   /** The larger of two values (SQLite: two-argument `max`). */
   greatest(left: string, right: string): string;
   /** Distinct values, counted approximately where the engine can. */
@@ -74,6 +76,7 @@ const duckdb: SqlDialect = {
   divide: (numerator, denominator) => `${numerator} / ${denominator}`,
   toDate: (expression) => `CAST(${expression} AS DATE)`,
   round: (expression, digits) => `round(${expression}, ${digits})`,
+  anyValue: (expression) => `any_value(${expression})`,
   greatest: (left, right) => `greatest(${left}, ${right})`,
   approxCountDistinct: (expression) => `approx_count_distinct(${expression})`,
   argMin: (arg, value) => `arg_min(${arg}, ${value})`,
@@ -109,6 +112,7 @@ const postgres: SqlDialect = {
   divide: (numerator, denominator) => `CAST(${numerator} AS DOUBLE PRECISION) / ${denominator}`,
   toDate: (expression) => `CAST(${expression} AS DATE)`,
   round: (expression, digits) => `round(CAST(${expression} AS NUMERIC), ${digits})`,
+  anyValue: (expression) => `min(${expression})`,
   greatest: (left, right) => `greatest(${left}, ${right})`,
   approxCountDistinct: (expression) => `count(DISTINCT ${expression})`,
   argMin: (arg, value) => `(array_agg(${arg} ORDER BY ${value}) FILTER (WHERE ${arg} IS NOT NULL AND ${value} IS NOT NULL))[1]`,
@@ -151,6 +155,7 @@ const sqlite: SqlDialect = {
   divide: (numerator, denominator) => `CAST(${numerator} AS REAL) / ${denominator}`,
   toDate: (expression) => `date(${expression})`,
   round: (expression, digits) => `round(${expression}, ${digits})`,
+  anyValue: (expression) => `min(${expression})`,
   greatest: (left, right) => `max(${left}, ${right})`,
   approxCountDistinct: (expression) => `count(DISTINCT ${expression})`,
   // SQLite 3.44+ orders an aggregate's input; `->> 0` is the array's first element as an SQL value.

@@ -56,10 +56,13 @@ afterAll(async () => {
 });
 
 const callOn = (engine: Engine) => (name: string, args: Record<string, unknown>) => environments[engine].call(name, JSON.stringify(args));
-/** A step's column names and rows (each engine names its own types), numbers compared to 9 decimals (PostgreSQL rounds numerics exactly, DuckDB doubles). */
+/**
+ * A step's column names and rows (each engine names its own types), numbers compared to 9 decimals (PostgreSQL rounds
+ * numerics exactly, DuckDB doubles), a boolean as SQLite stores it: 1 or 0 (sqlite.org/datatype3.html, "Boolean Datatype").
+ */
 function rowsOf(output: string): string {
   const { columns, rows, row_count } = JSON.parse(output) as { columns: Array<{ name: string }>; rows: unknown[][]; row_count: number };
-  return JSON.stringify({ columns: columns.map((column) => column.name), rows, row_count }, (_key, value: unknown) => (typeof value === 'number' ? Number(value.toFixed(9)) : value));
+  return JSON.stringify({ columns: columns.map((column) => column.name), rows, row_count }, (_key, value: unknown) => (typeof value === 'number' ? Number(value.toFixed(9)) : typeof value === 'boolean' ? Number(value) : value));
 }
 
 describe('a plan suite\'s executed T2S steps on SQLite and PostgreSQL', { timeout: 1_800_000 }, () => {
