@@ -26,6 +26,8 @@ export interface SqlDialect {
   toDate(expression: string): string;
   /** `round(x, digits)` for any numeric `x` (PostgreSQL rounds only numeric). */
   round(expression: string, digits: number): string;
+  /** The distinct values of a text column joined by commas, in order (an aggregate). */
+  commaListDistinct(column: string): string;
   /** Any one of a group's values, where all are the same (PostgreSQL 15 and SQLite: `min`). */
   anyValue(expression: string): string;
   /** The larger of two values (SQLite: two-argument `max`). */
@@ -76,6 +78,7 @@ const duckdb: SqlDialect = {
   divide: (numerator, denominator) => `${numerator} / ${denominator}`,
   toDate: (expression) => `CAST(${expression} AS DATE)`,
   round: (expression, digits) => `round(${expression}, ${digits})`,
+  commaListDistinct: (column) => `string_agg(DISTINCT ${column}, ',' ORDER BY ${column})`,
   anyValue: (expression) => `any_value(${expression})`,
   greatest: (left, right) => `greatest(${left}, ${right})`,
   approxCountDistinct: (expression) => `approx_count_distinct(${expression})`,
@@ -112,6 +115,7 @@ const postgres: SqlDialect = {
   divide: (numerator, denominator) => `CAST(${numerator} AS DOUBLE PRECISION) / ${denominator}`,
   toDate: (expression) => `CAST(${expression} AS DATE)`,
   round: (expression, digits) => `round(CAST(${expression} AS NUMERIC), ${digits})`,
+  commaListDistinct: (column) => `string_agg(DISTINCT ${column}, ',' ORDER BY ${column})`,
   anyValue: (expression) => `min(${expression})`,
   greatest: (left, right) => `greatest(${left}, ${right})`,
   approxCountDistinct: (expression) => `count(DISTINCT ${expression})`,
@@ -155,6 +159,8 @@ const sqlite: SqlDialect = {
   divide: (numerator, denominator) => `CAST(${numerator} AS REAL) / ${denominator}`,
   toDate: (expression) => `date(${expression})`,
   round: (expression, digits) => `round(${expression}, ${digits})`,
+  // DISTINCT takes one argument in SQLite; ',' is group_concat's own separator.
+  commaListDistinct: (column) => `group_concat(DISTINCT ${column} ORDER BY ${column})`,
   anyValue: (expression) => `min(${expression})`,
   greatest: (left, right) => `max(${left}, ${right})`,
   approxCountDistinct: (expression) => `count(DISTINCT ${expression})`,
