@@ -114,7 +114,12 @@ const postgres: SqlDialect = {
   integer: (expression) => `CAST(${expression} AS INTEGER)`,
   divide: (numerator, denominator) => `CAST(${numerator} AS DOUBLE PRECISION) / ${denominator}`,
   toDate: (expression) => `CAST(${expression} AS DATE)`,
-  round: (expression, digits) => `round(CAST(${expression} AS NUMERIC), ${digits})`,
+  // DuckDB's rounding of a double, round(x · 10ⁿ) / 10ⁿ half away from zero, on doubles and numerics alike
+  // (PostgreSQL's round(numeric) would first cast a double to 15 digits: 0.22499… → 0.225 → 0.23, DuckDB says 0.22).
+  round: (expression, digits) => {
+    const scaled = `(${expression}) * ${10 ** digits}`;
+    return `(sign(${scaled}) * floor(abs(${scaled}) + 0.5) / ${10 ** digits})`;
+  },
   commaListDistinct: (column) => `string_agg(DISTINCT ${column}, ',' ORDER BY ${column})`,
   anyValue: (expression) => `min(${expression})`,
   greatest: (left, right) => `greatest(${left}, ${right})`,
@@ -158,7 +163,9 @@ const sqlite: SqlDialect = {
   integer: (expression) => `CAST(${expression} AS INTEGER)`,
   divide: (numerator, denominator) => `CAST(${numerator} AS REAL) / ${denominator}`,
   toDate: (expression) => `date(${expression})`,
-  round: (expression, digits) => `round(${expression}, ${digits})`,
+  // DuckDB rounds a double as round(x · 10ⁿ) / 10ⁿ (so 751.15 → 751.2); SQLite's round(x, n) reads x's binary
+  // value (751.1499… → 751.1). Scaling first gives DuckDB's answer.
+  round: (expression, digits) => (digits === 0 ? `round(${expression})` : `round((${expression}) * ${10 ** digits}.0) / ${10 ** digits}.0`),
   // DISTINCT takes one argument in SQLite; ',' is group_concat's own separator.
   commaListDistinct: (column) => `group_concat(DISTINCT ${column} ORDER BY ${column})`,
   anyValue: (expression) => `min(${expression})`,
