@@ -32,7 +32,7 @@ const signed = (value: unknown, up: string, down: string) => `${Number(value) < 
 function agentFacts(dialect: SqlDialect, id: string, context: Record<string, string>): FactTemplate[] {
   const { round } = dialect;
   const agent = `agent_id = '${id}'`;
-  const qaMean = (comparison: string) => `(SELECT avg(score) FROM qa_evaluations WHERE ${agent} AND evaluated_at ${comparison} ${dialect.timestampLiteral(QA_SPLIT)})`;
+  const qaMean = (comparison: string) => `(SELECT ${dialect.mean('score')} FROM qa_evaluations WHERE ${agent} AND evaluated_at ${comparison} ${dialect.timestampLiteral(QA_SPLIT)})`;
   const quarterMean = (comparison: string) => `(SELECT avg(duration_s) FROM calls WHERE ${agent} AND started_at ${comparison} ${dialect.timestampLiteral(SECOND_QUARTER)})`;
   const peers = Number(context.agents);
   return [

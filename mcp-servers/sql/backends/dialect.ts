@@ -16,6 +16,8 @@ export interface SqlDialect {
   readonly name: 'DuckDB' | 'SQLite' | 'PostgreSQL';
   /** A value as text (`CAST(x AS VARCHAR)`). */
   text(expression: string): string;
+  /** The mean as DuckDB computes it, a double (PostgreSQL's avg of integers is an exact numeric). */
+  mean(expression: string): string;
   /** A value as a double, so `/` divides without truncating. */
   double(expression: string): string;
   /** A boolean as 0 or 1. */
@@ -73,6 +75,7 @@ const duckdb: SqlDialect = {
   engine: 'duckdb',
   name: 'DuckDB',
   text: (expression) => `${expression}::VARCHAR`,
+  mean: (expression) => `avg(${expression})`,
   double: (expression) => `${expression}::DOUBLE`,
   integer: (expression) => `${expression}::INTEGER`,
   divide: (numerator, denominator) => `${numerator} / ${denominator}`,
@@ -110,6 +113,7 @@ const postgres: SqlDialect = {
   engine: 'postgres',
   name: 'PostgreSQL',
   text: (expression) => `CAST(${expression} AS TEXT)`,
+  mean: (expression) => `avg(CAST(${expression} AS DOUBLE PRECISION))`,
   double: (expression) => `CAST(${expression} AS DOUBLE PRECISION)`,
   integer: (expression) => `CAST(${expression} AS INTEGER)`,
   divide: (numerator, denominator) => `CAST(${numerator} AS DOUBLE PRECISION) / ${denominator}`,
@@ -159,6 +163,7 @@ const sqlite: SqlDialect = {
   engine: 'sqlite',
   name: 'SQLite',
   text: (expression) => `CAST(${expression} AS TEXT)`,
+  mean: (expression) => `avg(${expression})`,
   double: (expression) => `CAST(${expression} AS REAL)`,
   integer: (expression) => `CAST(${expression} AS INTEGER)`,
   divide: (numerator, denominator) => `CAST(${numerator} AS REAL) / ${denominator}`,
