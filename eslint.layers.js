@@ -60,7 +60,8 @@ export const layers = {
           allow('styles', ['styles', ...middle, ...mcp, 'python-sandbox', ...base, 'sql-backends', 'databases']),
           allow('lint', ['lint', 'graders', 'validator', 'planning', 'models', ...mcp, ...base]),
           allow('graders', ['graders', 'validator', 'planning', 'models', 'sql-backends', ...base, 'databases']),
-          allow('planning', ['planning', 'models', ...mcp, ...base]),
+          // The offline text-to-SQL writes the served engine's dialect (sql-backends/dialect.ts: SQL text only, no driver).
+          allow('planning', ['planning', 'models', 'sql-backends', ...mcp, ...base]),
           allow('validator', ['validator', 'python-sandbox', ...base, 'constraints']),
           allow('models', ['models', 'sql-backends', ...base]),
           allow('mcp', [...mcp, 'python-sandbox', ...base, 'databases']),

@@ -1,27 +1,30 @@
 import { CONDITIONS } from '../../databases/clinical/conditions.ts';
+import { dialectOf, type SqlDialect } from '../../mcp-servers/sql/backends/dialect.ts';
 import { listText, ordinal, type FactTemplate, type ScenarioSpec } from './scenario-spec.ts';
 
 const DIAGNOSES = [...new Set(CONDITIONS.flatMap((condition) => condition.diagnoses.map(([, description]) => description)))];
 const DRUGS = [...new Set([...CONDITIONS.flatMap((condition) => condition.drugs.map(([drug]) => drug)), 'amoxicillin'])];
 
-function mostFrequent(table: string, column: string, where: string): Pick<FactTemplate, 'sql' | 'ambiguousSql'> {
+function mostFrequent(dialect: SqlDialect, table: string, column: string, where: string): Pick<FactTemplate, 'sql' | 'ambiguousSql'> {
   const counts = `SELECT ${column} AS value, count(*) AS n FROM ${table} WHERE ${where} GROUP BY 1`;
   return {
-    sql: `SELECT value FROM (${counts}) ORDER BY n DESC, value LIMIT 1`,
-    ambiguousSql: `SELECT count(*) > 1 FROM (${counts}) WHERE n = (SELECT max(n) FROM (${counts}))`,
+    sql: `SELECT value FROM ${dialect.derived(counts, 'c')} ORDER BY n DESC, value LIMIT 1`,
+    ambiguousSql: `SELECT count(*) > 1 FROM ${dialect.derived(counts, 'c')} WHERE n = (SELECT max(n) FROM ${dialect.derived(counts, 'm')})`,
   };
 }
 
 const above = (value: unknown, up: string, down: string) => `${Math.abs(Number(value))} ${Number(value) < 0 ? down : up}`;
 
-/** A patient's facts: five lookups and aggregates, six insights (trend and its size, rank, anomalies, a cross-table relationship). */
-function facts(id: string, context: Record<string, string>): FactTemplate[] {
+/** A patient's facts in an engine's dialect: five lookups and aggregates, six insights (trend and its size, rank, anomalies, a cross-table relationship). */
+function facts(dialect: SqlDialect, id: string, context: Record<string, string>): FactTemplate[] {
+  const { round, derived } = dialect;
+  const stay = (alias = '') => dialect.dateMinus(`${alias}discharge_date`, `${alias}admit_date`);
   const patient = `patient_id = '${id}'`;
   const lab = CONDITIONS.find((condition) => condition.lab.test === context.test_name)!.lab;
   const labs = `SELECT value, collected_at FROM lab_results WHERE ${patient} AND test_name = '${lab.test}'`;
   const peers = Number(context.patients);
-  const stays = `SELECT patient_id, round(avg(discharge_date - admit_date), 2) AS stay FROM admissions GROUP BY 1`;
-  const latest = `SELECT patient_id, arg_max(value, collected_at) AS latest FROM lab_results WHERE test_name = '${lab.test}' GROUP BY 1`;
+  const stays = `SELECT patient_id, ${round(`avg(${stay()})`, 2)} AS stay FROM admissions GROUP BY 1`;
+  const latest = `SELECT patient_id, ${dialect.argMax('value', 'collected_at')} AS latest FROM lab_results WHERE test_name = '${lab.test}' GROUP BY 1`;
   const labTolerance = lab.decimals === 0 ? 0.5 : 10 ** -lab.decimals / 2;
   return [
     {
@@ -41,7 +44,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       answer_type: 'number',
       tolerance: 0.1,
       unit: 'days',
-      sql: `SELECT round(avg(discharge_date - admit_date), 1) FROM admissions WHERE ${patient}`,
+      sql: `SELECT ${round(`avg(${stay()})`, 1)} FROM admissions WHERE ${patient}`,
       statement: (answer) => `The average length of stay is ${answer} days.`,
     },
     {
@@ -49,7 +52,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       kind: 'aggregate',
       question: `Which principal diagnosis is most frequent across patient ${id}'s admissions?`,
       answer_type: 'category',
-      ...mostFrequent('diagnoses', 'description', `${patient} AND is_primary`),
+      ...mostFrequent(dialect, 'diagnoses', 'description', `${patient} AND is_primary`),
       choices: DIAGNOSES,
       statement: (answer) => `The most frequent principal diagnosis is ${answer}.`,
     },
@@ -67,7 +70,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       kind: 'aggregate',
       question: `Which admission type (emergency, urgent, elective) is most frequent for patient ${id}?`,
       answer_type: 'category',
-      ...mostFrequent('admissions', 'admission_type', patient),
+      ...mostFrequent(dialect, 'admissions', 'admission_type', patient),
       choices: ['emergency', 'urgent', 'elective'],
       statement: (answer) => `Most admissions were ${answer} (most frequent admission type: ${answer}).`,
     },
@@ -77,7 +80,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       question: `Did patient ${id}'s ${lab.test} improve, worsen or stay the same from the first to the last draw (same: within 5 %)?`,
       answer_type: 'direction',
       sql:
-        `WITH s AS (${labs}), f AS (SELECT arg_min(value, collected_at) AS first, arg_max(value, collected_at) AS last FROM s) ` +
+        `WITH s AS (${labs}), f AS (SELECT ${dialect.argMin('value', 'collected_at')} AS first, ${dialect.argMax('value', 'collected_at')} AS last FROM s) ` +
         `SELECT CASE WHEN abs(last - first) <= 0.05 * abs(first) THEN 'same' ` +
         `WHEN (last > first) = ${lab.higherIsBetter} THEN 'improved' ELSE 'worsened' END FROM f`,
       higher_is_better: lab.higherIsBetter,
@@ -90,8 +93,8 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       answer_type: 'number',
       tolerance: labTolerance,
       unit: lab.unit,
-      sql: `SELECT round(arg_max(value, collected_at) - arg_min(value, collected_at), ${lab.decimals}) FROM (${labs})`,
-      ambiguousSql: `SELECT count(*) < 2 FROM (${labs})`,
+      sql: `SELECT ${round(`${dialect.argMax('value', 'collected_at')} - ${dialect.argMin('value', 'collected_at')}`, lab.decimals)} FROM ${derived(labs, 'l')}`,
+      ambiguousSql: `SELECT count(*) < 2 FROM ${derived(labs, 'l')}`,
       statement: (answer) =>
         Number(answer) === 0
           ? `${lab.test} did not change (0 ${lab.unit}) from the first to the last draw.`
@@ -106,8 +109,8 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       unit: 'rank',
       peers,
       rank_by: 'highest',
-      sql: `SELECT r FROM (SELECT patient_id, rank() OVER (ORDER BY stay DESC) AS r FROM (${stays})) WHERE ${patient}`,
-      ambiguousSql: `SELECT count(*) > 1 FROM (${stays}) WHERE stay = (SELECT stay FROM (${stays}) WHERE ${patient})`,
+      sql: `SELECT r FROM ${derived(`SELECT patient_id, rank() OVER (ORDER BY stay DESC) AS r FROM ${derived(stays, 's')}`, 'ranked')} WHERE ${patient}`,
+      ambiguousSql: `SELECT count(*) > 1 FROM ${derived(stays, 's')} WHERE stay = (SELECT stay FROM ${derived(stays, 'e')} WHERE ${patient})`,
       statement: (answer) => `By average length of stay the patient ranks ${ordinal(answer)} longest of ${peers} patients.`,
     },
     {
@@ -117,7 +120,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       answer_type: 'number',
       tolerance: 0.1,
       unit: 'σ',
-      sql: `WITH l AS (${latest}) SELECT round((latest - (SELECT avg(latest) FROM l)) / (SELECT stddev_samp(latest) FROM l), 2) FROM l WHERE ${patient}`,
+      sql: `WITH l AS (${latest}) SELECT ${round(`(latest - (SELECT avg(latest) FROM l)) / ${dialect.stddevSampOver('latest', 'l')}`, 2)} FROM l WHERE ${patient}`,
       statement: (answer) => `The latest ${lab.test} is ${above(answer, 'standard deviations above', 'standard deviations below')} the mean latest ${lab.test} of all patients.`,
     },
     {
@@ -128,8 +131,8 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       tolerance: 0.1,
       unit: 'days',
       sql:
-        `WITH t AS (SELECT admission_type, avg(discharge_date - admit_date) AS typical FROM admissions GROUP BY 1) ` +
-        `SELECT round(avg((a.discharge_date - a.admit_date) - t.typical), 1) FROM admissions a JOIN t USING (admission_type) WHERE a.${patient}`,
+        `WITH t AS (SELECT admission_type, avg(${stay()}) AS typical FROM admissions GROUP BY 1) ` +
+        `SELECT ${round(`avg((${stay('a.')}) - t.typical)`, 1)} FROM admissions a JOIN t USING (admission_type) WHERE a.${patient}`,
       statement: (answer) => `The stays were ${above(answer, 'days longer', 'days shorter')} than the average stay of admissions of the same types.`,
     },
     {
@@ -139,14 +142,14 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       answer_type: 'number',
       tolerance: 0.05,
       unit: 'diagnoses',
-      sql: `SELECT round(count(d.icd_code) / count(DISTINCT a.admission_id), 2) FROM admissions a LEFT JOIN diagnoses d USING (admission_id) WHERE a.${patient}`,
+      sql: `SELECT ${round(dialect.divide('count(d.icd_code)', 'count(DISTINCT a.admission_id)'), 2)} FROM admissions a LEFT JOIN diagnoses d USING (admission_id) WHERE a.${patient}`,
       statement: (answer) => `Each admission carries ${answer} diagnoses on average.`,
     },
   ];
 }
 
-/** The clinical scenario: "Analyze patient P-0042". */
-export const clinicalScenario: ScenarioSpec = {
+/** The clinical scenario in an engine's dialect: "Analyze patient P-0042". */
+export const clinicalScenarioFor = (dialect: SqlDialect): ScenarioSpec => ({
   database: 'clinical',
   taskPrefix: 'ddr-clinical',
   domain: 'clinical records',
@@ -156,5 +159,8 @@ export const clinicalScenario: ScenarioSpec = {
   contextSql: (id) =>
     `SELECT test_name, (SELECT count(DISTINCT patient_id) FROM admissions) AS patients FROM lab_results WHERE patient_id = '${id}' AND test_name <> 'hemoglobin' LIMIT 1`,
   query: (id) => `Analyze patient ${id}. Explore the database, find what characterises this patient, and end with FINISH: and your findings.`,
-  facts,
-};
+  facts: (id, context) => facts(dialect, id, context),
+});
+
+/** The clinical scenario as the committed suite has it (DuckDB). */
+export const clinicalScenario = clinicalScenarioFor(dialectOf('duckdb'));

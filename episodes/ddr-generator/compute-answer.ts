@@ -1,4 +1,5 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { QueryRows } from '../../mcp-servers/sql/backends/read-catalog.ts';
 import type { ChecklistItem } from '../../src/schemas/checklist.ts';
 
 /** Runs SQL and returns its rows as JSON-safe objects (BIGINT and DECIMAL become strings; numbers are converted by the caller). */
@@ -12,12 +13,12 @@ export async function queryRows(connection: DuckDBConnection, sql: string): Prom
  * (a number or a string), or for a set every row's first column. Null when the SQL finds nothing.
  */
 export async function computeAnswer(
-  connection: DuckDBConnection,
+  source: DuckDBConnection | QueryRows,
   item: Pick<ChecklistItem, 'answer_type' | 'verification_sql'>,
 ): Promise<ChecklistItem['answer'] | null> {
   // Generated items always carry their SQL; only an imported text item (DDR-Bench) has none.
   if (item.verification_sql === undefined) return null;
-  const rows = await queryRows(connection, item.verification_sql);
+  const rows = await rowsFrom(source)(item.verification_sql);
   const values = rows.map((row) => Object.values(row)[0]);
   if (item.answer_type === 'set') return values.filter((value) => value !== null).map(String);
   const value = values[0];
@@ -28,3 +29,6 @@ export async function computeAnswer(
   }
   return String(value);
 }
+
+/** Rows through a DuckDB connection, or through any engine's backend (`rowsOf`). */
+export const rowsFrom = (source: DuckDBConnection | QueryRows): QueryRows => (typeof source === 'function' ? source : (sql) => queryRows(source, sql));

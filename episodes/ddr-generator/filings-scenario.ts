@@ -1,11 +1,13 @@
 import { FIRST_YEAR, LAST_YEAR } from '../../databases/filings/build-filings.ts';
 import { RISK_TEXT, SECTORS } from '../../databases/filings/sectors.ts';
+import { dialectOf, type SqlDialect } from '../../mcp-servers/sql/backends/dialect.ts';
 import { listText, ordinal, type FactTemplate, type ScenarioSpec } from './scenario-spec.ts';
 
 const SEGMENTS = [...new Set(SECTORS.flatMap((sector) => sector.segments))];
 
-/** A company's facts: five lookups and aggregates, five or six insights (growth, direction, rank and anomaly in its sector, segment relationships). */
-function facts(id: string, context: Record<string, string>): FactTemplate[] {
+/** A company's facts in an engine's dialect: five lookups and aggregates, five or six insights (growth, direction, rank and anomaly in its sector, segment relationships). */
+function facts(dialect: SqlDialect, id: string, context: Record<string, string>): FactTemplate[] {
+  const { round, derived } = dialect;
   const company = `company_id = '${id}'`;
   const margin = (year: number) => `(SELECT net_income_musd / revenue_musd FROM statements WHERE ${company} AND fiscal_year = ${year})`;
   const peers = Number(context.peers);
@@ -29,7 +31,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       answer_type: 'number',
       tolerance: 0.2,
       unit: '%',
-      sql: `SELECT round(100 * ${margin(LAST_YEAR)}, 1)`,
+      sql: `SELECT ${round(`100 * ${margin(LAST_YEAR)}`, 1)}`,
       statement: (answer) => `Net margin in ${LAST_YEAR} was ${answer}%.`,
     },
     {
@@ -71,8 +73,8 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       tolerance: 0.3,
       unit: '%',
       sql:
-        `SELECT round(100 * (pow(max(revenue_musd) FILTER (WHERE fiscal_year = ${LAST_YEAR}) / max(revenue_musd) FILTER (WHERE fiscal_year = ${FIRST_YEAR}), ` +
-        `1.0 / ${LAST_YEAR - FIRST_YEAR}) - 1), 1) FROM statements WHERE ${company}`,
+        `SELECT ${round(`100 * (pow(max(revenue_musd) FILTER (WHERE fiscal_year = ${LAST_YEAR}) / max(revenue_musd) FILTER (WHERE fiscal_year = ${FIRST_YEAR}), 1.0 / ${LAST_YEAR - FIRST_YEAR}) - 1)`, 1)} ` +
+        `FROM statements WHERE ${company}`,
       statement: (answer) => `Revenue CAGR ${FIRST_YEAR}–${LAST_YEAR} was ${answer}% per year.`,
     },
     {
@@ -95,7 +97,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       unit: 'rank',
       peers,
       rank_by: 'highest',
-      sql: `SELECT r FROM (SELECT company_id, rank() OVER (ORDER BY revenue_musd DESC) AS r FROM (${sectorPeers})) WHERE ${company}`,
+      sql: `SELECT r FROM ${derived(`SELECT company_id, rank() OVER (ORDER BY revenue_musd DESC) AS r FROM ${derived(sectorPeers, 'p')}`, 'ranked')} WHERE ${company}`,
       statement: (answer) => `By ${LAST_YEAR} revenue it ranks ${ordinal(answer)} largest of the ${peers} companies in its sector.`,
     },
     {
@@ -105,8 +107,8 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       answer_type: 'number',
       tolerance: 0.1,
       unit: 'σ',
-      sql: `WITH p AS (${sectorPeers}) SELECT round((margin - (SELECT avg(margin) FROM p)) / (SELECT stddev_samp(margin) FROM p), 2) FROM p WHERE ${company}`,
-      ambiguousSql: `SELECT count(*) < 3 FROM (${sectorPeers})`,
+      sql: `WITH p AS (${sectorPeers}) SELECT ${round(`(margin - (SELECT avg(margin) FROM p)) / ${dialect.stddevSampOver('margin', 'p')}`, 2)} FROM p WHERE ${company}`,
+      ambiguousSql: `SELECT count(*) < 3 FROM ${derived(sectorPeers, 'p')}`,
       statement: (answer) =>
         `Its ${LAST_YEAR} net margin is ${Math.abs(Number(answer))} standard deviations ${Number(answer) < 0 ? 'below' : 'above'} the mean net margin of its sector.`,
     },
@@ -118,7 +120,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       tolerance: 0.5,
       unit: '%',
       sql:
-        `SELECT round(100 * max(g.revenue_musd) / any_value(s.revenue_musd), 1) FROM segments g JOIN statements s USING (company_id, fiscal_year) ` +
+        `SELECT ${round(`100 * max(g.revenue_musd) / ${dialect.anyValue('s.revenue_musd')}`, 1)} FROM segments g JOIN statements s USING (company_id, fiscal_year) ` +
         `WHERE g.${company} AND g.fiscal_year = ${LAST_YEAR}`,
       statement: (answer) => `The largest segment brought ${answer}% of ${LAST_YEAR} revenue.`,
     },
@@ -129,7 +131,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
       answer_type: 'number',
       tolerance: 0.3,
       unit: 'pp',
-      sql: `SELECT round(${renewablesShare(LAST_YEAR)} - ${renewablesShare(FIRST_YEAR)}, 1)`,
+      sql: `SELECT ${round(`${renewablesShare(LAST_YEAR)} - ${renewablesShare(FIRST_YEAR)}`, 1)}`,
       // Only companies with a Renewables segment (Energy companies, where the planted shift is) get the question.
       ambiguousSql: `SELECT ${renewablesShare(LAST_YEAR)} IS NULL OR ${renewablesShare(FIRST_YEAR)} IS NULL`,
       statement: (answer) =>
@@ -139,7 +141,7 @@ function facts(id: string, context: Record<string, string>): FactTemplate[] {
 }
 
 /** The filings scenario: "Analyze company C-042". */
-export const filingsScenario: ScenarioSpec = {
+export const filingsScenarioFor = (dialect: SqlDialect): ScenarioSpec => ({
   database: 'filings',
   taskPrefix: 'ddr-filings',
   domain: 'company filings',
@@ -147,5 +149,8 @@ export const filingsScenario: ScenarioSpec = {
   entitiesSql: `SELECT company_id FROM companies ORDER BY company_id`,
   contextSql: (id) => `SELECT count(*) AS peers FROM companies WHERE sector = (SELECT sector FROM companies WHERE company_id = '${id}')`,
   query: (id) => `Analyze company ${id}. Explore the database, find what characterises this company, and end with FINISH: and your findings.`,
-  facts,
-};
+  facts: (id, context) => facts(dialect, id, context),
+});
+
+/** The filings scenario as the committed suite has it (DuckDB). */
+export const filingsScenario = filingsScenarioFor(dialectOf('duckdb'));

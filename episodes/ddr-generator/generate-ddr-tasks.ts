@@ -3,7 +3,8 @@ import { ChecklistItemSchema, type ChecklistItem } from '../../src/schemas/check
 import { DdrTaskSchema, type DdrTask } from '../../src/schemas/ddr-task.ts';
 import type { ReferenceStep } from '../../src/schemas/reference-step.ts';
 import { TASK_SCHEMA_VERSION } from '../../src/schemas/task-base.ts';
-import { computeAnswer, queryRows } from './compute-answer.ts';
+import type { QueryRows } from '../../mcp-servers/sql/backends/read-catalog.ts';
+import { computeAnswer, rowsFrom } from './compute-answer.ts';
 import type { ScenarioSpec } from './scenario-spec.ts';
 
 /** The SQL server's query tool and its argument (mcp-servers/sql). */
@@ -34,23 +35,25 @@ export function insightShare(checklist: readonly ChecklistItem[]): number {
  * MIN_FACTS facts, or with fewer than half of them insights, are skipped. Each task's reference trajectory runs each fact's SQL, says the fact found in
  * the next turn, and ends with FINISH listing all facts.
  */
-export async function generateDdrTasks(spec: ScenarioSpec, connection: DuckDBConnection, count: number): Promise<DdrTask[]> {
-  const entities = (await queryRows(connection, spec.entitiesSql)).map((row) => String(Object.values(row)[0]));
+export async function generateDdrTasks(spec: ScenarioSpec, source: DuckDBConnection | QueryRows, count: number): Promise<DdrTask[]> {
+  const rows = rowsFrom(source);
+  const entities = (await rows(spec.entitiesSql)).map((row) => String(Object.values(row)[0]));
   const tasks: DdrTask[] = [];
   for (const entityId of entities) {
     if (tasks.length >= count) break;
-    const context = spec.contextSql ? ((await queryRows(connection, spec.contextSql(entityId)))[0] ?? {}) : {};
+    const context = spec.contextSql ? ((await rows(spec.contextSql(entityId)))[0] ?? {}) : {};
     const facts = spec.facts(entityId, Object.fromEntries(Object.entries(context).map(([key, value]) => [key, String(value)])));
     const checklist: ChecklistItem[] = [];
     const statements: string[] = [];
     for (const { sql, ambiguousSql, toleranceSql, statement, ...fields } of facts) {
       if (ambiguousSql) {
-        const [row] = await queryRows(connection, ambiguousSql);
-        if (row && Object.values(row)[0] === true) continue;
+        const [row] = await rows(ambiguousSql);
+        // SQLite has no boolean: its true is 1.
+        if (row && (Object.values(row)[0] === true || Object.values(row)[0] === 1)) continue;
       }
-      const answer = await computeAnswer(connection, { answer_type: fields.answer_type, verification_sql: sql });
+      const answer = await computeAnswer(rows, { answer_type: fields.answer_type, verification_sql: sql });
       if (answer === null || (Array.isArray(answer) && answer.length === 0)) continue;
-      const tolerance = toleranceSql ? Number(Object.values((await queryRows(connection, toleranceSql))[0] ?? {})[0]) : fields.tolerance;
+      const tolerance = toleranceSql ? Number(Object.values((await rows(toleranceSql))[0] ?? {})[0]) : fields.tolerance;
       checklist.push(ChecklistItemSchema.parse({ ...fields, ...(tolerance === undefined ? {} : { tolerance }), answer, verification_sql: sql }));
       statements.push(statement(answer));
     }

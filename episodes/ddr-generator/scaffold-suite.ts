@@ -1,36 +1,28 @@
-import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { engineOf, isPostgresUrl } from '../../mcp-servers/sql/backends/engine.ts';
+import { dialectOf, type SqlDialect } from '../../mcp-servers/sql/backends/dialect.ts';
+import { isPostgresUrl } from '../../mcp-servers/sql/backends/engine.ts';
 import {
-  confirmedJoins,
-  containmentCandidates,
-  declaredKeys,
-  KEYS_SQL,
+  CATEGORICAL,
+  columnsByTable,
+  databaseJoins,
   literal,
-  mergeJoins,
-  nameCandidates,
   NUMERIC,
-  overlapSql,
   quote,
   singular,
-  tableKeys,
   TEMPORAL,
-  uniqueColumnsSql,
-  withUniqueKeys,
   words,
   type CatalogColumn,
   type JoinColumn,
-} from '../../src/models/join-columns.ts';
+} from '../../mcp-servers/sql/backends/join-columns.ts';
+import { rowsOf, withCatalog, type QueryRows } from '../../mcp-servers/sql/backends/read-catalog.ts';
 import { SandboxError } from '../../src/sandbox-error.ts';
 import type { DdrTask } from '../../src/schemas/ddr-task.ts';
-import { queryRows } from './compute-answer.ts';
 import { generateDdrTasks } from './generate-ddr-tasks.ts';
 import { ordinal, type FactTemplate, type ScenarioSpec } from './scenario-spec.ts';
 
 export interface ScaffoldOptions {
-  /** The DuckDB file. */
+  /** The database: a DuckDB or SQLite file, or a `postgres://` URL. */
   db: string;
   /** `TABLE.KEY`: the table whose rows are the entities and the column holding their ids. */
   entity: string;
@@ -43,37 +35,17 @@ export interface ScaffoldOptions {
 
 const MAX_NUMERIC = 2;
 const MAX_CHOICES = 30;
-
-async function catalog(connection: DuckDBConnection): Promise<Map<string, CatalogColumn[]>> {
-  const rows = await queryRows(connection, "SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal ORDER BY table_name, column_index");
-  const schema = new Map<string, CatalogColumn[]>();
-  for (const row of rows) schema.set(String(row.table_name), [...(schema.get(String(row.table_name)) ?? []), { name: String(row.column_name), type: String(row.data_type) }]);
-  return schema;
-}
-
-/**
- * The joins of a database: declared foreign keys, then name candidates whose values mostly exist in the key, then
- * columns whose values all exist in another table's key (keys by declaration, by name, else an all-distinct column).
- */
-export async function databaseJoins(connection: DuckDBConnection, schema: Map<string, CatalogColumn[]>): Promise<{ joins: JoinColumn[]; keys: Map<string, string> }> {
-  const declared = declaredKeys(await queryRows(connection, KEYS_SQL));
-  const named = tableKeys(schema, declared.keys);
-  const uniqueSql = uniqueColumnsSql(schema, named);
-  const keys = uniqueSql === null ? named : withUniqueKeys(schema, named, await queryRows(connection, uniqueSql));
-  const byName = nameCandidates(schema, keys).filter((candidate) => !declared.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
-  const candidates = [...byName, ...containmentCandidates(schema, keys, [...declared.joins, ...byName])];
-  const found = candidates.length === 0 ? [] : confirmedJoins(candidates, await queryRows(connection, overlapSql(candidates)));
-  return { joins: mergeJoins(declared.joins, found), keys };
-}
+/** Memory the scaffold's queries may use (every entity's facts are aggregates over whole tables). */
+const SCAFFOLD_MEMORY_BYTES = 2 * 2 ** 30;
 
 /** Distinct values of a low-cardinality text column (its choices), or null when it has too many to be a category. */
-async function choicesOf(connection: DuckDBConnection, table: string, column: string): Promise<string[] | null> {
-  const rows = await queryRows(connection, `SELECT DISTINCT ${quote(column)}::VARCHAR AS v FROM ${quote(table)} WHERE ${quote(column)} IS NOT NULL ORDER BY 1 LIMIT ${MAX_CHOICES + 1}`);
-  return rows.length >= 2 && rows.length <= MAX_CHOICES ? rows.map((row) => String(row.v)) : null;
+async function choicesOf(rows: QueryRows, dialect: SqlDialect, table: string, column: string): Promise<string[] | null> {
+  const found = await rows(`SELECT DISTINCT ${dialect.text(quote(column))} AS v FROM ${quote(table)} WHERE ${quote(column)} IS NOT NULL ORDER BY 1 LIMIT ${MAX_CHOICES + 1}`);
+  return found.length >= 2 && found.length <= MAX_CHOICES ? found.map((row) => String(row.v)) : null;
 }
 
 /** A tolerance a stated value may be off by: the rounding of two decimals, or half a percent of its size. */
-const toleranceSql = (value: string) => `SELECT round(greatest(0.01, abs(${value}) * 0.005), 2)`;
+const toleranceSql = (dialect: SqlDialect, value: string) => `SELECT ${dialect.round(dialect.greatest('0.01', `abs(${value}) * 0.005`), 2)}`;
 
 /**
  * The fact templates of one related table (rows referencing the entity): a count, then for up to two numeric
@@ -106,7 +78,8 @@ function measureOf(column: string): { measure: string; unit?: { unit: string; wo
   return found ? { measure: words(column.replace(found[0], '')), unit: found[1] } : { measure: words(column) };
 }
 
-function relatedFacts(kind: string, id: string, related: RelatedTable, peers: number): FactTemplate[] {
+function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: RelatedTable, peers: number): FactTemplate[] {
+  const { round, derived } = dialect;
   const { table, column } = related;
   const mine = `${quote(column)} = ${literal(id)}`;
   /** "the trips with origin id PL001": the rows of the related table that reference the entity. */
@@ -135,8 +108,8 @@ function relatedFacts(kind: string, id: string, related: RelatedTable, peers: nu
       question: `What is the average ${measure} of ${rows}${unit ? `, in ${unit.words}` : ''}?`,
       ...(unit ? { unit: unit.unit } : {}),
       answer_type: 'number',
-      toleranceSql: toleranceSql(`(SELECT avg(${value}) FROM ${quote(table)} WHERE ${mine})`),
-      sql: `SELECT round(avg(${value}), 2) FROM ${quote(table)} WHERE ${mine}`,
+      toleranceSql: toleranceSql(dialect, `(SELECT avg(${value}) FROM ${quote(table)} WHERE ${mine})`),
+      sql: `SELECT ${round(`avg(${value})`, 2)} FROM ${quote(table)} WHERE ${mine}`,
       ambiguousSql: `SELECT avg(${value}) IS NULL FROM ${quote(table)} WHERE ${mine}`,
       statement: (answer) => `The average ${subject} is ${answer}${unit ? ` ${unit.words}` : ''}.`,
     });
@@ -149,8 +122,8 @@ function relatedFacts(kind: string, id: string, related: RelatedTable, peers: nu
       unit: 'rank',
       peers,
       rank_by: 'highest',
-      sql: `SELECT r FROM (SELECT k, rank() OVER (ORDER BY round(v, 6) DESC) AS r FROM (${perEntity})) WHERE k = ${literal(id)}`,
-      ambiguousSql: `SELECT count(*) > 1 FROM (${perEntity}) WHERE round(v, 6) = (SELECT round(v, 6) FROM (${perEntity}) WHERE k = ${literal(id)})`,
+      sql: `SELECT r FROM ${derived(`SELECT k, rank() OVER (ORDER BY ${round('v', 6)} DESC) AS r FROM ${derived(perEntity, 'g')}`, 'ranked')} WHERE k = ${literal(id)}`,
+      ambiguousSql: `SELECT count(*) > 1 FROM ${derived(perEntity, 'g')} WHERE ${round('v', 6)} = (SELECT ${round('v', 6)} FROM ${derived(perEntity, 'e')} WHERE k = ${literal(id)})`,
       statement: (answer) => `By the average ${subject}, ${kind} ${id} ranks ${ordinal(answer)} highest of ${peers}.`,
     });
     facts.push({
@@ -160,8 +133,8 @@ function relatedFacts(kind: string, id: string, related: RelatedTable, peers: nu
       answer_type: 'number',
       tolerance: 0.1,
       unit: 'σ',
-      sql: `WITH g AS (${perEntity}) SELECT round((v - (SELECT avg(v) FROM g)) / (SELECT stddev_samp(v) FROM g), 2) FROM g WHERE k = ${literal(id)}`,
-      ambiguousSql: `WITH g AS (${perEntity}) SELECT count(*) < 3 OR coalesce(stddev_samp(v), 0) = 0 OR count(*) FILTER (WHERE k = ${literal(id)}) = 0 FROM g`,
+      sql: `WITH g AS (${perEntity}) SELECT ${round(`(v - (SELECT avg(v) FROM g)) / ${dialect.stddevSampOver('v', 'g')}`, 2)} FROM g WHERE k = ${literal(id)}`,
+      ambiguousSql: `WITH g AS (${perEntity}) SELECT count(*) < 3 OR coalesce(${dialect.stddevSampOver('v', 'g')}, 0) = 0 OR count(*) FILTER (WHERE k = ${literal(id)}) = 0 FROM g`,
       statement: (answer) => `The average ${subject} is ${Math.abs(Number(answer))} standard deviations ${Number(answer) < 0 ? 'below' : 'above'} the mean over all ${kind} values.`,
     });
     if (related.time && related.midpoint) {
@@ -174,7 +147,7 @@ function relatedFacts(kind: string, id: string, related: RelatedTable, peers: nu
         answer_type: 'number',
         tolerance: 0.5,
         unit: '%',
-        sql: `SELECT round(100 * (${half('>=')} / ${half('<')} - 1), 1)`,
+        sql: `SELECT ${round(`100 * (${dialect.double(half('>='))} / ${half('<')} - 1)`, 1)}`,
         ambiguousSql: `SELECT ${half('>=')} IS NULL OR ${half('<')} IS NULL OR ${half('<')} = 0`,
         statement: (answer) =>
           Number(answer) === 0
@@ -194,15 +167,15 @@ function relatedFacts(kind: string, id: string, related: RelatedTable, peers: nu
   }
   if (related.reached) {
     const { join, column: category, choices } = related.reached;
-    const counts = `SELECT o.${quote(category)}::VARCHAR AS value, count(*) AS n FROM ${quote(table)} t JOIN ${quote(join.toTable)} o ON t.${quote(join.fromColumn)} = o.${quote(join.toColumn)} WHERE t.${mine} GROUP BY 1`;
+    const counts = `SELECT ${dialect.text(`o.${quote(category)}`)} AS value, count(*) AS n FROM ${quote(table)} t JOIN ${quote(join.toTable)} o ON t.${quote(join.fromColumn)} = o.${quote(join.toColumn)} WHERE t.${mine} GROUP BY 1`;
     facts.push({
       id: `${prefix}-${join.toTable}-${category}`,
       kind: 'relationship',
       question: `Which ${words(join.toTable)} ${words(category)} is most frequent among ${rows}?`,
       answer_type: 'category',
       choices,
-      sql: `SELECT value FROM (${counts}) ORDER BY n DESC, value LIMIT 1`,
-      ambiguousSql: `SELECT count(*) = 0 OR count(*) FILTER (WHERE n = (SELECT max(n) FROM (${counts}))) > 1 FROM (${counts})`,
+      sql: `SELECT value FROM ${derived(counts, 'c')} ORDER BY n DESC, value LIMIT 1`,
+      ambiguousSql: `SELECT count(*) = 0 OR count(*) FILTER (WHERE n = (SELECT max(n) FROM ${derived(counts, 'm')})) > 1 FROM ${derived(counts, 'c')}`,
       statement: (answer) => `The most frequent ${words(join.toTable)} ${words(category)} among ${rows} is ${answer}.`,
     });
   }
@@ -210,7 +183,8 @@ function relatedFacts(kind: string, id: string, related: RelatedTable, peers: nu
 }
 
 /**
- * Writes a DDR suite for any DuckDB file: one task per entity of `TABLE.KEY`, its checklist from SQL templates over
+ * Writes a DDR suite for any database — a DuckDB or SQLite file, or a PostgreSQL URL, read through its engine's
+ * backend, every query in its dialect — one task per entity of `TABLE.KEY`, its checklist from SQL templates over
  * the entity's own row and the tables referencing it (declared keys, or names and value overlap) — lookups of its
  * categories, counts and averages, rank and z-score among all entities, change and direction over the time
  * column, the most frequent category reached through a further join — each with its verification SQL and
@@ -218,29 +192,20 @@ function relatedFacts(kind: string, id: string, related: RelatedTable, peers: nu
  * line naming it, and nothing is written.
  */
 export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: DdrTask[]; files: string[] }> {
-  if (isPostgresUrl(options.db)) throw new SandboxError('invalid-input', `--db ${options.db}: ddr scaffold reads DuckDB files only (its SQL templates are DuckDB's dialect); build a DuckDB copy of the data`);
-  const db = path.resolve(options.db);
-  if (!existsSync(db)) throw new SandboxError('not-found', `--db ${options.db}: no such file`);
-  // Told by the header before DuckDB opens it: DuckDB would take a SQLite file for its sqlite extension and try to download it.
-  const engine = engineOf(db);
-  if (engine !== 'duckdb') throw new SandboxError('invalid-input', `--db ${options.db}: a ${engine === 'sqlite' ? 'SQLite' : engine} database; ddr scaffold reads DuckDB files only (its SQL templates are DuckDB's dialect)`);
   const [table, column, extra] = options.entity.split('.');
   if (!table || !column || extra !== undefined) throw new SandboxError('invalid-input', `--entity ${options.entity}: expected TABLE.KEY (e.g. places.id)`);
-  let instance: DuckDBInstance;
-  try {
-    instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
-  } catch (error) {
-    throw new SandboxError('invalid-input', `--db ${options.db}: not a DuckDB database (${(error as Error).message.split('\n')[0]})`, { cause: error });
-  }
-  const connection = await instance.connect();
-  try {
-    const schema = await catalog(connection);
+  const postgres = isPostgresUrl(options.db);
+  const db = postgres ? options.db : path.resolve(options.db);
+  return withCatalog(db, async (backend, catalog, engine) => {
+    const dialect = dialectOf(engine);
+    const rows = rowsOf(backend);
+    const schema = columnsByTable(catalog);
     if (!schema.has(table)) throw new SandboxError('invalid-input', `--entity ${options.entity}: no table "${table}" in ${options.db} (tables: ${[...schema.keys()].join(', ')})`);
     const own = schema.get(table)!;
     if (!own.some((candidate) => candidate.name === column)) {
       throw new SandboxError('invalid-input', `--entity ${options.entity}: table "${table}" has no column "${column}" (columns: ${own.map((candidate) => candidate.name).join(', ')})`);
     }
-    const { joins, keys } = await databaseJoins(connection, schema);
+    const { joins, keys } = await databaseJoins(rows, catalog, dialect);
     const referencing = joins.filter((join) => join.toTable === table && join.toColumn === column && join.fromTable !== table);
     const [timeTable, timeColumn] = options.time?.includes('.') ? options.time.split('.') : [undefined, options.time];
     if (timeColumn !== undefined) {
@@ -255,19 +220,18 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
       const time = timeColumn !== undefined ? columns.find((candidate) => candidate.name === timeColumn && (timeTable === undefined || timeTable === join.fromTable))?.name : columns.find((candidate) => TEMPORAL.test(candidate.type))?.name;
       let midpoint: RelatedTable['midpoint'];
       if (time) {
-        const type = columns.find((candidate) => candidate.name === time)!.type;
-        // dates are taken as timestamps: DATE − DATE is a count of days, which DuckDB cannot add back as a fraction
-        const value = TEMPORAL.test(type) ? `${quote(time)}::TIMESTAMP` : quote(time);
-        const middle = `min(${value}) + (max(${value}) - min(${value})) / 2`;
+        const temporal = TEMPORAL.test(columns.find((candidate) => candidate.name === time)!.type);
+        const value = quote(time);
         // A day for dates and timestamps (a sentence then names it without a clock time), the value for numbers.
-        const [row] = await queryRows(connection, `SELECT (${TEMPORAL.test(type) ? `(${middle})::DATE` : `round(${middle})`})::VARCHAR AS mid FROM ${quote(join.fromTable)}`);
-        if (row?.mid) midpoint = TEMPORAL.test(type) ? { sql: `DATE ${literal(String(row.mid))}`, text: String(row.mid) } : { sql: String(row.mid), text: String(row.mid) };
+        const middle = temporal ? dialect.midpointDay(value) : dialect.text(dialect.round(`min(${value}) + ${dialect.double(`max(${value}) - min(${value})`)} / 2`, 0));
+        const [row] = await rows(`SELECT ${middle} AS mid FROM ${quote(join.fromTable)}`);
+        if (row?.mid) midpoint = temporal ? { sql: dialect.dateLiteral(String(row.mid)), text: String(row.mid) } : { sql: String(row.mid), text: String(row.mid) };
       }
       let reached: RelatedTable['reached'];
       for (const onward of joins.filter((other) => other.fromTable === join.fromTable && other.toTable !== table)) {
         for (const candidate of schema.get(onward.toTable) ?? []) {
-          if (!/^(VARCHAR|BOOLEAN)$/i.test(candidate.type) || candidate.name === onward.toColumn) continue;
-          const choices = await choicesOf(connection, onward.toTable, candidate.name);
+          if (!CATEGORICAL.test(candidate.type) || candidate.name === onward.toColumn) continue;
+          const choices = await choicesOf(rows, dialect, onward.toTable, candidate.name);
           if (choices) {
             reached = { join: onward, column: candidate.name, choices };
             break;
@@ -282,16 +246,16 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
     }
     const lookups: Array<{ column: string; choices: string[] }> = [];
     for (const candidate of own) {
-      if (candidate.name === column || !/^(VARCHAR|BOOLEAN)$/i.test(candidate.type) || lookups.length >= 2) continue;
-      const choices = await choicesOf(connection, table, candidate.name);
+      if (candidate.name === column || !CATEGORICAL.test(candidate.type) || lookups.length >= 2) continue;
+      const choices = await choicesOf(rows, dialect, table, candidate.name);
       // A column nearly every row has its own value of (a name, a label) is an identifier, not a category.
-      if (choices && choices.length * 2 <= Number((await queryRows(connection, `SELECT count(*) AS n FROM ${quote(table)}`))[0]?.n ?? 0)) lookups.push({ column: candidate.name, choices });
+      if (choices && choices.length * 2 <= Number((await rows(`SELECT count(*) AS n FROM ${quote(table)}`))[0]?.n ?? 0)) lookups.push({ column: candidate.name, choices });
     }
     const kind = singular(table);
     const first = related[0]!;
     const peers = new Map<RelatedTable, number>();
-    for (const entry of related) peers.set(entry, Number((await queryRows(connection, `SELECT count(DISTINCT ${quote(entry.column)}) AS n FROM ${quote(entry.table)}`))[0]?.n ?? 0));
-    const scenario = path.basename(db).replace(/\.[^.]+$/, '');
+    for (const entry of related) peers.set(entry, Number((await rows(`SELECT count(DISTINCT ${quote(entry.column)}) AS n FROM ${quote(entry.table)}`))[0]?.n ?? 0));
+    const scenario = postgres ? new URL(db).pathname.slice(1) || 'postgres' : path.basename(db).replace(/\.[^.]+$/, '');
     const out = path.resolve(options.out);
     const spec: ScenarioSpec = {
       database: scenario,
@@ -312,18 +276,19 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
               question: `What is the ${words(lookup.column)} of ${kind} ${id}?`,
               answer_type: 'category',
               choices: lookup.choices,
-              sql: `SELECT ${quote(lookup.column)}::VARCHAR FROM ${quote(table)} WHERE ${mine}`,
+              sql: `SELECT ${dialect.text(quote(lookup.column))} FROM ${quote(table)} WHERE ${mine}`,
               statement: (answer) => `Its ${words(lookup.column)} is ${answer}.`,
             }),
           ),
-          ...related.flatMap((entry) => relatedFacts(kind, id, entry, peers.get(entry)!)),
+          ...related.flatMap((entry) => relatedFacts(dialect, kind, id, entry, peers.get(entry)!)),
         ];
       },
-      environment: { servers: [{ name: 'sql', options: { dbPath: path.relative(out, db) || path.basename(db) } }] },
+      // A URL as it is (a task file keeps it), a file relative to the suite.
+      environment: { servers: [{ name: 'sql', options: { dbPath: postgres ? db : path.relative(out, db) || path.basename(db) } }] },
       minFacts: 4,
       generator: 'sandbox ddr scaffold',
     };
-    const tasks = await generateDdrTasks(spec, connection, options.count);
+    const tasks = await generateDdrTasks(spec, rows, options.count);
     if (tasks.length === 0) throw new SandboxError('invalid-input', `--entity ${options.entity}: no ${kind} has enough facts for a task (at least 4, half of them insights)`);
     await mkdir(out, { recursive: true });
     const files: string[] = [];
@@ -333,8 +298,5 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
       files.push(file);
     }
     return { tasks, files };
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  }, SCAFFOLD_MEMORY_BYTES);
 }

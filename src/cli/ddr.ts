@@ -13,15 +13,15 @@ export function ddrCommand(): Command {
   command
     .command('scaffold')
     .description(
-      'Write a DDR suite for a DuckDB file: one task per entity of TABLE.KEY, its checklist generated from SQL templates ' +
+      'Write a DDR suite for a database (a DuckDB or SQLite file, or a postgres:// URL; its SQL in that engine\'s dialect): one task per entity of TABLE.KEY, its checklist generated from SQL templates ' +
         '(aggregates, trend over the time column, rank among peers, z-score anomaly, a relationship across two tables) ' +
         'with verification SQL and tolerances, a reference trajectory, and the explorer baseline',
     )
-    .requiredOption('--db <file>', 'the DuckDB database')
+    .requiredOption('--db <file|url>', 'the database: a DuckDB or SQLite file (told by its header), or a postgres:// URL of a read-only role')
     .requiredOption('--entity <table.key>', 'the table whose rows are the entities and its id column (e.g. places.id)')
     .option('--time <column>', 'the time column trends are measured over (COLUMN or TABLE.COLUMN; default: the first date column of a related table)')
     .option('--count <n>', 'entities (tasks) to write', positive, 10)
-    .requiredOption('--out <dir>', 'the suite directory to write (dbPath in the tasks is relative to it)')
+    .requiredOption('--out <dir>', 'the suite directory to write (a file\'s dbPath in the tasks is relative to it; a URL is kept)')
     .option('--no-baseline', 'skip running the explorer to record its baseline in the tasks')
     .action(async (options: { db: string; entity: string; time?: string; count: number; out: string; baseline: boolean }) => {
       const { scaffoldSuite } = await import('../../episodes/ddr-generator/scaffold-suite.ts');

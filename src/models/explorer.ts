@@ -10,7 +10,7 @@ import {
   containmentCandidates,
   declaredKeys,
   entityScopes,
-  KEYS_SQL,
+  CATEGORICAL,
   literal,
   mergeJoins,
   nameCandidates,
@@ -19,18 +19,16 @@ import {
   quote,
   tableKeys,
   TEMPORAL,
+  TEXTUAL,
   uniqueColumnsSql,
   withUniqueKeys,
   words,
   type EntityScope,
   type JoinColumn,
-} from './join-columns.ts';
+} from '../../mcp-servers/sql/backends/join-columns.ts';
+import { dialectNamed, dialectOf, type SqlDialect } from '../../mcp-servers/sql/backends/dialect.ts';
 
 const QUERY_TOOL = 'execute_query';
-// One row per table, so a row limit on results never hides a table.
-const SCHEMA_SQL =
-  "SELECT table_name, string_agg(column_name || '::' || data_type, ' | ' ORDER BY ordinal_position) AS columns " +
-  "FROM information_schema.columns WHERE table_schema = 'main' GROUP BY table_name ORDER BY table_name";
 
 interface Column {
   name: string;
@@ -77,6 +75,7 @@ export function planProbes(
   entityId: string,
   peerKeys: ReadonlyMap<string, string> = new Map(),
   references: ReadonlySet<string> = new Set(),
+  dialect: SqlDialect = dialectOf('duckdb'),
 ): Probe[] {
   const probes: Array<Probe & { order: number }> = [];
   const add = (kind: (typeof PROBE_ORDER)[number], probe: Probe) => probes.push({ ...probe, order: PROBE_ORDER.indexOf(kind) });
@@ -93,9 +92,9 @@ export function planProbes(
     const numeric = columns.filter((column) => NUMERIC.test(column.type) && !column.name.endsWith('_id') && column.name !== 'id' && !keyColumns.has(column.name) && !references.has(`${table}.${column.name}`));
     const temporal = columns.filter((column) => TEMPORAL.test(column.type));
     const categorical = columns.filter(
-      (column) => /^(VARCHAR|BOOLEAN)$/i.test(column.type) && !keyColumns.has(column.name) && column.name !== 'id' && !/(_id|text|name|description|transcript|notes?)$/.test(column.name),
+      (column) => CATEGORICAL.test(column.type) && !keyColumns.has(column.name) && column.name !== 'id' && !/(_id|text|name|description|transcript|notes?)$/.test(column.name),
     );
-    const labelled = columns.filter((column) => /^VARCHAR$/i.test(column.type) && /(name|description)$/.test(column.name) && column.name !== 'name');
+    const labelled = columns.filter((column) => TEXTUAL.test(column.type) && /(name|description)$/.test(column.name) && column.name !== 'name');
     add('profile', {
       sql: `SELECT count(*) AS row_count${numeric.map((column) => `, avg(${col(column.name)}) AS ${quote(`avg_${column.name}`)}, min(${col(column.name)}) AS ${quote(`min_${column.name}`)}, max(${col(column.name)}) AS ${quote(`max_${column.name}`)}`).join('')} ${from}`,
       intent: `profile ${table}`,
@@ -113,7 +112,7 @@ export function planProbes(
       for (const column of numeric) {
         add('peers', {
           sql:
-            `WITH g AS (SELECT ${quote(peerColumn)} AS k, avg(${quote(column.name)}) AS v FROM ${quote(table)} GROUP BY 1), s AS (SELECT avg(v) AS m, stddev_samp(v) AS sd, count(*) AS n FROM g) ` +
+            `WITH g AS (SELECT ${quote(peerColumn)} AS k, avg(${quote(column.name)}) AS v FROM ${quote(table)} GROUP BY 1), s AS (SELECT avg(v) AS m, ${dialect.stddevSampOver('v', 'g')} AS sd, count(*) AS n FROM g) ` +
             `SELECT (SELECT count(*) FROM g WHERE v > g0.v) + 1 AS rank_highest, s.n AS peers, (g0.v - s.m) / nullif(s.sd, 0) AS z FROM g AS g0, s WHERE g0.k = ${literal(entityId)}`,
           intent: `${column.name} among all ${words(peerColumn)} values`,
           describe: ([row]) =>
@@ -136,7 +135,7 @@ export function planProbes(
     for (let index = 1; index < temporal.length; index += 1) {
       const [start, end] = [temporal[index - 1]!, temporal[index]!];
       add('gap', {
-        sql: `SELECT avg(date_diff('day', ${col(start.name)}, ${col(end.name)})) AS days ${from}`,
+        sql: `SELECT avg(${dialect.daysBetween(col(start.name), col(end.name))}) AS days ${from}`,
         intent: `${start.name} to ${end.name}`,
         describe: ([row]) =>
           row?.days === null || row?.days === undefined
@@ -154,7 +153,7 @@ export function planProbes(
       for (const column of numeric.filter((candidate) => candidate.name !== time.name)) {
         const by = group ? `${col(group.name)} AS grp, ` : '';
         add('trend', {
-          sql: `SELECT ${by}arg_min(${col(column.name)}, ${col(time.name)}) AS first_value, arg_max(${col(column.name)}, ${col(time.name)}) AS last_value, count(*) AS n ${from}${group ? ' GROUP BY 1 ORDER BY 1' : ''}`,
+          sql: `SELECT ${by}${dialect.argMin(col(column.name), col(time.name))} AS first_value, ${dialect.argMax(col(column.name), col(time.name))} AS last_value, count(*) AS n ${from}${group ? ' GROUP BY 1 ORDER BY 1' : ''}`,
           intent: `trend of ${column.name} over ${time.name}`,
           describe: (rows) =>
             rows
@@ -219,6 +218,8 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
   const properties = (queryTool.parameters.properties ?? {}) as Record<string, { type?: string }>;
   const argument = Object.entries(properties).find(([, schema]) => schema.type === 'string')?.[0] ?? 'sql';
   const maxRounds = task.limits.maxRounds;
+  // The engine the server says its SQL is in ("one SELECT … in the SQLite dialect"); DuckDB when it names none.
+  const dialect = dialectNamed([queryTool.description ?? '', ...Object.values(properties).map((schema) => String((schema as { description?: unknown }).description ?? ''))].join(' '));
   let probes: Probe[] | null = null;
   let schema: Map<string, Column[]> | null = null;
   let declared: ReturnType<typeof declaredKeys> | null = null;
@@ -237,7 +238,7 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
       ? entityScopes(key, entity.id, joins, keys)
       // The id is a plain column (calls.queue): every table with that column, selected by it.
       : [...schema!].filter(([, columns]) => columns.some((column) => column.name === key.column)).map(([table]) => ({ table, from: `${quote(table)} AS t`, where: `t.${quote(key.column)} = ${literal(entity.id)}`, via: `${table} by ${key.column}` }));
-    return planProbes(schema!, scopes, entity.id, keys, new Set(joins.map((join) => `${join.fromTable}.${join.fromColumn}`)));
+    return planProbes(schema!, scopes, entity.id, keys, new Set(joins.map((join) => `${join.fromTable}.${join.fromColumn}`)), dialect);
   }
 
   return {
@@ -267,7 +268,7 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
             schema.set(String(row.table_name), columns.filter(([name]) => name).map(([name, type]) => ({ name: name!, type: type ?? '' })));
           }
           said = `The database has ${schema.size} tables; next I look for the keys that connect them.`;
-          pending = { sql: KEYS_SQL, intent: 'declared keys' };
+          pending = { sql: dialect.keysSql, intent: 'declared keys' };
         } else if (declared === null || !keyed) {
           if (declared === null) {
             declared = declaredKeys(rows);
@@ -285,7 +286,7 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
             const byName = nameCandidates(schema, keys).filter((candidate) => !declared!.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
             candidates = [...byName, ...containmentCandidates(schema, keys, [...declared.joins, ...byName])];
             said = `${said ? `${said} ` : ''}${byName.length} columns look like references by name, and ${candidates.length - byName.length} more could be by their values; next I check their values against the keys.`;
-            pending = candidates.length > 0 ? { sql: overlapSql(candidates), intent: 'value overlap of join candidates' } : null;
+            pending = candidates.length > 0 ? { sql: overlapSql(candidates, dialect), intent: 'value overlap of join candidates' } : null;
             if (!pending) {
               joins = declared.joins;
               probes = planFor();
@@ -306,7 +307,7 @@ export function createExplorerModel(context: { task: Task; tools: readonly ToolS
         }
       }
       // Keep one round for FINISH: the engine's turn limit counts this message too.
-      const next = schema === null ? { sql: SCHEMA_SQL, intent: 'the schema' } : probes === null ? pending : probes[0];
+      const next = schema === null ? { sql: dialect.schemaSql, intent: 'the schema' } : probes === null ? pending : probes[0];
       if (next && round < maxRounds - 1) return reply(said || `I start by reading the schema to analyze ${entity.kind} ${entity.id}.`, next.sql);
       return finish();
     },

@@ -15,7 +15,7 @@ export function describeCatalog(catalog: SqlCatalog): string {
 
 /**
  * Text-to-SQL by a model (`--t2s-model`): it is given the step's prompt, the results of the steps it depends on and
- * the catalog, and writes one DuckDB query. It may write `(k)[]` for the full list of step k's first column and
+ * the catalog, and writes one query in the served engine's dialect (DuckDB, SQLite or PostgreSQL). It may write `(k)[]` for the full list of step k's first column and
  * `'(k)'` for its first value; those are bound here, so a long upstream list reaches the query whole.
  */
 export async function modelTextToSql(model: Model, prompt: string, upstream: ReadonlyMap<number, UpstreamResult>, catalog: SqlCatalog, signal: AbortSignal | undefined): Promise<string> {
@@ -31,7 +31,7 @@ export async function modelTextToSql(model: Model, prompt: string, upstream: Rea
       {
         role: 'system',
         content:
-          'Write one read-only DuckDB SQL query answering the step. Use only these tables and columns:\n' +
+          `Write one read-only ${catalog.dialect?.name ?? 'DuckDB'} SQL query answering the step. Use only these tables and columns:\n` +
           `${describeCatalog(catalog)}\n` +
           "Refer to an upstream step's values as '(k)' (its first value, quoted) or (k)[] (all values of its first column, as a parenthesised list). " +
           'Reply with the SQL in a ```sql block.',

@@ -1,3 +1,4 @@
+import { dialectOf } from '../../mcp-servers/sql/backends/dialect.ts';
 import type { CatalogColumn, SqlCatalog } from './sql-catalog.ts';
 import type { Filter, FilterValue, StepFrame } from './step-frame.ts';
 
@@ -13,11 +14,12 @@ const quote = (value: string): string => `'${value.replaceAll("'", "''")}'`;
 const literal = (value: string | number): string => (typeof value === 'number' ? String(value) : quote(value));
 
 /**
- * Renders a step's frame as one DuckDB query over the catalog's tables, with upstream values bound in: the measure's
+ * Renders a step's frame as one query in the catalog's dialect (DuckDB, SQLite or PostgreSQL) over its tables, with upstream values bound in: the measure's
  * table (or `calls`) is the base, a column of another table is reached through the one `_id` column they share, the
  * time column is the base table's first TIMESTAMP column. Says why when the catalog cannot serve the frame.
  */
 export function renderSql(frame: StepFrame, catalog: SqlCatalog, upstream: ReadonlyMap<number, UpstreamResult>): RenderOutcome {
+  const dialect = catalog.dialect ?? dialectOf('duckdb');
   const tableOf = (column: string): string[] => [...catalog.tables].filter(([, columns]) => columns.some((entry) => entry.name === column)).map(([table]) => table);
   const measureTable = frame.measure?.columns.length ? tableOf(frame.measure.columns[0]!)[0] : undefined;
   const momentsTable = frame.shape === 'moments' ? tableOf('moment')[0] : undefined;
@@ -40,12 +42,12 @@ export function renderSql(frame: StepFrame, catalog: SqlCatalog, upstream: Reado
       const time = timeColumn(timeTable);
       if (!time) return null;
       if (timeTable !== from && !join(timeTable)) return null;
-      return column === 'day' ? `${timeTable}.${time.name}::DATE` : `${timeTable}.${time.name}`;
+      return column === 'day' ? dialect.day(`${timeTable}.${time.name}`) : `${timeTable}.${time.name}`;
     }
     if (column === 'weekday') {
       const time = timeColumn(timeTable);
       if (!time || (timeTable !== from && !join(timeTable))) return null;
-      return `dayname(${timeTable}.${time.name})`;
+      return dialect.dayName(`${timeTable}.${time.name}`);
     }
     const tables = tableOf(column);
     if (tables.includes(from)) return `${from}.${column}`;
@@ -84,13 +86,13 @@ export function renderSql(frame: StepFrame, catalog: SqlCatalog, upstream: Reado
       case 'in': return { ok: true, sql: `${column} IN ${value.sql}` };
       case 'between':
       case 'not-between': {
-        const day = `CAST(${value.sql} AS DATE)`;
-        return { ok: true, sql: `${column} ${filter.op === 'between' ? 'BETWEEN' : 'NOT BETWEEN'} ${day} AND ${day} + ${filter.span ?? 0}` };
+        const day = dialect.toDate(value.sql);
+        return { ok: true, sql: `${column} ${filter.op === 'between' ? 'BETWEEN' : 'NOT BETWEEN'} ${day} AND ${dialect.addDays(day, filter.span ?? 0)}` };
       }
       default: {
         if (filter.column === 'time' && filter.value?.kind === 'literal') {
           const [date, plus] = String(filter.value.value).split(' ');
-          return { ok: true, sql: `${column} ${filter.op} TIMESTAMP ${quote(date!)}${plus ? ` + INTERVAL 1 DAY` : ''}` };
+          return { ok: true, sql: `${column} ${filter.op} ${dialect.timestampLiteral(date!, plus ? 1 : 0)}` };
         }
         return { ok: true, sql: `${column} ${filter.op} ${value.sql}` };
       }
@@ -110,8 +112,8 @@ export function renderSql(frame: StepFrame, catalog: SqlCatalog, upstream: Reado
     ? (() => {
         const table = measureTable ?? from;
         const time = timeColumn(timeTable);
-        if (frame.measure.expression.includes('{time}') && (!time || !join(timeTable))) return null;
-        return frame.measure.expression.replaceAll('{t}', table).replaceAll('{time}', time ? `${timeTable}.${time.name}` : '');
+        if (frame.measure.usesTime && (!time || !join(timeTable))) return null;
+        return frame.measure.expression(dialect, table, time ? `${timeTable}.${time.name}` : '');
       })()
     : undefined;
   if (measure === null) return { ok: false, reason: 'cannot translate: the measure needs a time column the tables lack' };
@@ -126,7 +128,7 @@ export function renderSql(frame: StepFrame, catalog: SqlCatalog, upstream: Reado
   };
   const fromSql = () => `FROM ${from}${[...joins.values()].map((entry) => ` ${entry}`).join('')}`;
   const measureName = frame.measure?.name ?? 'calls';
-  const measureSql = measure ? `round(${measure}, 4)` : 'count(*)';
+  const measureSql = measure ? dialect.round(measure, 4) : 'count(*)';
 
   switch (frame.shape) {
     case 'ids': {
@@ -145,7 +147,7 @@ export function renderSql(frame: StepFrame, catalog: SqlCatalog, upstream: Reado
       if (!day) return { ok: false, reason: 'cannot translate: the tables have no time column' };
       return {
         ok: true,
-        sql: `WITH per_day AS (SELECT ${day} AS day, count(*) AS n ${fromSql()}${whereSql()} GROUP BY 1) SELECT strftime(min(day), '%Y-%m-%d') AS spike_start FROM per_day WHERE n >= ${frame.factor ?? 4} * (SELECT median(n) FROM per_day)`,
+        sql: `WITH per_day AS (SELECT ${day} AS day, count(*) AS n ${fromSql()}${whereSql()} GROUP BY 1) SELECT ${dialect.dayText('min(day)')} AS spike_start FROM per_day WHERE n >= ${frame.factor ?? 4} * ${dialect.medianOver('n', 'per_day')}`,
       };
     }
     case 'attributes': {
@@ -167,9 +169,9 @@ export function renderSql(frame: StepFrame, catalog: SqlCatalog, upstream: Reado
       if (!measure || !frame.pivot) return { ok: false, reason: 'cannot translate: a change needs a measure and a date to compare before and after' };
       const time = qualify('time');
       if (!time) return { ok: false, reason: 'cannot translate: the tables have no time column' };
-      const pivot = `TIMESTAMP ${quote(frame.pivot)}`;
+      const pivot = dialect.timestampLiteral(frame.pivot);
       const inner = measure.replace(/^avg\((.*)\)$/, '$1');
-      const change = `round(avg(${inner}) FILTER (WHERE ${time} >= ${pivot}) - avg(${inner}) FILTER (WHERE ${time} < ${pivot}), 4)`;
+      const change = dialect.round(`avg(${inner}) FILTER (WHERE ${time} >= ${pivot}) - avg(${inner}) FILTER (WHERE ${time} < ${pivot})`, 4);
       const order = frame.direction === 'highest' ? 'DESC' : 'ASC';
       const limit = frame.direction || frame.limit ? ` LIMIT ${frame.limit ?? 1}` : '';
       if (!group) return { ok: true, sql: `SELECT ${change} AS ${measureName}_change, count(*) AS rows ${fromSql()}${whereSql()}` };

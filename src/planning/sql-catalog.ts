@@ -1,3 +1,5 @@
+import { dialectNamed, type SqlDialect } from '../../mcp-servers/sql/backends/dialect.ts';
+
 /**
  * What the offline text-to-SQL and the semantic checks know of a database: its tables, their columns and types, each
  * column's comment, and the values a comment enumerates (`'billing', 'technical_support', …`). The one place catalog
@@ -15,6 +17,8 @@ export interface CatalogColumn {
 
 export interface SqlCatalog {
   tables: Map<string, CatalogColumn[]>;
+  /** The engine's SQL spelling (the server's `get_database_info` names it); DuckDB's when absent. */
+  dialect?: SqlDialect;
 }
 
 /** The quoted values of a comment, unless they are examples of a format (the comment says "e.g." or "and seven digits"). */
@@ -40,13 +44,17 @@ type CallTool = (name: string, args: Record<string, unknown>) => Promise<{ conte
 const cache = new Map<string, Promise<SqlCatalog>>();
 
 /**
- * Reads the catalog through the SQL server's tools: `list_tables` (one call, which also keys the cache: the same
- * tables with the same row counts and descriptions are the same database), then `describe_table` per table on a miss.
+ * Reads the catalog through the SQL server's tools: `list_tables` and `get_database_info` (its engine: the dialect
+ * the SQL is written in; the two key the cache: the same tables with the same row counts and descriptions on the same
+ * engine are the same database), then `describe_table` per table on a miss.
  */
 export async function loadSqlCatalog(callTool: CallTool): Promise<SqlCatalog> {
   const listed = await callTool('list_tables', {});
   if (listed.isError) throw new Error(`the SQL server's list_tables failed: ${listed.content}`);
-  const cached = cache.get(listed.content);
+  const info = await callTool('get_database_info', {});
+  const engine = info.isError ? '' : String((JSON.parse(info.content) as { engine?: unknown }).engine ?? '');
+  const key = `${engine}\n${listed.content}`;
+  const cached = cache.get(key);
   if (cached) return cached;
   const loading = (async () => {
     const { tables } = JSON.parse(listed.content) as { tables: Array<{ name: string }> };
@@ -58,9 +66,9 @@ export async function loadSqlCatalog(callTool: CallTool): Promise<SqlCatalog> {
         return body.columns.map((column) => ({ table: name, name: column.name, type: column.type, comment: column.description }));
       }),
     );
-    return catalogFromColumns(rows.flat());
+    return { ...catalogFromColumns(rows.flat()), dialect: dialectNamed(engine) };
   })();
-  cache.set(listed.content, loading);
-  loading.catch(() => cache.delete(listed.content));
+  cache.set(key, loading);
+  loading.catch(() => cache.delete(key));
   return loading;
 }

@@ -1,3 +1,4 @@
+import type { SqlDialect } from '../../mcp-servers/sql/backends/dialect.ts';
 import type { CatalogColumn, SqlCatalog } from './sql-catalog.ts';
 
 /**
@@ -21,8 +22,10 @@ export interface Filter {
 
 export interface Measure {
   name: string;
-  /** SQL over the measure's table, `{t}` standing for it. */
-  expression: string;
+  /** SQL over the measure's table `t` (and its time column `time`, when `usesTime`), in the engine's dialect. */
+  expression(dialect: SqlDialect, t: string, time: string): string;
+  /** Whether the expression needs the time column. */
+  usesTime?: boolean;
   columns: string[];
 }
 
@@ -57,16 +60,16 @@ const numberOf = (word: string): number => NUMBER_WORDS[word.toLowerCase()] ?? N
 
 /** Measure words → SQL. Each names the catalog columns it needs; a catalog without them cannot translate it. */
 export const MEASURES: Array<{ pattern: RegExp } & Measure> = [
-  { pattern: /\bescalation rates?\b/, name: 'escalation_rate', expression: 'avg({t}.escalated::INTEGER)', columns: ['escalated'] },
-  { pattern: /\b(?:first-contact )?resolution rates?\b/, name: 'resolution_rate', expression: 'avg({t}.resolved::INTEGER)', columns: ['resolved'] },
-  { pattern: /\bsurvey response rates?\b|\bshare of contacts with a csat score\b/, name: 'survey_response_rate', expression: 'avg(({t}.csat IS NOT NULL)::INTEGER)', columns: ['csat'] },
-  { pattern: /\b(?:mean|average) csat\b/, name: 'mean_csat', expression: 'avg({t}.csat)', columns: ['csat'] },
-  { pattern: /\b(?:mean|average) hold(?: time)?\b/, name: 'mean_hold_s', expression: 'avg({t}.hold_s)', columns: ['hold_s'] },
-  { pattern: /\b(?:mean|average) (?:call duration|handle time)\b/, name: 'mean_duration_s', expression: 'avg({t}.duration_s)', columns: ['duration_s'] },
-  { pattern: /\b(?:mean|average) (?:number of )?transfers\b/, name: 'mean_transfers', expression: 'avg({t}.transfers)', columns: ['transfers'] },
-  { pattern: /\b(?:mean|average) (?:change in sentiment|sentiment change)(?: from start to end)?\b/, name: 'mean_sentiment_change', expression: 'avg({t}.sentiment_end - {t}.sentiment_start)', columns: ['sentiment_end', 'sentiment_start'] },
-  { pattern: /\b(?:mean|average) qa scores?\b/, name: 'mean_score', expression: 'avg({t}.score)', columns: ['score'] },
-  { pattern: /\b(?:average )?number of calls per calendar day\b/, name: 'calls_per_day', expression: 'count(*) / count(DISTINCT {time}::DATE)', columns: [] },
+  { pattern: /\bescalation rates?\b/, name: 'escalation_rate', expression: (d, t) => `avg(${d.integer(`${t}.escalated`)})`, columns: ['escalated'] },
+  { pattern: /\b(?:first-contact )?resolution rates?\b/, name: 'resolution_rate', expression: (d, t) => `avg(${d.integer(`${t}.resolved`)})`, columns: ['resolved'] },
+  { pattern: /\bsurvey response rates?\b|\bshare of contacts with a csat score\b/, name: 'survey_response_rate', expression: (d, t) => `avg(${d.integer(`(${t}.csat IS NOT NULL)`)})`, columns: ['csat'] },
+  { pattern: /\b(?:mean|average) csat\b/, name: 'mean_csat', expression: (_d, t) => `avg(${t}.csat)`, columns: ['csat'] },
+  { pattern: /\b(?:mean|average) hold(?: time)?\b/, name: 'mean_hold_s', expression: (_d, t) => `avg(${t}.hold_s)`, columns: ['hold_s'] },
+  { pattern: /\b(?:mean|average) (?:call duration|handle time)\b/, name: 'mean_duration_s', expression: (_d, t) => `avg(${t}.duration_s)`, columns: ['duration_s'] },
+  { pattern: /\b(?:mean|average) (?:number of )?transfers\b/, name: 'mean_transfers', expression: (_d, t) => `avg(${t}.transfers)`, columns: ['transfers'] },
+  { pattern: /\b(?:mean|average) (?:change in sentiment|sentiment change)(?: from start to end)?\b/, name: 'mean_sentiment_change', expression: (_d, t) => `avg(${t}.sentiment_end - ${t}.sentiment_start)`, columns: ['sentiment_end', 'sentiment_start'] },
+  { pattern: /\b(?:mean|average) qa scores?\b/, name: 'mean_score', expression: (_d, t) => `avg(${t}.score)`, columns: ['score'] },
+  { pattern: /\b(?:average )?number of calls per calendar day\b/, name: 'calls_per_day', expression: (d, _t, time) => d.divide('count(*)', `count(DISTINCT ${d.day(time)})`), usesTime: true, columns: [] },
 ];
 
 /** Words that carry structure, not data: what may remain once every recognised phrase is taken out. */
@@ -221,7 +224,7 @@ export function parseStepFrame(prompt: string, catalog: SqlCatalog, tool: 'T2S' 
   // The measure.
   let measure: Measure | undefined;
   for (const candidate of MEASURES) {
-    if (take(compiled(candidate.pattern.source, 'g')).length > 0 && !measure) measure = { name: candidate.name, expression: candidate.expression, columns: candidate.columns };
+    if (take(compiled(candidate.pattern.source, 'g')).length > 0 && !measure) measure = { name: candidate.name, expression: candidate.expression, ...(candidate.usesTime ? { usesTime: true } : {}), columns: candidate.columns };
   }
   if (!measure && shape === 'change') {
     /* handled below: a change needs a measure */

@@ -102,9 +102,8 @@ function walkSqlParser(node: unknown, parsed: ParsedQuery, ctes: Set<string>): v
  */
 export async function parseQueries(engine: Engine, sqls: readonly string[]): Promise<Array<ParsedQuery | null>> {
   if (engine === 'duckdb') return parseDuckDb(sqls);
-  // A CommonJS package: Node's own loader gives its exports as `default` only (vitest's transform also names them, so
-  // `module.Parser` passed the tests and failed every SQLite and PostgreSQL grading in the real CLI).
-  sqlParser ??= import('node-sql-parser').then((module) => new ('Parser' in module ? module : (module as unknown as { default: typeof module }).default).Parser());
+  // node-sql-parser is CommonJS: Node's own ESM loader (the CLI) gives its exports as `default` only; vitest names them too.
+  sqlParser ??= import('node-sql-parser').then((module) => new ((module as unknown as { default?: typeof module }).default ?? module).Parser());
   const parser = await sqlParser;
   return sqls.map((sql) => {
     try {

@@ -2,9 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { databaseJoins } from '../../../episodes/ddr-generator/scaffold-suite.ts';
+import { dialectOf } from '../../../mcp-servers/sql/backends/dialect.ts';
+import { databaseJoins } from '../../../mcp-servers/sql/backends/join-columns.ts';
+import { rowsOf, withCatalog } from '../../../mcp-servers/sql/backends/read-catalog.ts';
 import { gradeChecklist } from '../../../src/graders/checklist.ts';
 import { gradingContext, readCatalog } from '../../../src/graders/database-catalog.ts';
 import { DdrTaskSchema } from '../../../src/schemas/ddr-task.ts';
@@ -23,18 +24,8 @@ beforeAll(async () => {
 afterAll(async () => rm(scratch, { recursive: true, force: true }));
 
 async function joinsOf(file: string): Promise<string[]> {
-  const instance = await DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
-  const connection = await instance.connect();
-  try {
-    const schema = new Map<string, Array<{ name: string; type: string }>>();
-    for (const row of (await connection.runAndReadAll("SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal ORDER BY table_name, column_index")).getRowObjectsJson()) {
-      schema.set(String(row.table_name), [...(schema.get(String(row.table_name)) ?? []), { name: String(row.column_name), type: String(row.data_type) }]);
-    }
-    return (await databaseJoins(connection, schema)).joins.map((join) => `${join.fromTable}.${join.fromColumn}→${join.toTable}.${join.toColumn} ${join.how}`).sort();
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  const { joins } = await withCatalog(file, (backend, catalog, engine) => databaseJoins(rowsOf(backend), catalog, dialectOf(engine)));
+  return joins.map((join) => `${join.fromTable}.${join.fromColumn}→${join.toTable}.${join.toColumn} ${join.how}`).sort();
 }
 
 describe('ddr scaffold and the explorer on databases whose joins are neither declared nor named alike', { timeout: 600_000 }, () => {

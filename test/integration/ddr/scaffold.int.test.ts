@@ -6,7 +6,9 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeAnswer } from '../../../episodes/ddr-generator/compute-answer.ts';
-import { databaseJoins } from '../../../episodes/ddr-generator/scaffold-suite.ts';
+import { dialectOf } from '../../../mcp-servers/sql/backends/dialect.ts';
+import { databaseJoins } from '../../../mcp-servers/sql/backends/join-columns.ts';
+import { rowsOf, withCatalog } from '../../../mcp-servers/sql/backends/read-catalog.ts';
 import { loadTask } from '../../../src/engine/load-task.ts';
 import { DdrTaskSchema, type DdrTask } from '../../../src/schemas/ddr-task.ts';
 import { buildTransitDb } from './transit-db.ts';
@@ -37,15 +39,7 @@ afterAll(async () => {
 
 describe('sandbox ddr scaffold on a database of another shape (no comments, references named unlike their keys)', { timeout: 600_000 }, () => {
   it('finds the joins: declared keys, and names plus value overlap (trips.origin_id → places.id)', async () => {
-    const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
-    const connection = await instance.connect();
-    const schema = new Map<string, Array<{ name: string; type: string }>>();
-    for (const row of (await connection.runAndReadAll("SELECT table_name, column_name, data_type FROM duckdb_columns() WHERE schema_name = 'main' AND NOT internal")).getRowObjectsJson()) {
-      schema.set(String(row.table_name), [...(schema.get(String(row.table_name)) ?? []), { name: String(row.column_name), type: String(row.data_type) }]);
-    }
-    const { joins } = await databaseJoins(connection, schema);
-    connection.closeSync();
-    instance.closeSync();
+    const { joins } = await withCatalog(db, (backend, catalog, engine) => databaseJoins(rowsOf(backend), catalog, dialectOf(engine)));
     const named = joins.map((join) => `${join.fromTable}.${join.fromColumn}→${join.toTable}.${join.toColumn} ${join.how}`).sort();
     expect(named).toEqual(['ratings.trip_no→trips.trip_no declared', 'trips.dest_id→places.id values', 'trips.origin_id→places.id values', 'trips.vehicle_id→vehicles.id values']);
   });

@@ -7,7 +7,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { copyDatabase } from '../../../mcp-servers/sql/backends/copy-database.ts';
 import { createServer, MAX_RESULT_BYTES } from '../../../mcp-servers/sql/index.ts';
 import { readCatalog } from '../../../src/graders/database-catalog.ts';
-import { scaffoldSuite } from '../../../episodes/ddr-generator/scaffold-suite.ts';
 import { startPostgres, type PostgresCluster } from '../../support/postgres.ts';
 import { buildSmallDatabase } from './build-small-database.ts';
 import { connectInMemory } from './connect-in-memory.ts';
@@ -224,12 +223,5 @@ describe('what the server will not serve', () => {
     await import('node:fs/promises').then((fs) => fs.writeFile(text, 'SQLite is not what this is\n'.repeat(10)));
     await expect(createServer({ dbPath: text })).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringContaining('is not a database') });
     await expect(createServer({ dbPath: path.join(scratch, 'absent.duckdb') })).rejects.toMatchObject({ code: 'not-found' });
-  });
-
-  it('ddr scaffold: a SQLite file or a PostgreSQL URL refused in one line before DuckDB opens it (DuckDB would try to download its sqlite extension)', async () => {
-    const out = path.join(scratch, 'suite');
-    await expect(scaffoldSuite({ db: databases.sqlite, entity: 'agents.agent_id', count: 1, out })).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringContaining('a SQLite database; ddr scaffold reads DuckDB files only') });
-    await expect(scaffoldSuite({ db: databases.postgres, entity: 'agents.agent_id', count: 1, out })).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringContaining('ddr scaffold reads DuckDB files only') });
-    expect(existsSync(out)).toBe(false);
   });
 });

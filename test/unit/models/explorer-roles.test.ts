@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planProbes } from '../../../src/models/explorer.ts';
-import { entityScopes } from '../../../src/models/join-columns.ts';
+import { entityScopes } from '../../../mcp-servers/sql/backends/join-columns.ts';
 
 // The issue's rule: the role a column name gives a reference (start / end) is carried into the explorer's statements.
 describe('the explorer\'s statements about rows reached through a reference', () => {

@@ -1,3 +1,7 @@
+import type { SqlDialect } from './dialect.ts';
+import type { QueryRows } from './read-catalog.ts';
+import type { Catalog } from './types.ts';
+
 /** A column of a table, as the catalog lists it. */
 export interface CatalogColumn {
   name: string;
@@ -14,16 +18,19 @@ export interface JoinColumn {
   how: 'declared' | 'values' | 'contained';
 }
 
-/** The catalog query for declared keys: one row per PRIMARY KEY / UNIQUE / FOREIGN KEY constraint on one column. */
-export const KEYS_SQL =
-  'SELECT constraint_type AS kind, table_name, constraint_column_names[1] AS column_name, referenced_table, referenced_column_names[1] AS referenced_column ' +
-  "FROM duckdb_constraints() WHERE schema_name = 'main' AND constraint_type IN ('PRIMARY KEY', 'UNIQUE', 'FOREIGN KEY') AND len(constraint_column_names) = 1";
-
-/** SQL spelling shared by the explorer and `ddr scaffold`: an identifier, a string literal, and the catalog's type families. */
+/**
+ * SQL spelling shared by the explorer and `ddr scaffold` on every engine: an identifier, a string literal, and the
+ * catalog's type families — DuckDB's type names (SQLite files built by `db build` declare them too) and
+ * PostgreSQL's (`double precision`, `numeric`, `character varying`, `timestamp without time zone`).
+ */
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 export const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
-export const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|REAL|DECIMAL.*|U?(TINY|SMALL|BIG)?INT.*)$/i;
+export const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|FLOAT|DOUBLE|DOUBLE PRECISION|REAL|DECIMAL.*|NUMERIC.*|U?(TINY|SMALL|BIG)?INT.*)$/i;
 export const TEMPORAL = /^(DATE|TIMESTAMP.*)$/i;
+/** Text and boolean columns: the ones whose few distinct values can be categories. */
+export const CATEGORICAL = /^(VARCHAR|TEXT|CHARACTER VARYING|BOOLEAN)$/i;
+/** Text columns. */
+export const TEXTUAL = /^(VARCHAR|TEXT|CHARACTER VARYING)$/i;
 /** A column or table name in words ("discharge_date" → "discharge date"). */
 export const words = (name: string) => name.replaceAll('_', ' ');
 // Lists, structs and maps are their own family (BIGINT[] is not an integer id).
@@ -105,7 +112,9 @@ export function uniqueColumnsSql(schema: ReadonlyMap<string, readonly CatalogCol
   for (const [table, columns] of schema) {
     if (keys.has(table)) continue;
     for (const column of columns.filter((candidate) => ID_FAMILIES.has(family(candidate.type)))) {
-      parts.push(`SELECT ${literal(table)} AS table_name, ${literal(column.name)} AS column_name FROM ${quote(table)} HAVING count(DISTINCT ${quote(column.name)}) = count(*) AND count(${quote(column.name)}) = count(*) AND count(*) > 1`);
+      // Counted in a subquery: SQLite takes HAVING only on a query whose select list aggregates.
+      const counts = `SELECT count(DISTINCT ${quote(column.name)}) AS d, count(${quote(column.name)}) AS p, count(*) AS n FROM ${quote(table)}`;
+      parts.push(`SELECT ${literal(table)} AS table_name, ${literal(column.name)} AS column_name FROM (${counts}) AS c WHERE d = n AND p = n AND n > 1`);
     }
   }
   return parts.length === 0 ? null : parts.join(' UNION ALL ');
@@ -127,12 +136,14 @@ export function withUniqueKeys(schema: ReadonlyMap<string, readonly CatalogColum
  * 500) found in the referenced key: `pair` (its index) and `overlap` (0..1); for a candidate by values alone also
  * `coverage`, its distinct values over the key's (approximate counts).
  */
-export function overlapSql(candidates: readonly JoinColumn[]): string {
+export function overlapSql(candidates: readonly JoinColumn[], dialect: SqlDialect): string {
   return candidates
     .map((candidate, index) => {
       const sample = `(SELECT DISTINCT ${quote(candidate.fromColumn)} AS v FROM ${quote(candidate.fromTable)} WHERE ${quote(candidate.fromColumn)} IS NOT NULL LIMIT 500)`;
-      const coverage = `(SELECT approx_count_distinct(${quote(candidate.fromColumn)}) FROM ${quote(candidate.fromTable)})::DOUBLE / greatest(1, (SELECT approx_count_distinct(${quote(candidate.toColumn)}) FROM ${quote(candidate.toTable)}))`;
-      return `SELECT ${index} AS pair, (SELECT count(*) FROM ${sample} s WHERE s.v IN (SELECT ${quote(candidate.toColumn)} FROM ${quote(candidate.toTable)}))::DOUBLE / greatest(1, (SELECT count(*) FROM ${sample})) AS overlap, ${candidate.how === 'contained' ? coverage : '1.0'} AS coverage`;
+      const distinct = (table: string, column: string) => `(SELECT ${dialect.approxCountDistinct(quote(column))} FROM ${quote(table)})`;
+      const coverage = `${dialect.double(distinct(candidate.fromTable, candidate.fromColumn))} / ${dialect.greatest('1', distinct(candidate.toTable, candidate.toColumn))}`;
+      const found = `(SELECT count(*) FROM ${sample} s WHERE s.v IN (SELECT ${quote(candidate.toColumn)} FROM ${quote(candidate.toTable)}))`;
+      return `SELECT ${index} AS pair, ${dialect.double(found)} / ${dialect.greatest('1', `(SELECT count(*) FROM ${sample} AS n)`)} AS overlap, ${candidate.how === 'contained' ? coverage : '1.0'} AS coverage`;
     })
     .join(' UNION ALL ');
 }
@@ -154,7 +165,7 @@ export function confirmedJoins(candidates: readonly JoinColumn[], rows: Readonly
   return confirmed.filter((candidate) => candidate.how !== 'contained' || confirmed.find((other) => other.fromTable === candidate.fromTable && other.fromColumn === candidate.fromColumn) === candidate);
 }
 
-/** Declared foreign keys from KEYS_SQL rows, and the declared keys per table. */
+/** Declared foreign keys from the rows of the dialect's `keysSql`, and the declared keys per table. */
 export function declaredKeys(rows: ReadonlyArray<Record<string, unknown>>): { joins: JoinColumn[]; keys: Map<string, string> } {
   const joins: JoinColumn[] = [];
   const keys = new Map<string, string>();
@@ -225,4 +236,28 @@ export function entityScopes(key: { table: string; column: string }, entityId: s
     }
   }
   return scopes;
+}
+
+/** A catalog's tables as the join finder reads them: table → columns (name, type), in column order. */
+export function columnsByTable(catalog: Catalog): Map<string, CatalogColumn[]> {
+  return new Map(catalog.tables.map((table) => [table.name, table.columns.map(({ name, type }) => ({ name, type }))]));
+}
+
+/**
+ * The joins of a database: declared foreign keys (the backend's catalog), then name candidates whose values mostly
+ * exist in the key, then columns whose values all exist in another table's key (keys by declaration, by name, else an
+ * all-distinct column) — measured by queries in the engine's dialect.
+ */
+export async function databaseJoins(rows: QueryRows, catalog: Catalog, dialect: SqlDialect): Promise<{ joins: JoinColumn[]; keys: Map<string, string> }> {
+  const schema = columnsByTable(catalog);
+  const declared = declaredKeys(
+    catalog.keys.map((key) => ({ kind: key.kind, table_name: key.table, column_name: key.column, referenced_table: key.referencedTable, referenced_column: key.referencedColumn })),
+  );
+  const named = tableKeys(schema, declared.keys);
+  const uniqueSql = uniqueColumnsSql(schema, named);
+  const keys = uniqueSql === null ? named : withUniqueKeys(schema, named, await rows(uniqueSql));
+  const byName = nameCandidates(schema, keys).filter((candidate) => !declared.joins.some((join) => join.fromTable === candidate.fromTable && join.fromColumn === candidate.fromColumn));
+  const candidates = [...byName, ...containmentCandidates(schema, keys, [...declared.joins, ...byName])];
+  const found = candidates.length === 0 ? [] : confirmedJoins(candidates, await rows(overlapSql(candidates, dialect)));
+  return { joins: mergeJoins(declared.joins, found), keys };
 }
