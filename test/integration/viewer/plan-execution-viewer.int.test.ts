@@ -7,12 +7,12 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
-import { openStore, type ResultsStore } from '../../../src/results/store.ts';
+import type { ResultsStore } from '../../../src/results/store.ts';
 import type { PlanExecution } from '../../../src/schemas/plan-execution.ts';
 import type { Plan } from '../../../src/schemas/plan.ts';
-import { startViewer, type Viewer } from '../../../src/viewer/server.ts';
-import { launchChromium } from '../../support/chromium.ts';
+import type { Viewer } from '../../../src/viewer/server.ts';
 import { sandbox } from '../../support/sandbox-cli.ts';
+import { openViewerPage, type ViewerPage } from '../../support/viewer-page.ts';
 
 const TASK = 'plan-oc-001';
 let scratch: string;
@@ -21,7 +21,8 @@ let store: ResultsStore;
 let viewer: Viewer;
 let context: BrowserContext;
 let page: Page;
-const problems: string[] = [];
+let problems: string[] = [];
+let session: ViewerPage | undefined;
 const ran: Record<string, { status: number | null; stdout: string; stderr: string }> = {};
 
 /** The reference plan of plan-oc-001 (episodes/plan/plan-oc-001.json). */
@@ -50,20 +51,12 @@ beforeAll(async () => {
   ran.swapped = run(`scripted:${path.join(scratch, 'swapped.json')}`, 'swapped');
   ran.untranslatable = run(`scripted:${path.join(scratch, 'untranslatable.json')}`, 'untranslatable');
 
-  store = await openStore(path.join(scratch, 'results.duckdb'));
-  viewer = await startViewer({ store, dirs: [runs], pollMs: 300 });
-  context = await launchChromium();
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  session = await openViewerPage(path.join(scratch, 'results.duckdb'), [runs]);
+  ({ store, viewer, context, page, problems } = session);
 }, 900_000);
 
 afterAll(async () => {
-  await context?.close();
-  await viewer?.close();
-  store?.close();
+  await session?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 

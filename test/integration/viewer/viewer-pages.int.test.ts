@@ -6,9 +6,8 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
-import { openStore, type ResultsStore } from '../../../src/results/store.ts';
-import { startViewer, type Viewer } from '../../../src/viewer/server.ts';
-import { launchChromium } from '../../support/chromium.ts';
+import type { ResultsStore } from '../../../src/results/store.ts';
+import type { Viewer } from '../../../src/viewer/server.ts';
 
 /**
  * The viewer's and the report's pages on small runs (issue 37): plots inside their measure's range, the plan DAG whole,
@@ -36,7 +35,8 @@ let store: ResultsStore;
 let viewer: Viewer;
 let context: BrowserContext;
 let page: Page;
-const problems: string[] = [];
+let problems: string[] = [];
+let session: ViewerPage | undefined;
 const encode = encodeURIComponent;
 
 beforeAll(async () => {
@@ -51,22 +51,14 @@ beforeAll(async () => {
   const script = path.join(scratch, 'script.json');
   await writeFile(script, JSON.stringify([{ toolCalls: [{ name: 'no_such_tool', arguments: {} }] }, ...task.reference.trajectory]));
   for (const enforcement of ['block', 'observe']) ok('run', '--suite', MH, '--model', `scripted:${script}`, '--enforcement', enforcement, '--repeats', '2', '--out', path.join(runs, enforcement));
-  store = await openStore(path.join(scratch, 'results.duckdb'));
-  viewer = await startViewer({ store, dirs: [runs], pollMs: 300 });
   await mkdir(SHOTS, { recursive: true });
-  context = await launchChromium();
-  page = await context.newPage();
+  session = await openViewerPage(path.join(scratch, 'results.duckdb'), [runs]);
+  ({ store, viewer, context, page, problems } = session);
   await page.setViewportSize({ width: WIDTH, height: 900 });
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
 }, 600_000);
 
 afterAll(async () => {
-  await context?.close();
-  await viewer?.close();
-  store?.close();
+  await session?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
@@ -245,3 +237,4 @@ describe('sandbox report --format html --episodes: a static bundle opened from d
     expect(usage.stderr).toContain('--episodes writes an HTML bundle');
   });
 });
+import { openViewerPage, type ViewerPage } from '../../support/viewer-page.ts';

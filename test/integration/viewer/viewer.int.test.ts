@@ -6,9 +6,8 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
-import { openStore, type ResultsStore } from '../../../src/results/store.ts';
-import { startViewer, type Viewer } from '../../../src/viewer/server.ts';
-import { launchChromium } from '../../support/chromium.ts';
+import type { ResultsStore } from '../../../src/results/store.ts';
+import type { Viewer } from '../../../src/viewer/server.ts';
 
 /** Screenshots kept as CI artefacts. */
 const SHOTS = path.join(REPO_ROOT, 'runs', 'viewer-screenshots');
@@ -25,7 +24,8 @@ let store: ResultsStore;
 let viewer: Viewer;
 let context: BrowserContext;
 let page: Page;
-const problems: string[] = [];
+let problems: string[] = [];
+let session: ViewerPage | undefined;
 const MH = path.join(REPO_ROOT, 'episodes/cctu/cctu2-mh-001.json');
 
 beforeAll(async () => {
@@ -55,21 +55,13 @@ beforeAll(async () => {
   const same = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/sandbox.js'), 'validate', path.join(runs, 'reference', 'cctu2-mh-001.0.jsonl'), '--save'], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 120_000 });
   if (same.status !== 0) throw new Error(`sandbox validate --save exited ${same.status}: ${same.stderr}`);
 
-  store = await openStore(path.join(scratch, 'results.duckdb'));
-  viewer = await startViewer({ store, dirs: [runs], pollMs: 300 });
   await mkdir(SHOTS, { recursive: true });
-  context = await launchChromium();
-  page = await context.newPage();
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  session = await openViewerPage(path.join(scratch, 'results.duckdb'), [runs]);
+  ({ store, viewer, context, page, problems } = session);
 }, 600_000);
 
 afterAll(async () => {
-  await context?.close();
-  await viewer?.close();
-  store?.close();
+  await session?.close();
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
 
@@ -334,3 +326,4 @@ describe('sandbox results --json (acceptance)', { timeout: 120_000 }, () => {
     expect(json.reports.pass_k.map((row) => [row.k, row.tasks, row['pass^k'], row['pass@k']])).toEqual([[1, 4, 1, 1], [2, 4, 1, 1], [3, 4, 1, 1]]);
   });
 });
+import { openViewerPage, type ViewerPage } from '../../support/viewer-page.ts';
