@@ -4,10 +4,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
-import type { ResultsStore } from '../../../src/results/store.ts';
 import type { PlanExecution } from '../../../src/schemas/plan-execution.ts';
 import type { Plan } from '../../../src/schemas/plan.ts';
 import type { Viewer } from '../../../src/viewer/server.ts';
@@ -17,9 +16,7 @@ import { openViewerPage, type ViewerPage } from '../../support/viewer-page.ts';
 const TASK = 'plan-oc-001';
 let scratch: string;
 let runs: string;
-let store: ResultsStore;
 let viewer: Viewer;
-let context: BrowserContext;
 let page: Page;
 let problems: string[] = [];
 let session: ViewerPage | undefined;
@@ -52,7 +49,7 @@ beforeAll(async () => {
   ran.untranslatable = run(`scripted:${path.join(scratch, 'untranslatable.json')}`, 'untranslatable');
 
   session = await openViewerPage(path.join(scratch, 'results.duckdb'), [runs]);
-  ({ store, viewer, context, page, problems } = session);
+  ({ viewer, page, problems } = session);
 }, 900_000);
 
 afterAll(async () => {

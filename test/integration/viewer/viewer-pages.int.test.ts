@@ -6,7 +6,6 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
-import type { ResultsStore } from '../../../src/results/store.ts';
 import type { Viewer } from '../../../src/viewer/server.ts';
 
 /**
@@ -31,7 +30,6 @@ function ok(...args: string[]): string {
 
 let scratch: string;
 let runs: string;
-let store: ResultsStore;
 let viewer: Viewer;
 let context: BrowserContext;
 let page: Page;
@@ -53,7 +51,7 @@ beforeAll(async () => {
   for (const enforcement of ['block', 'observe']) ok('run', '--suite', MH, '--model', `scripted:${script}`, '--enforcement', enforcement, '--repeats', '2', '--out', path.join(runs, enforcement));
   await mkdir(SHOTS, { recursive: true });
   session = await openViewerPage(path.join(scratch, 'results.duckdb'), [runs]);
-  ({ store, viewer, context, page, problems } = session);
+  ({ viewer, context, page, problems } = session);
   await page.setViewportSize({ width: WIDTH, height: 900 });
 }, 600_000);
 

@@ -6,7 +6,6 @@ import { pathToFileURL } from 'node:url';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
-import type { ResultsStore } from '../../../src/results/store.ts';
 import type { Viewer } from '../../../src/viewer/server.ts';
 
 /** Screenshots kept as CI artefacts. */
@@ -20,7 +19,6 @@ function sandbox(...args: string[]) {
 
 let scratch: string;
 let runs: string;
-let store: ResultsStore;
 let viewer: Viewer;
 let context: BrowserContext;
 let page: Page;
@@ -57,7 +55,7 @@ beforeAll(async () => {
 
   await mkdir(SHOTS, { recursive: true });
   session = await openViewerPage(path.join(scratch, 'results.duckdb'), [runs]);
-  ({ store, viewer, context, page, problems } = session);
+  ({ viewer, context, page, problems } = session);
 }, 600_000);
 
 afterAll(async () => {
