@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyDatabase } from '../../../mcp-servers/sql/backends/copy-database.ts';
 import type { DdrTask } from '../../../src/schemas/ddr-task.ts';
-import { startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import type { PostgresCluster } from '../../support/postgres.ts';
 import { sandbox } from '../../support/sandbox-cli.ts';
-import { buildSmallDatabase } from '../sql/build-small-database.ts';
+import { buildSmallDatabase, onEveryEngine } from '../sql/build-small-database.ts';
 
 type Engine = 'duckdb' | 'sqlite' | 'postgres';
 const ENGINES: Engine[] = ['duckdb', 'sqlite', 'postgres'];
@@ -18,14 +17,9 @@ const databases = {} as Record<Engine, string>;
 const suites = {} as Record<Engine, DdrTask[]>;
 
 beforeAll(async () => {
-  databases.duckdb = await buildSmallDatabase(300);
-  databases.sqlite = path.join(scratch, 'contact-center.sqlite');
-  await copyDatabase(databases.duckdb, { engine: 'sqlite', file: databases.sqlite });
-  cluster = await startPostgres();
-  await cluster.createDatabase('cc');
-  await copyDatabase(databases.duckdb, { engine: 'postgres', url: cluster.url('cc') });
-  await cluster.grantReader('cc', 'reader');
-  databases.postgres = cluster.url('cc', 'reader');
+  const copied = await onEveryEngine(await buildSmallDatabase(300), path.join(scratch, 'contact-center.sqlite'));
+  Object.assign(databases, copied.databases);
+  cluster = copied.cluster;
 }, 240_000);
 afterAll(async () => {
   await cluster?.stop();

@@ -9,12 +9,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDatabase } from '../../../databases/index.ts';
 import { generatePlanSuite } from '../../../episodes/plan-generator/index.ts';
-import { copyDatabase } from '../../../mcp-servers/sql/backends/copy-database.ts';
 import { subqueryMatches } from '../../../src/graders/cctu.ts';
 import { startEnvironment, type ToolEnvironment } from '../../../src/mcp/start-environment.ts';
 import { runPlan } from '../../../src/planning/index.ts';
 import type { PlanTask } from '../../../src/schemas/plan-task.ts';
-import { startPostgres, type PostgresCluster } from '../../support/postgres.ts';
+import type { PostgresCluster } from '../../support/postgres.ts';
+import { onEveryEngine } from '../sql/build-small-database.ts';
 
 const CALLS = 4000;
 type Engine = 'duckdb' | 'sqlite' | 'postgres';
@@ -37,13 +37,9 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'plan-engines-'));
   process.env.SANDBOX_DATA_DIR = dataDir;
   const duckdb = await ensureDatabase('contact-center', { calls: CALLS });
-  const sqlite = path.join(dataDir, 'contact-center.sqlite');
-  await copyDatabase(duckdb, { engine: 'sqlite', file: sqlite });
-  cluster = await startPostgres();
-  await cluster.createDatabase('cc');
-  await copyDatabase(duckdb, { engine: 'postgres', url: cluster.url('cc') });
-  await cluster.grantReader('cc', 'reader');
-  const paths: Record<Engine, string | undefined> = { duckdb: undefined, sqlite, postgres: cluster.url('cc', 'reader') };
+  const copied = await onEveryEngine(duckdb, path.join(dataDir, 'contact-center.sqlite'));
+  cluster = copied.cluster;
+  const paths: Record<Engine, string | undefined> = { ...copied.databases, duckdb: undefined };
   for (const engine of ENGINES) environments[engine] = await startEnvironment(on(suite[0]!, paths[engine]));
 }, 600_000);
 

@@ -9,10 +9,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { copyDatabase } from '../../../mcp-servers/sql/backends/copy-database.ts';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
-import { startPostgres, type PostgresCluster } from '../../support/postgres.ts';
-import { buildSmallDatabase } from './build-small-database.ts';
+import type { PostgresCluster } from '../../support/postgres.ts';
+import { buildSmallDatabase, onEveryEngine } from './build-small-database.ts';
 
 type Engine = 'duckdb' | 'sqlite' | 'postgres';
 /** A query of each engine that runs for minutes, on the CPU of the process that runs it. */
@@ -26,14 +25,9 @@ let cluster: PostgresCluster;
 const databases = {} as Record<Engine, string>;
 
 beforeAll(async () => {
-  databases.duckdb = await buildSmallDatabase(200);
-  databases.sqlite = path.join(mkdtempSync(path.join(os.tmpdir(), 'sql-cancel-')), 'contact-center.sqlite');
-  await copyDatabase(databases.duckdb, { engine: 'sqlite', file: databases.sqlite });
-  cluster = await startPostgres();
-  await cluster.createDatabase('cc');
-  await copyDatabase(databases.duckdb, { engine: 'postgres', url: cluster.url('cc') });
-  await cluster.grantReader('cc', 'reader');
-  databases.postgres = cluster.url('cc', 'reader');
+  const copied = await onEveryEngine(await buildSmallDatabase(200), path.join(mkdtempSync(path.join(os.tmpdir(), 'sql-cancel-')), 'contact-center.sqlite'));
+  Object.assign(databases, copied.databases);
+  cluster = copied.cluster;
 }, 240_000);
 afterAll(async () => {
   await cluster?.stop();

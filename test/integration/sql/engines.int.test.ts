@@ -4,11 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { copyDatabase } from '../../../mcp-servers/sql/backends/copy-database.ts';
 import { createServer, MAX_RESULT_BYTES } from '../../../mcp-servers/sql/index.ts';
 import { readCatalog } from '../../../src/graders/database-catalog.ts';
-import { startPostgres, type PostgresCluster } from '../../support/postgres.ts';
-import { buildSmallDatabase } from './build-small-database.ts';
+import type { PostgresCluster } from '../../support/postgres.ts';
+import { buildSmallDatabase, onEveryEngine } from './build-small-database.ts';
 import { connectInMemory } from './connect-in-memory.ts';
 
 type Engine = 'duckdb' | 'sqlite' | 'postgres';
@@ -22,14 +21,9 @@ const databases = {} as Record<Engine, string>;
 const servers = {} as Record<Engine, { server: McpServer; call: Awaited<ReturnType<typeof connectInMemory>>['call'] }>;
 
 beforeAll(async () => {
-  databases.duckdb = await buildSmallDatabase(CALLS);
-  databases.sqlite = path.join(scratch, 'contact-center.sqlite');
-  await copyDatabase(databases.duckdb, { engine: 'sqlite', file: databases.sqlite });
-  cluster = await startPostgres();
-  await cluster.createDatabase('cc');
-  await copyDatabase(databases.duckdb, { engine: 'postgres', url: cluster.url('cc') });
-  await cluster.grantReader('cc', 'reader');
-  databases.postgres = cluster.url('cc', 'reader');
+  const copied = await onEveryEngine(await buildSmallDatabase(CALLS), path.join(scratch, 'contact-center.sqlite'));
+  Object.assign(databases, copied.databases);
+  cluster = copied.cluster;
   for (const engine of ['duckdb', 'sqlite', 'postgres'] as const) {
     const server = await createServer({ dbPath: databases[engine], timeoutMs: 1_000, memoryLimit: '192MB' });
     servers[engine] = { server, ...(await connectInMemory(server)) };
