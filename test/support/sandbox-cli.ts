@@ -12,6 +12,13 @@ export function sandbox(...args: string[]): { status: number | null; stdout: str
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
+/** `sandbox …` that must succeed: its stdout, or an error with its exit status and stderr. */
+export function sandboxOk(...args: string[]): string {
+  const result = sandbox(...args);
+  if (result.status !== 0) throw new Error(`sandbox ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return result.stdout;
+}
+
 /** A real `sandbox` process in the background (a worker, or a coordinator waiting for workers). */
 export interface SandboxProcess {
   child: ChildProcess;

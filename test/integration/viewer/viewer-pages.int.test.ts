@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -18,16 +17,6 @@ const SHOTS = path.join(REPO_ROOT, 'runs', 'viewer-screenshots');
 const WIDTH = 1280;
 const MH = path.join(REPO_ROOT, 'episodes/cctu/cctu2-mh-001.json');
 
-function sandbox(...args: string[]) {
-  return spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/sandbox.js'), ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 240_000 });
-}
-
-function ok(...args: string[]): string {
-  const result = sandbox(...args);
-  if (result.status !== 0) throw new Error(`sandbox ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  return result.stdout;
-}
-
 let scratch: string;
 let runs: string;
 let viewer: Viewer;
@@ -41,14 +30,14 @@ beforeAll(async () => {
   scratch = await mkdtemp(path.join(os.tmpdir(), 'viewer-pages-'));
   runs = path.join(scratch, 'runs');
   // one DDR episode: every histogram has one value (the server bins it [v − 0.5, v + 0.5])
-  ok('run', '--suite', path.join(REPO_ROOT, 'episodes/ddr/ddr-clinical-p-0001.json'), '--model', 'reference', '--out', path.join(runs, 'ddr'));
+  sandboxOk('run', '--suite', path.join(REPO_ROOT, 'episodes/ddr/ddr-clinical-p-0001.json'), '--model', 'reference', '--out', path.join(runs, 'ddr'));
   // one plan episode: its DAG has edges dagre routes around the nodes
-  ok('run', '--suite', path.join(REPO_ROOT, 'episodes/plan/plan-oc-001.json'), '--model', 'reference', '--out', path.join(runs, 'plan'));
+  sandboxOk('run', '--suite', path.join(REPO_ROOT, 'episodes/plan/plan-oc-001.json'), '--model', 'reference', '--out', path.join(runs, 'plan'));
   // block vs observe: a scripted agent that first calls a tool it does not have, then plays the reference
   const task = JSON.parse(await readFile(MH, 'utf8')) as { reference: { trajectory: unknown[] } };
   const script = path.join(scratch, 'script.json');
   await writeFile(script, JSON.stringify([{ toolCalls: [{ name: 'no_such_tool', arguments: {} }] }, ...task.reference.trajectory]));
-  for (const enforcement of ['block', 'observe']) ok('run', '--suite', MH, '--model', `scripted:${script}`, '--enforcement', enforcement, '--repeats', '2', '--out', path.join(runs, enforcement));
+  for (const enforcement of ['block', 'observe']) sandboxOk('run', '--suite', MH, '--model', `scripted:${script}`, '--enforcement', enforcement, '--repeats', '2', '--out', path.join(runs, enforcement));
   await mkdir(SHOTS, { recursive: true });
   session = await openViewerPage(path.join(scratch, 'results.duckdb'), [runs]);
   ({ viewer, context, page, problems } = session);
@@ -151,7 +140,7 @@ describe('viewer pages on small runs, in headless Chromium at 1,280 px', { timeo
   it('the HTML report of each run, opened from its file, fits 1,280 px (it was 1,879–1,973 px wide at 1,400)', { timeout: 300_000 }, async () => {
     for (const run of ['ddr', 'plan', 'block']) {
       const out = path.join(scratch, `${run}.html`);
-      ok('report', path.join(runs, run), '--format', 'html', '--out', out);
+      sandboxOk('report', path.join(runs, run), '--format', 'html', '--out', out);
       await page.goto(pathToFileURL(out).href);
       await page.waitForSelector('table#episodes tbody tr');
       await page.waitForSelector('.plots figure svg');
@@ -168,7 +157,7 @@ describe('viewer pages on small runs, in headless Chromium at 1,280 px', { timeo
 describe('sandbox report --format html --episodes: a static bundle opened from disk', { timeout: 180_000 }, () => {
   it('the report and each transcript open offline (file://, no request leaves the disk), linked both ways, and fit 1,280 px', async () => {
     const out = path.join(scratch, 'bundle');
-    const printed = ok('report', path.join(runs, 'block'), '--format', 'html', '--episodes', '--out', out);
+    const printed = sandboxOk('report', path.join(runs, 'block'), '--format', 'html', '--episodes', '--out', out);
     expect(printed).toContain('2 episodes');
     // one page per trajectory of the run, named after it
     expect((await readdir(path.join(out, 'episodes'))).sort()).toEqual(['cctu2-mh-001.0.html', 'cctu2-mh-001.1.html']);
@@ -221,7 +210,7 @@ describe('sandbox report --format html --episodes: a static bundle opened from d
 
   it('a bundle replaces an earlier bundle, never a folder of other files; --episodes takes --format html only', async () => {
     const out = path.join(scratch, 'bundle');
-    ok('report', path.join(runs, 'block'), '--episodes', '--out', out); // over the bundle of the test above
+    sandboxOk('report', path.join(runs, 'block'), '--episodes', '--out', out); // over the bundle of the test above
     const other = path.join(scratch, 'not-a-bundle');
     await mkdir(other);
     await writeFile(path.join(other, 'notes.txt'), 'mine');
@@ -236,3 +225,4 @@ describe('sandbox report --format html --episodes: a static bundle opened from d
   });
 });
 import { openViewerPage, type ViewerPage } from '../../support/viewer-page.ts';
+import { sandbox, sandboxOk } from '../../support/sandbox-cli.ts';

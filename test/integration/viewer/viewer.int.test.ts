@@ -11,12 +11,6 @@ import type { Viewer } from '../../../src/viewer/server.ts';
 /** Screenshots kept as CI artefacts. */
 const SHOTS = path.join(REPO_ROOT, 'runs', 'viewer-screenshots');
 
-function sandbox(...args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(REPO_ROOT, 'bin/sandbox.js'), ...args], { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 240_000 });
-  if (result.status !== 0) throw new Error(`sandbox ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
-  return result.stdout;
-}
-
 let scratch: string;
 let runs: string;
 let viewer: Viewer;
@@ -32,13 +26,13 @@ beforeAll(async () => {
   const suite = path.join(scratch, 'suite');
   await mkdir(suite, { recursive: true });
   for (const task of ['cctu2-sh-001', 'cctu2-psh-001', 'cctu2-mh-001', 'cctu2-pmh-001']) await cp(path.join(REPO_ROOT, 'episodes/cctu', `${task}.json`), path.join(suite, `${task}.json`));
-  sandbox('run', '--suite', suite, '--model', 'reference', '--repeats', '3', '--out', path.join(runs, 'reference'), '--concurrency', '2');
+  sandboxOk('run', '--suite', suite, '--model', 'reference', '--repeats', '3', '--out', path.join(runs, 'reference'), '--concurrency', '2');
   // block vs observe: a scripted agent that first calls a tool it does not have, then plays the reference
   const task = JSON.parse(await readFile(MH, 'utf8')) as { reference: { trajectory: unknown[] } };
   const script = path.join(scratch, 'script.json');
   await writeFile(script, JSON.stringify([{ toolCalls: [{ name: 'no_such_tool', arguments: {} }] }, ...task.reference.trajectory]));
-  for (const enforcement of ['block', 'observe']) sandbox('run', '--suite', MH, '--model', `scripted:${script}`, '--enforcement', enforcement, '--repeats', '2', '--out', path.join(runs, enforcement));
-  sandbox('run', '--suite', path.join(REPO_ROOT, 'episodes/ddr/ddr-clinical-p-0001.json'), '--model', 'reference', '--out', path.join(runs, 'ddr'));
+  for (const enforcement of ['block', 'observe']) sandboxOk('run', '--suite', MH, '--model', `scripted:${script}`, '--enforcement', enforcement, '--repeats', '2', '--out', path.join(runs, enforcement));
+  sandboxOk('run', '--suite', path.join(REPO_ROOT, 'episodes/ddr/ddr-clinical-p-0001.json'), '--model', 'reference', '--out', path.join(runs, 'ddr'));
   // a run with a corrupt trajectory beside a good one
   await cp(path.join(runs, 'block'), path.join(runs, 'broken'), { recursive: true });
   await writeFile(path.join(runs, 'broken', 'cctu2-mh-001.1.jsonl'), '{"schemaVersion":1,"seq":0,"type":"episode-st\n');
@@ -287,7 +281,7 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
 
   it('the HTML report opens from a file with no network and draws its plots', async () => {
     const out = path.join(scratch, 'report.html');
-    sandbox('report', path.join(runs, 'block'), '--format', 'html', '--out', out);
+    sandboxOk('report', path.join(runs, 'block'), '--format', 'html', '--out', out);
     const requests: string[] = [];
     const offline = await context.newPage();
     offline.on('console', (message) => {
@@ -318,10 +312,11 @@ describe('sandbox view in headless Chromium', { timeout: 120_000 }, () => {
 
 describe('sandbox results --json (acceptance)', { timeout: 120_000 }, () => {
   it('gives pass^k for a run with --repeats 3', () => {
-    const json = JSON.parse(sandbox('results', path.join(runs, 'reference'), '--store', path.join(scratch, 'cli.duckdb'), '--json')) as { reports: { pass_k: Array<Record<string, number>> } };
+    const json = JSON.parse(sandboxOk('results', path.join(runs, 'reference'), '--store', path.join(scratch, 'cli.duckdb'), '--json')) as { reports: { pass_k: Array<Record<string, number>> } };
     // the reference plays each task's reference trajectory, which satisfies every constraint of a feasible task:
     // every one of the 3 repeats passes, so C(3,k)/C(3,k) = 1 for k = 1..3 over the 4 tasks
     expect(json.reports.pass_k.map((row) => [row.k, row.tasks, row['pass^k'], row['pass@k']])).toEqual([[1, 4, 1, 1], [2, 4, 1, 1], [3, 4, 1, 1]]);
   });
 });
 import { openViewerPage, type ViewerPage } from '../../support/viewer-page.ts';
+import { sandboxOk } from '../../support/sandbox-cli.ts';
