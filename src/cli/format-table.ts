@@ -3,9 +3,12 @@ import { fitColumns } from './fit-columns.ts';
 
 /**
  * A summary table as aligned plain text (title, header, rule, rows). With `width` (the terminal's columns) a wider
- * table is fitted into it (fit-columns.ts); without, or when it fits, every cell is whole.
+ * table is fitted into it (fit-columns.ts); without, or when it fits, every cell is whole. The width is an option
+ * object, not a second number: `tables.map(formatTable)` handed each table its index as a width, so `sandbox run` and
+ * `grade` printed every table after the first in one-column panels.
  */
-export function formatTable(table: SummaryTable, width?: number): string {
+export function formatTable(table: SummaryTable, options: { width?: number } = {}): string {
+  const { width } = options;
   const cells = [table.columns, ...table.rows.map((row) => row.map((cell) => (typeof cell === 'number' && !Number.isInteger(cell) ? cell.toFixed(3) : String(cell))))];
   const widths = table.columns.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
   const natural = widths.reduce((sum, w) => sum + w, 0) + 2 * (widths.length - 1);

@@ -123,7 +123,7 @@ export function gradeCommand(): Command {
         for (const line of skipped) process.stdout.write(`skipped ${line}\n`);
         for (const fork of forks?.unpaired ?? []) process.stdout.write(`unpaired fork ${fork.file}: its parent (sha-256 ${fork.fork!.parent.sha256.slice(0, 12)}…, ${fork.fork!.parent.path}) is not on the other side\n`);
         const tables = [...(await summarizeScores(scores)), ...(comparison ? [comparison] : []), ...(forks?.tables ?? [])];
-        if (tables.length > 0) process.stdout.write(`\n${tables.map(formatTable).join('\n\n')}\n`);
+        if (tables.length > 0) process.stdout.write(`\n${tables.map((table) => formatTable(table)).join('\n\n')}\n`);
       }
       process.exitCode = EXIT_CODES.ok;
     });

@@ -43,7 +43,7 @@ export function resultsCommand(): Command {
         } else {
           process.stdout.write(`${summary.runs} runs: ${summary.read} files read, ${summary.unchanged} unchanged, ${summary.removed} removed (${summary.seconds.toFixed(2)} s)\n\n`);
           const shown = reports.filter((report) => report.rows.length > 0);
-          process.stdout.write(`${shown.map((report) => formatTable({ title: report.title, columns: report.columns, rows: report.rows.map((row) => report.columns.map((column) => cell(column, row[column]))) }, terminalWidth())).join('\n\n')}\n`);
+          process.stdout.write(`${shown.map((report) => formatTable({ title: report.title, columns: report.columns, rows: report.rows.map((row) => report.columns.map((column) => cell(column, row[column]))) }, { width: terminalWidth() })).join('\n\n')}\n`);
         }
         process.exitCode = EXIT_CODES.ok;
       } finally {

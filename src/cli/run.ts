@@ -135,7 +135,7 @@ Examples:
         play,
       });
       out.human(`${result.ran} episodes run, ${result.kept} kept from an earlier run, in ${displayPath(outDir)}\n\n`);
-      out.human(`${result.tables.map(formatTable).join('\n\n')}\n`);
+      out.human(`${result.tables.map((table) => formatTable(table)).join('\n\n')}\n`);
       const ungraded = result.episodes.filter((episode) => episode.gradeError);
       if (ungraded.length > 0) out.human(`\n${ungraded.length} episodes not graded: ${ungraded[0]!.gradeError}\n`);
       if (result.errors.length > 0) out.human(`\n${formatErrorReasons(result.errors)}\n`);

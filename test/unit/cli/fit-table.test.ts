@@ -17,12 +17,12 @@ const board = {
 describe('results tables fit the terminal width', () => {
   it('a table that fits, or with no width given, is printed whole as before', () => {
     const whole = formatTable(board);
-    expect(formatTable(board, 400)).toBe(whole);
+    expect(formatTable(board, { width: 400 })).toBe(whole);
     expect(whole).toContain('episodes/ddr/ddr-clinical-p-0001.json');
   });
 
   it('at 80 columns no line is longer than 80, every value is still there (whole, or a number never cut), and each row keeps its run', () => {
-    const text = formatTable(board, 80);
+    const text = formatTable(board, { width: 80 });
     expect(widest(text)).toBeLessThanOrEqual(80);
     // too wide at 80 even with text cut to 12: panels, each starting with the first column (run)
     const panels = text.split('\n\n');
@@ -36,10 +36,10 @@ describe('results tables fit the terminal width', () => {
   it('narrow enough that cutting text suffices: long text is cut in the middle with …, headers wrap after an underscore', () => {
     const table = { title: 't', columns: ['suite', 'pass_rate'], rows: [['episodes/ddr/ddr-clinical-p-0001.json', 0.5]] };
     // natural: 37 + 2 + 9 = 48; at 30 the suite column takes 30 − 2 − 9 = 19 (pass_rate stays: its header could wrap to 5, but nothing else needs it)
-    const lines = formatTable(table, 30).split('\n');
+    const lines = formatTable(table, { width: 30 }).split('\n');
     expect(lines.every((line) => line.length <= 30)).toBe(true);
     expect(lines[3]).toBe(`${elide('episodes/ddr/ddr-clinical-p-0001.json', 19)}  0.500`);
-    const narrower = formatTable(table, 24).split('\n');
+    const narrower = formatTable(table, { width: 24 }).split('\n');
     // 24 − 2 − 12 (the suite's least) = 10 ≥ 9: pass_rate whole; the suite column gets 24 − 2 − 9 = 13
     expect(narrower[3]).toBe(`${elide('episodes/ddr/ddr-clinical-p-0001.json', 13)}  0.500`);
   });
@@ -47,7 +47,7 @@ describe('results tables fit the terminal width', () => {
   it('a number given as text (as results prints a cost: 0.000312) is a number: never cut', () => {
     const table = { title: 't', columns: ['name', 'cost_usd'], rows: [['a-very-long-name-of-a-run-indeed', '0.000312'], ['short', '-']] };
     // 24 − 2 − 8 (0.000312 whole) = 14 for the name
-    const lines = formatTable(table, 24).split('\n');
+    const lines = formatTable(table, { width: 24 }).split('\n');
     expect(lines[3]).toBe(`${elide('a-very-long-name-of-a-run-indeed', 14)}  0.000312`);
     expect(lines.every((line) => line.length <= 24)).toBe(true);
   });
