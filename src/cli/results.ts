@@ -1,17 +1,19 @@
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { UsageError } from '../sandbox-error.ts';
+import { STYLES } from '../styles/registry.ts';
 import { EXIT_CODES } from './exit-codes.ts';
 import { roundToUnit } from '../viewer/client/round-to-unit.ts';
 import { formatTable } from './format-table.ts';
 
-const REPORTS = ['leaderboard', 'models', 'pass_k', 'flip_rate', 'violations', 'judges', 'cost', 'unreadable'] as const;
+/** Report names in the order `sandbox results` prints them (src/results/reports.ts, allReports): each style's own between. */
+const REPORTS = ['leaderboard', 'models', 'pass_k', 'flip_rate', 'violations', ...STYLES.flatMap((style) => (style.store?.reports ?? []).map((report) => report.name)), 'cost', 'unreadable'];
 
 interface ResultsFlags {
   store: string;
   json?: boolean;
   csv?: boolean;
-  report: (typeof REPORTS)[number];
+  report: string;
 }
 
 /** `sandbox results`: index run folders into the results store and print its reports. */

@@ -1,3 +1,4 @@
+import { STYLES } from '../styles/registry.ts';
 import { quote, type ResultsStore, type Row } from './store.ts';
 
 /** A report: a title, its columns and rows, as computed by one SQL query over the store. */
@@ -164,39 +165,6 @@ export function modelLeaderboard(store: ResultsStore, runDirs?: readonly string[
     ORDER BY model, suite, enforcement, grouping("group"), "group"`);
 }
 
-/**
- * DDR judge scores per run, group (scenario) and judge protocol — ours and DDR-Bench's never pooled, being different
- * measures: judged episodes, the verdicts over their items, the mean of the episodes' judge accuracy (DDR-Bench's
- * `average_correct_percentage` when each episode is one entity) and the pooled share of correct items (its
- * `overall_correct_percentage`), with the judge's tokens and USD (NULL when a price is unknown).
- */
-export function judgeProtocols(store: ResultsStore, runDirs?: readonly string[]): Promise<Report> {
-  return report(store, 'judges', 'DDR judge scores per judge protocol (ours and DDR-Bench\'s apart)', `
-    WITH e AS (
-      SELECT run_dir, "group", details ->> '$.judgeProtocol' AS protocol, TRY_CAST(metrics ->> '$.judge_accuracy' AS DOUBLE) AS judge_accuracy,
-        TRY_CAST(metrics ->> '$.judge_input_tokens' AS DOUBLE) AS j_in, TRY_CAST(metrics ->> '$.judge_output_tokens' AS DOUBLE) AS j_out,
-        TRY_CAST(metrics ->> '$.judge_cost_usd' AS DOUBLE) AS j_usd, task_id, repeat
-      FROM episode_scores WHERE style = 'ddr' AND (details ->> '$.judgeProtocol') IS NOT NULL AND ${runFilter('run_dir', runDirs)}
-    ), v AS (
-      SELECT run_dir, task_id, repeat, count(*) AS items, count(*) FILTER (WHERE verdict = 'CORRECT_INFO') AS correct,
-        count(*) FILTER (WHERE verdict = 'INCORRECT_INFO') AS incorrect, count(*) FILTER (WHERE verdict = 'INSUFFICIENT_INFO') AS insufficient,
-        count(*) FILTER (WHERE verdict = 'UNJUDGED') AS unjudged
-      FROM checklist_items WHERE grader = 'judge' GROUP BY ALL
-    )
-    SELECT r.name AS run, coalesce(e."group", 'unknown') AS "group", e.protocol,
-      CAST(count(*) AS INTEGER) AS episodes,
-      CAST(coalesce(sum(v.items), 0) AS INTEGER) AS items,
-      CAST(coalesce(sum(v.correct), 0) AS INTEGER) AS correct, CAST(coalesce(sum(v.incorrect), 0) AS INTEGER) AS incorrect,
-      CAST(coalesce(sum(v.insufficient), 0) AS INTEGER) AS insufficient, CAST(coalesce(sum(v.unjudged), 0) AS INTEGER) AS unjudged,
-      round(avg(e.judge_accuracy), 4) AS mean_accuracy,
-      round(sum(v.correct) / nullif(sum(v.items), 0), 4) AS pooled_accuracy,
-      sum(e.j_in) AS judge_input_tokens, sum(e.j_out) AS judge_output_tokens,
-      CASE WHEN bool_and(e.j_usd IS NOT NULL) THEN round(sum(e.j_usd), 6) END AS judge_usd
-    FROM e JOIN runs r USING (run_dir) LEFT JOIN v USING (run_dir, task_id, repeat)
-    GROUP BY r.run_dir, r.name, e."group", e.protocol
-    ORDER BY run, "group", e.protocol`);
-}
-
 /** Files the store could not read, with the reason. */
 export function unreadable(store: ResultsStore, runDirs?: readonly string[]): Promise<Report> {
   return report(store, 'unreadable', 'Unreadable files', `
@@ -206,6 +174,11 @@ export function unreadable(store: ResultsStore, runDirs?: readonly string[]): Pr
 /** Every report, in the order `sandbox results` prints them. */
 export async function allReports(store: ResultsStore, runDirs?: readonly string[]): Promise<Report[]> {
   const reports: Report[] = [];
-  for (const make of [leaderboard, modelLeaderboard, passAtK, flipRate, violations, judgeProtocols, costLedger, unreadable]) reports.push(await make(store, runDirs));
+  for (const make of [leaderboard, modelLeaderboard, passAtK, flipRate, violations]) reports.push(await make(store, runDirs));
+  // each style's own (src/styles/<style>/index.ts, `store.reports`), in the registry's order
+  for (const style of STYLES) {
+    for (const own of style.store?.reports ?? []) reports.push(await report(store, own.name, own.title, own.sql((column) => runFilter(column, runDirs))));
+  }
+  for (const make of [costLedger, unreadable]) reports.push(await make(store, runDirs));
   return reports;
 }

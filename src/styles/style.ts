@@ -25,6 +25,18 @@ export interface StyleStore {
   readonly tables?: ReadonlyArray<{ name: string; ddl: string }>;
   /** Statements filling them from `summary` (filter on the style: `summary` holds every style's rows). */
   readonly fill?: readonly string[];
+  /** Reports of this style's own, printed by `sandbox results` after the reports every style shares. */
+  readonly reports?: readonly StyleReport[];
+}
+
+/**
+ * A report of one style (`sandbox results --report <name>`, `--json`, the HTML report): one SQL query over the store.
+ * `runs(column)` is the condition that keeps the runs the report covers (`run_dir IN (…)`), to put in its WHERE.
+ */
+export interface StyleReport {
+  readonly name: string;
+  readonly title: string;
+  sql(runs: (column: string) => string): string;
 }
 
 /** What the viewer (and the HTML report, which shows the viewer's run page) shows of a style. */

@@ -30,6 +30,40 @@ export const ddrStyle: EpisodeStyle = {
     fill: [['deterministic', 'verdicts'], ['judge', 'judgeVerdicts']].map(([grader, field]) => `INSERT INTO checklist_items SELECT run_dir, task_id, repeat, '${grader}', (v ->> '$.itemId'), (v ->> '$.verdict'),
         CAST(v -> '$.supporting' AS INTEGER[]), CAST(v -> '$.contradicting' AS INTEGER[]), (v ->> '$.reason')
       FROM (SELECT run_dir, task_id, repeat, unnest(d.${field}) AS v FROM summary WHERE style = 'ddr' AND d.${field} IS NOT NULL)`),
+    reports: [{
+      /**
+       * DDR judge scores per run, group (scenario) and judge protocol — ours and DDR-Bench's never pooled, being
+       * different measures: judged episodes, the verdicts over their items, the mean of the episodes' judge accuracy
+       * (DDR-Bench's `average_correct_percentage` when each episode is one entity) and the pooled share of correct items
+       * (its `overall_correct_percentage`), with the judge's tokens and USD (NULL when a price is unknown).
+       */
+      name: 'judges',
+      title: 'DDR judge scores per judge protocol (ours and DDR-Bench\'s apart)',
+      sql: (runs) => `
+    WITH e AS (
+      SELECT run_dir, "group", details ->> '$.judgeProtocol' AS protocol, TRY_CAST(metrics ->> '$.judge_accuracy' AS DOUBLE) AS judge_accuracy,
+        TRY_CAST(metrics ->> '$.judge_input_tokens' AS DOUBLE) AS j_in, TRY_CAST(metrics ->> '$.judge_output_tokens' AS DOUBLE) AS j_out,
+        TRY_CAST(metrics ->> '$.judge_cost_usd' AS DOUBLE) AS j_usd, task_id, repeat
+      FROM episode_scores WHERE style = 'ddr' AND (details ->> '$.judgeProtocol') IS NOT NULL AND ${runs('run_dir')}
+    ), v AS (
+      SELECT run_dir, task_id, repeat, count(*) AS items, count(*) FILTER (WHERE verdict = 'CORRECT_INFO') AS correct,
+        count(*) FILTER (WHERE verdict = 'INCORRECT_INFO') AS incorrect, count(*) FILTER (WHERE verdict = 'INSUFFICIENT_INFO') AS insufficient,
+        count(*) FILTER (WHERE verdict = 'UNJUDGED') AS unjudged
+      FROM checklist_items WHERE grader = 'judge' GROUP BY ALL
+    )
+    SELECT r.name AS run, coalesce(e."group", 'unknown') AS "group", e.protocol,
+      CAST(count(*) AS INTEGER) AS episodes,
+      CAST(coalesce(sum(v.items), 0) AS INTEGER) AS items,
+      CAST(coalesce(sum(v.correct), 0) AS INTEGER) AS correct, CAST(coalesce(sum(v.incorrect), 0) AS INTEGER) AS incorrect,
+      CAST(coalesce(sum(v.insufficient), 0) AS INTEGER) AS insufficient, CAST(coalesce(sum(v.unjudged), 0) AS INTEGER) AS unjudged,
+      round(avg(e.judge_accuracy), 4) AS mean_accuracy,
+      round(sum(v.correct) / nullif(sum(v.items), 0), 4) AS pooled_accuracy,
+      sum(e.j_in) AS judge_input_tokens, sum(e.j_out) AS judge_output_tokens,
+      CASE WHEN bool_and(e.j_usd IS NOT NULL) THEN round(sum(e.j_usd), 6) END AS judge_usd
+    FROM e JOIN runs r USING (run_dir) LEFT JOIN v USING (run_dir, task_id, repeat)
+    GROUP BY r.run_dir, r.name, e."group", e.protocol
+    ORDER BY run, "group", e.protocol`,
+    }],
   },
   viewer: {
     expected: (task) => ({
