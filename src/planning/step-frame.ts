@@ -358,5 +358,19 @@ function findValues(
       }
     }
   }
+  // Identifiers in the format a column's comment shows by example ("e.g. 'A-0042'"): never enumerated, unmistakable.
+  const seen = new Set<string>();
+  for (const columns of catalog.tables.values()) {
+    for (const column of columns) {
+      if (!column.example || seen.has(column.name)) continue;
+      seen.add(column.name);
+      const shape = escape(column.example.toLowerCase()).replace(/\d/g, '\\d');
+      for (const match of read().matchAll(compiled(`(?<![a-z0-9_/-])${shape}(?![a-z0-9_/-])`, 'g'))) {
+        const value = column.example === column.example.toUpperCase() ? match[0].toUpperCase() : match[0];
+        filters.push({ column: column.name, op: '=', value: { kind: 'literal', value } });
+        consume(match.index, match[0].length);
+      }
+    }
+  }
   return { ok: true, filters };
 }
