@@ -29,8 +29,6 @@ class PlanBuilder {
   readonly facts: string[] = [];
   readonly terms = new Set<string>();
   readonly patterns = new Set<string>();
-  /** The analysis skeleton of a compound question (see `skeletonName`). */
-  skeleton?: string;
 
   data(block: DataBlock): number {
     const id = this.push('T2S', block.prompt, []);
@@ -112,68 +110,91 @@ function subjectiveSimple(index: number): { query: string; builder: PlanBuilder 
   return { query: block.questions[Math.floor(index / standalone.length) % block.questions.length]!, builder };
 }
 
-/** Follow-ups any chain can take, about the entity's calls in its own words (`entityCalls`). */
+/** Follow-ups any chain can take, about the entity's calls in its own words (`entityCalls`); `chain.generic` may keep fewer. */
 function genericFollowUps(chain: AnalysisChain): FollowUp[] {
   const calls = chain.entityCalls;
-  return [
+  const all: FollowUp[] = [
     { key: 'per-channel', clause: 'which channels those calls arrive on', prompt: `Count ${calls} per channel`, sql: '' },
     { key: 'resolution', clause: 'how often those calls get resolved', prompt: `Compute the resolution rate of ${calls}`, sql: '' },
     { key: 'hold', clause: 'how long those callers wait on hold', prompt: `Compute the average hold time of ${calls}`, sql: '' },
+    { key: 'escalation', clause: 'how often those calls are escalated', prompt: `Compute the escalation rate of ${calls}`, sql: '' },
   ];
+  return all.filter((followUp) => !chain.generic || chain.generic.includes(followUp.key!));
 }
 
-/** An analysis skeleton: the chain (entity kind and comparison), whether it reads transcripts, and its follow-ups. */
-export interface Skeleton {
+/**
+ * How a compound question sets the entity against something: `peers` (the same calls of every other entity, a branch of
+ * their own), `contrast` (the entity's own other calls, a branch of their own), `benchmark` (one comparison step: a
+ * measure of the entity's calls against every other call).
+ */
+type ComparisonForm = 'peers' | 'contrast' | 'benchmark';
+
+/** What a compound question is built from: the chain (head analysis, entity kind), its comparison, whether it reads transcripts, its follow-ups. */
+interface Blueprint {
   chain: AnalysisChain;
+  form: ComparisonForm;
   subjective: boolean;
   followUps: FollowUp[];
 }
 
-/** Every skeleton of a stratum: each chain with each set of 1–3 of its follow-ups (its own and the generic ones). */
-function skeletons(subjective: boolean): Skeleton[] {
-  const found: Skeleton[] = [];
+/**
+ * Every blueprint of a stratum — each chain with each of its comparison forms and each set of 1–3 of its follow-ups
+ * (its own and the generic ones) — in a seeded order that takes one from each chain × form in turn, so that 50
+ * questions cover every head analysis and comparison form before any repeats.
+ */
+function blueprints(subjective: boolean, random: SeededRandom): Blueprint[] {
+  const groups: Blueprint[][] = [];
   for (const chain of ANALYSIS_CHAINS) {
     const pool = [...chain.followUps.map((followUp, index) => ({ ...followUp, key: followUp.key ?? `own-${index}` })), ...genericFollowUps(chain)];
-    for (let mask = 1; mask < 1 << pool.length; mask += 1) {
-      const chosen = pool.filter((_, index) => mask & (1 << index));
-      if (chosen.length <= 3) found.push({ chain, subjective, followUps: chosen });
+    const forms: ComparisonForm[] = ['peers', ...(chain.contrast ? ['contrast' as const] : []), 'benchmark'];
+    for (const form of forms) {
+      // A benchmark already measures its measure of the entity's calls: no follow-up measures it again.
+      const usable = form === 'benchmark' ? pool.filter((followUp) => !followUp.prompt.includes(chain.benchmark.measure)) : pool;
+      const group: Blueprint[] = [];
+      for (let mask = 1; mask < 1 << usable.length; mask += 1) {
+        const chosen = usable.filter((_, index) => mask & (1 << index));
+        if (chosen.length <= 3) group.push({ chain, form, subjective, followUps: chosen });
+      }
+      groups.push(random.shuffle(group));
     }
   }
+  const order = random.shuffle(groups);
+  const longest = Math.max(...order.map((group) => group.length));
+  const found: Blueprint[] = [];
+  for (let round = 0; round < longest; round += 1) for (const group of order) if (round < group.length) found.push(group[round]!);
   return found;
 }
 
-/** The skeleton's name: what `tasks --stats` counts as distinct analyses. */
-const skeletonName = (skeleton: Skeleton): string =>
-  `${skeleton.chain.key}/${skeleton.subjective ? 'transcripts' : 'warehouse'}/${skeleton.followUps.map((followUp) => followUp.key).join('+')}`;
-
 /**
- * A compound question along one skeleton — the head finds an entity; two branches run beside each other from it,
- * one for the entity's calls and one for its peers' (the comparison group): each lists its calls, (subjective) reads
- * their transcripts, and counts the key moments of the calls read (or listed); the follow-ups measure the entity
- * further, and an LLM step explains the whole, the entity set against its peers.
+ * A compound question along one blueprint — the head finds an entity; the entity's calls are listed, (subjective) their
+ * transcripts read, and the key moments of the calls read (or listed) counted. The comparison is a second branch beside
+ * it, built the same way from the head (`peers`, `contrast`), or one step measuring the entity's calls against every
+ * other call (`benchmark`). The follow-ups measure the entity further, and an LLM step explains the whole.
  */
-function compound(skeleton: Skeleton, lead: string): { query: string; builder: PlanBuilder } {
-  const { chain, subjective, followUps } = skeleton;
+function compound(blueprint: Blueprint, lead: string): { query: string; builder: PlanBuilder } {
+  const { chain, form, subjective, followUps } = blueprint;
+  const group = form === 'peers' ? chain.peers : form === 'contrast' ? chain.contrast : undefined;
   const builder = new PlanBuilder();
   const head = builder.data(DATA_BLOCKS.find((block) => block.key === chain.head)!);
   const calls = builder.chained(chain.calls, head);
-  const peerCalls = builder.chained(chain.peers.calls, head);
+  const groupCalls = group ? builder.chained(group.calls, head) : undefined;
   const retrieval = (source: number) => ({ query: chain.evidence.query, filters: { call_ids: `(${source})` } });
   const read = subjective ? builder.evidence(chain.evidence.prompt, retrieval(calls), calls, chain.evidence.fact) : calls;
-  const peerRead = subjective ? builder.evidence(chain.peers.evidence, retrieval(peerCalls), peerCalls) : peerCalls;
+  const groupRead = group && groupCalls !== undefined && subjective ? builder.evidence(group.evidence, retrieval(groupCalls), groupCalls) : groupCalls;
   const counted = (whose: string, source: number) =>
     `Count the key moments of the ${whose} ${subjective ? `whose passages (${source}) returned` : `listed in (${source})`}, by kind`;
-  const themes = builder.chained({ prompt: counted('calls', read), sql: themesSql(read), fact: chain.themes.fact }, read);
-  const peerThemes = builder.chained({ prompt: counted('comparison calls', peerRead), sql: themesSql(peerRead) }, peerRead);
+  const themes = builder.chained({ prompt: counted('calls', read), sql: themesSql(read), ...(chain.themes.fact ? { fact: chain.themes.fact } : {}) }, read);
+  const groupThemes = groupRead !== undefined ? builder.chained({ prompt: counted('comparison calls', groupRead), sql: themesSql(groupRead) }, groupRead) : undefined;
+  const benchmark = form === 'benchmark' ? builder.chained({ prompt: `Compare the ${chain.benchmark.measure} of ${chain.entityCalls} against the other calls`, sql: '' }, head) : undefined;
   const measured = followUps.map((followUp) => builder.chained(followUp, head));
-  const evidence = subjective ? [read, peerRead] : [];
+  const evidence = subjective ? [read, ...(groupRead !== undefined ? [groupRead] : [])] : [];
+  const comparison = groupThemes !== undefined ? ` against those of the comparison calls in (${groupThemes})` : `, the comparison with every other call in (${benchmark})`;
   builder.llm(
-    `Explain the finding in (${head}) for a contact-center manager using ${subjective ? `the call passages in ${refs(evidence)}, ` : ''}the key moments in (${themes}) against those of the comparison calls in (${peerThemes}) and the measurements ${refs(measured)}`,
-    [head, ...evidence, themes, peerThemes, ...measured],
+    `Explain the finding in (${head}) for a contact-center manager using ${subjective ? `the call passages in ${refs(evidence)}, ` : ''}the key moments in (${themes})${comparison} and the measurements ${refs(measured)}`,
+    [head, ...evidence, themes, ...(groupThemes !== undefined ? [groupThemes] : [benchmark!]), ...measured],
   );
-  builder.skeleton = skeletonName(skeleton);
   const clauses = [...followUps.map((followUp) => followUp.clause), ...(subjective ? [chain.evidence.clause] : [])];
-  return { query: `${lead}: ${listOf(clauses)}, and ${chain.peers.clause}?`, builder };
+  return { query: `${lead}: ${listOf(clauses)}, and ${group?.clause ?? chain.benchmark.clause}?`, builder };
 }
 
 /** Questions closer than this (trigram cosine) to one already in the suite are near-duplicates and left out. */
@@ -191,15 +212,15 @@ export function generatePlanSuite(options: GeneratePlanSuiteOptions = {}): PlanT
   const accepted: string[] = [];
   for (const stratum of STRATA) {
     let produced = 0;
-    // Compound questions walk the stratum's skeletons in a seeded order, so each task is a skeleton of its own while there are enough.
-    const shapes = stratum.endsWith('compound') ? random.shuffle(skeletons(stratum === 'subjective-compound')) : [];
+    // Compound questions walk the stratum's blueprints in a seeded order that visits every chain × comparison form in turn.
+    const shapes = stratum.endsWith('compound') ? blueprints(stratum === 'subjective-compound', random) : [];
     for (let attempt = 0; produced < perStratum && attempt < perStratum * 20; attempt += 1) {
       const { query, builder } =
         stratum === 'objective-simple' ? objectiveSimple(attempt)
           : stratum === 'subjective-simple' ? subjectiveSimple(attempt)
             : (() => {
-                const skeleton = shapes[attempt % shapes.length]!;
-                return compound(skeleton, random.pick(skeleton.chain.leads));
+                const blueprint = shapes[attempt % shapes.length]!;
+                return compound(blueprint, random.pick(blueprint.chain.leads));
               })();
       if (accepted.some((other) => promptSimilarity(other, query) >= MAX_QUESTION_SIMILARITY)) continue;
       accepted.push(query);
@@ -231,6 +252,6 @@ function toTask(stratum: Stratum, number: number, query: string, builder: PlanBu
       details: builder.details,
     },
     grading: { kind, shape, expectedFacts: builder.facts },
-    metadata: { hops, steps: builder.plan.steps.length, ...(builder.skeleton ? { skeleton: builder.skeleton } : {}), patterns, filterTerms: [...builder.terms].sort(), generator: 'episodes/plan-generator' },
+    metadata: { hops, steps: builder.plan.steps.length, patterns, filterTerms: [...builder.terms].sort(), generator: 'episodes/plan-generator' },
   });
 }

@@ -1,6 +1,7 @@
 import type { PlanTask } from '../schemas/plan-task.ts';
 import { formatTable } from './format-table.ts';
 import { promptSimilarity } from '../planning/prompt-similarity.ts';
+import { planSkeleton } from '../planning/plan-skeleton.ts';
 
 /** The shape the planning paper reports: compound questions take 5–15 steps, simple ones 1–4. */
 export const PAPER_PLAN_SHAPE: Record<'simple' | 'compound', { steps: [number, number] }> = { simple: { steps: [1, 4] }, compound: { steps: [5, 15] } };
@@ -15,17 +16,25 @@ export interface PlanStratumStats {
   hops: Record<number, number>;
   /** Tasks whose plan has at least two data steps fed by earlier data steps. */
   chainedDataSteps: number;
-  /** Distinct analysis skeletons (the generator's `metadata.skeleton`: chain, transcripts or not, follow-ups). */
+  /** Distinct analysis skeletons of the reference plans (`planSkeleton`: head analysis, each step's tool, shape and dependencies). */
   skeletons: number;
 }
 
-/** The two questions of a suite most alike (trigram cosine, the step matcher's similarity), and the suite's skeleton count. */
+/**
+ * How varied a suite's compound plans are, read from the reference plans (`planSkeleton`): their number and step range,
+ * distinct skeletons, head analyses (first steps) and tool shapes (tools and dependencies); and the two questions of
+ * the whole suite most alike (trigram cosine, the step matcher's similarity).
+ */
 export interface PlanSuiteVariety {
+  compound: number;
+  steps: [number, number] | null;
   skeletons: number;
+  heads: number;
+  toolShapes: number;
   nearest: { left: string; right: string; similarity: number } | null;
 }
 
-/** Skeletons over all tasks and the nearest pair of questions (every pair compared). */
+/** The suite's variety; every pair of questions is compared. */
 export function planVariety(tasks: readonly PlanTask[]): PlanSuiteVariety {
   let nearest: PlanSuiteVariety['nearest'] = null;
   for (const [index, left] of tasks.entries()) {
@@ -34,7 +43,17 @@ export function planVariety(tasks: readonly PlanTask[]): PlanSuiteVariety {
       if (!nearest || similarity > nearest.similarity) nearest = { left: left.id, right: right.id, similarity: Number(similarity.toFixed(4)) };
     }
   }
-  return { skeletons: new Set(tasks.flatMap((task) => (typeof task.metadata.skeleton === 'string' ? [task.metadata.skeleton] : []))).size, nearest };
+  const compound = tasks.filter((task) => task.grading.shape === 'compound');
+  const skeletons = compound.map((task) => planSkeleton(task.reference.plan));
+  const steps = compound.map((task) => task.reference.plan.steps.length);
+  return {
+    compound: compound.length,
+    steps: steps.length > 0 ? [Math.min(...steps), Math.max(...steps)] : null,
+    skeletons: new Set(skeletons.map((skeleton) => skeleton.key)).size,
+    heads: new Set(skeletons.map((skeleton) => skeleton.head)).size,
+    toolShapes: new Set(skeletons.map((skeleton) => skeleton.tools)).size,
+    nearest,
+  };
 }
 
 const histogram = (values: number[]): Record<number, number> => {
@@ -63,7 +82,7 @@ export function planStats(tasks: readonly PlanTask[]): PlanStratumStats[] {
       outsidePaper: steps.filter((count) => count < paperSteps[0] || count > paperSteps[1]).length,
       hops: histogram(members.map((task) => Number(task.metadata.hops))),
       chainedDataSteps,
-      skeletons: new Set(members.flatMap((task) => (typeof task.metadata.skeleton === 'string' ? [task.metadata.skeleton] : []))).size,
+      skeletons: new Set(members.map((task) => planSkeleton(task.reference.plan).key)).size,
     };
   });
 }
@@ -77,5 +96,8 @@ export function planStatsTable(tasks: readonly PlanTask[]): string {
   });
   const variety = planVariety(tasks);
   const nearest = variety.nearest ? `nearest questions ${variety.nearest.left} ~ ${variety.nearest.right}: trigram cosine ${variety.nearest.similarity.toFixed(4)}` : 'fewer than two questions';
-  return `${table}\n${variety.skeletons} analysis skeletons; ${nearest}`;
+  const compound = variety.steps
+    ? `${variety.compound} compound plans of ${variety.steps[0]}–${variety.steps[1]} steps: ${variety.skeletons} analysis skeletons, ${variety.heads} head analyses, ${variety.toolShapes} tool shapes`
+    : 'no compound plans';
+  return `${table}\n${compound}; ${nearest}`;
 }

@@ -13,6 +13,8 @@ export interface CatalogColumn {
   comment: string;
   /** The quoted values the comment lists (an enumeration), none for an example ("e.g. 'C-0000001'"). */
   values: string[];
+  /** An identifier's example ("e.g. 'A-0042'"): a word of its shape (its letters, as many digits) is a value of the column. */
+  example?: string;
 }
 
 export interface SqlCatalog {
@@ -28,12 +30,19 @@ export function enumeratedValues(comment: string): string[] {
   return values.length >= 2 ? values : [];
 }
 
+/** The example of an identifier's format a comment gives ("'A-' and four digits (e.g. 'A-0042')"): letters and digits, at least one of each. */
+export function identifierExample(comment: string): string | undefined {
+  const example = /\be\.g\. '([^']+)'/i.exec(comment)?.[1];
+  return example && /^[A-Za-z]+[-_]?\d+$/.test(example) ? example : undefined;
+}
+
 /** A catalog from columns read elsewhere: (table, column, type, comment) rows. */
 export function catalogFromColumns(rows: ReadonlyArray<{ table: string; name: string; type?: string; comment?: string | null }>): SqlCatalog {
   const tables = new Map<string, CatalogColumn[]>();
   for (const row of rows) {
     const comment = row.comment ?? '';
-    const column: CatalogColumn = { table: row.table, name: row.name, type: (row.type ?? '').toUpperCase(), comment, values: enumeratedValues(comment) };
+    const example = identifierExample(comment);
+    const column: CatalogColumn = { table: row.table, name: row.name, type: (row.type ?? '').toUpperCase(), comment, values: enumeratedValues(comment), ...(example ? { example } : {}) };
     tables.set(row.table, [...(tables.get(row.table) ?? []), column]);
   }
   return { tables };

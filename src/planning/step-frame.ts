@@ -120,6 +120,21 @@ function compiled(source: string, flags = ''): RegExp {
 
 const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
+/** What a step's lead words say it returns (its frame's shape), read without the catalog; undefined when they say nothing known. */
+export function frameShapeOf(prompt: string): FrameShape | undefined {
+  const original = prompt.toLowerCase();
+  if (/^\s*(?:list|return|give|find) (?:the )?(?:call )?ids\b/.test(original)) return 'ids';
+  if (/^\s*count (?:the )?key moments\b/.test(original)) return 'moments';
+  if (/\bper day and return the first day whose count is at least (\w+) times the median daily count\b/.test(original)) return 'spike';
+  if (/^\s*compare\b/.test(original)) return 'compare';
+  if (/^\s*compute (?:the |each \w+'s )?change in\b/.test(original) || /\bbefore and after \d{4}-\d{2}-\d{2}\b.*\blargest (?:drop|fall|rise|increase)\b/.test(original)) return 'change';
+  if (/^\s*(?:return|give|show) the [a-z ,]+ of the [a-z ]+ found in \(\d+\)/.test(original)) return 'attributes';
+  if (/\breturn the .* with the (?:highest|lowest|largest|smallest|longest|shortest|most|fewest)\b|\breturn the (?:busiest|quietest)\b|\breturn the (?:top|bottom) \w+\b/.test(original)) return 'top';
+  if (/^\s*count\b.*\bper\b/.test(original)) return 'count-by';
+  if (/^\s*(?:compute|count)\b/.test(original)) return 'aggregate';
+  return undefined;
+}
+
 /** Parses a step's words into a frame, or says why it cannot be translated. `tool` RAG skips the leftover-word check (its words are the search). */
 export function parseStepFrame(prompt: string, catalog: SqlCatalog, tool: 'T2S' | 'RAG' = 'T2S', fragment = false): FrameOutcome {
   const { nouns, alternatives: nounAlternatives } = nounsOf(catalog);
@@ -142,16 +157,7 @@ export function parseStepFrame(prompt: string, catalog: SqlCatalog, tool: 'T2S' 
   const original = prompt.toLowerCase();
 
   // Shape, from the lead words.
-  let shape: FrameShape | undefined;
-  if (/^\s*(?:list|return|give|find) (?:the )?(?:call )?ids\b/.test(original)) shape = 'ids';
-  else if (/^\s*count (?:the )?key moments\b/.test(original)) shape = 'moments';
-  else if (/\bper day and return the first day whose count is at least (\w+) times the median daily count\b/.test(original)) shape = 'spike';
-  else if (/^\s*compare\b/.test(original)) shape = 'compare';
-  else if (/^\s*compute (?:the |each \w+'s )?change in\b/.test(original) || /\bbefore and after \d{4}-\d{2}-\d{2}\b.*\blargest (?:drop|fall|rise|increase)\b/.test(original)) shape = 'change';
-  else if (/^\s*(?:return|give|show) the [a-z ,]+ of the [a-z ]+ found in \(\d+\)/.test(original)) shape = 'attributes';
-  else if (/\breturn the .* with the (?:highest|lowest|largest|smallest|longest|shortest|most|fewest)\b|\breturn the (?:busiest|quietest)\b|\breturn the (?:top|bottom) \w+\b/.test(original)) shape = 'top';
-  else if (/^\s*count\b.*\bper\b/.test(original)) shape = 'count-by';
-  else if (/^\s*(?:compute|count)\b/.test(original)) shape = 'aggregate';
+  let shape = frameShapeOf(prompt);
   if (!shape && tool === 'T2S' && !fragment) return { ok: false, reason: 'cannot translate: the step neither lists, counts, computes, compares nor returns anything I recognise' };
   shape ??= 'ids';
 
@@ -349,6 +355,20 @@ function findValues(
         if (nounAfter) consume(match.index + match[0].length, nounAfter[1]!.length);
         const nounBefore = compiled(`(\\b${escape(noun)}s?\\s*)$`).exec(before);
         if (nounBefore) consume(match.index - nounBefore[1]!.length, nounBefore[1]!.length);
+      }
+    }
+  }
+  // Identifiers in the format a column's comment shows by example ("e.g. 'A-0042'"): never enumerated, unmistakable.
+  const seen = new Set<string>();
+  for (const columns of catalog.tables.values()) {
+    for (const column of columns) {
+      if (!column.example || seen.has(column.name)) continue;
+      seen.add(column.name);
+      const shape = escape(column.example.toLowerCase()).replace(/\d/g, '\\d');
+      for (const match of read().matchAll(compiled(`(?<![a-z0-9_/-])${shape}(?![a-z0-9_/-])`, 'g'))) {
+        const value = column.example === column.example.toUpperCase() ? match[0].toUpperCase() : match[0];
+        filters.push({ column: column.name, op: '=', value: { kind: 'literal', value } });
+        consume(match.index, match[0].length);
       }
     }
   }

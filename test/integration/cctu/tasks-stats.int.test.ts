@@ -35,6 +35,14 @@ describe('sandbox tasks --stats (real CLI)', () => {
       const [low, high] = row.stratum.endsWith('compound') ? [5, 15] : [1, 4];
       for (const count of Object.keys(row.steps).map(Number)) expect(count >= low && count <= high, `${row.stratum} ${count}`).toBe(true);
     }
+    // Issue 32: the committed suite's compound plans from at least 40 analysis skeletons, no two questions within a
+    // trigram cosine of 0.9 — as the command reports them, in both forms.
+    const variety = (JSON.parse(json.stdout) as { planVariety: { compound: number; skeletons: number; nearest: { similarity: number } } }).planVariety;
+    expect(variety.compound).toBe(100);
+    expect(variety.skeletons).toBeGreaterThanOrEqual(40);
+    expect(variety.nearest.similarity).toBeLessThan(0.9);
+    expect(table.stdout).toContain(`100 compound plans of `);
+    expect(table.stdout).toContain(`: ${variety.skeletons} analysis skeletons, `);
   }, 120_000);
 
   it('a suite that does not exist is a clear error with the not-found exit code', () => {

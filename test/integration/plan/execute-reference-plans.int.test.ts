@@ -72,25 +72,28 @@ describe('executing plans from the plan alone on the real servers', () => {
   });
 
   it('flags a step that hard-codes the day its T2S step is meant to find, and only that step', async () => {
-    // plan-oc-004: (1) finds the first day of the outage spike; the planted spike starts on EFFECTS.outageStart,
-    // 2026-03-10 (databases/contact-center/effects.ts). Step 6 is rewritten to name that day instead of "(1)".
-    const task = suite.find((entry) => entry.id === 'plan-oc-004')!;
+    // The outage question with the resolution follow-up: (1) finds the first day of the outage spike; the planted spike
+    // starts on EFFECTS.outageStart, 2026-03-10 (databases/contact-center/effects.ts). The follow-up is rewritten to
+    // name that day instead of "(1)".
+    const FOLLOW_UP = 'Compute the resolution rate of outage calls from the day found in (1) and the two days after';
+    const task = suite.find((entry) => entry.grading.kind === 'objective' && entry.reference.plan.steps.some((step) => step.prompt === FOLLOW_UP))!;
     const plan = structuredClone(task.reference.plan);
-    const step = plan.steps.find((entry) => entry.id === 6)!;
-    expect(step.prompt).toBe('Compute the resolution rate of outage calls from the day found in (1) and the two days after');
+    const step = plan.steps.find((entry) => entry.prompt === FOLLOW_UP)!;
     step.prompt = 'Compute the resolution rate of outage calls from 2026-03-10 and the two days after';
     step.depends_on = [];
     const execution = await runPlan(plan, { callTool: call });
     expect(resultValues(execution.steps[0]!.output)[0]).toBe('2026-03-10');
-    expect(findHardCodedLiterals(plan, execution)).toEqual([{ stepId: 6, producerId: 1, value: '2026-03-10', where: 'prompt' }]);
+    expect(findHardCodedLiterals(plan, execution)).toEqual([{ stepId: step.id, producerId: 1, value: '2026-03-10', where: 'prompt' }]);
     // The same value in a step's detail (its SQL) counts too; a value no step produced does not.
-    const details = new Map<number, unknown>([[5, { sql: "SELECT count(*) FROM calls WHERE started_at::DATE = '2026-03-10'" }], [3, { sql: "SELECT 1 WHERE '2026-03-11' > ''" }]]);
-    expect(findHardCodedLiterals(task.reference.plan, execution, details)).toEqual([{ stepId: 5, producerId: 1, value: '2026-03-10', where: 'detail' }]);
-    // A distribution's group labels are the domain's words, not findings: plan-oc-027's step 6 measures every QA rubric
-    // item ('resolution' among them) and its step 8 asks for the "resolution rate"; that is no hard-coded literal.
-    const rubric = suite.find((entry) => entry.id === 'plan-oc-027')!;
+    const details = new Map<number, unknown>([[step.id, { sql: "SELECT count(*) FROM calls WHERE started_at::DATE = '2026-03-10'" }], [2, { sql: "SELECT 1 WHERE '2026-03-11' > ''" }]]);
+    expect(findHardCodedLiterals(task.reference.plan, execution, details)).toEqual([{ stepId: step.id, producerId: 1, value: '2026-03-10', where: 'detail' }]);
+    // A distribution's group labels are the domain's words, not findings: a step measuring every QA rubric item
+    // ('resolution' among them) beside one asking for the "resolution rate" is no hard-coded literal.
+    const RUBRIC = 'Compute the change in mean QA score per rubric item for the team found in (1) before and after 2026-04-01';
+    const rubric = suite.find((entry) => entry.reference.plan.steps.some((step) => step.prompt === RUBRIC) && entry.reference.plan.steps.some((step) => step.tool === 'T2S' && /resolution rate/.test(step.prompt)))!;
     const measured = await runPlan(rubric.reference.plan, { callTool: call });
-    expect(measured.steps.find((entry) => entry.id === 6)!.output).toContain('"resolution"');
+    const rubricStep = rubric.reference.plan.steps.find((entry) => entry.prompt === RUBRIC)!;
+    expect(measured.steps.find((entry) => entry.id === rubricStep.id)!.output).toContain('"resolution"');
     expect(findHardCodedLiterals(rubric.reference.plan, measured)).toEqual([]);
   }, 120_000);
 
@@ -211,7 +214,9 @@ const replaceIn = (plan: Plan, pattern: RegExp, replacement: string): boolean =>
   step.prompt = step.prompt.replace(pattern, replacement);
   return true;
 };
-const chain = (head: RegExp) => (task: PlanTask) => task.grading.shape === 'compound' && head.test(task.reference.plan.steps[0]!.prompt);
+/** The first compound question with this head analysis (and, when the mutation needs one, a step with these words). */
+const chain = (head: RegExp, needs?: RegExp) => (task: PlanTask) =>
+  task.grading.shape === 'compound' && head.test(task.reference.plan.steps[0]!.prompt) && (!needs || task.reference.plan.steps.some((step) => needs.test(step.prompt)));
 const sink = (plan: Plan) => plan.steps.at(-1)!;
 /** Semantically wrong plans, each of a kind the issue names (and more), on the compound question it applies to. */
 const MUTATIONS: Mutation[] = [
@@ -220,7 +225,7 @@ const MUTATIONS: Mutation[] = [
   ['a wrong threshold (20 calls → 200)', chain(/escalation rate per agent/), (plan) => replaceIn(plan, /at least 20 calls/, 'at least 200 calls')],
   ['a wrong time window (two days after → six)', chain(/outage calls per day/), (plan) => replaceIn(plan, /from the day found in \(1\) and the two days after/, 'from the day found in (1) and the six days after')],
   ['a wrong date (since 2026-04-01 → 2026-02-01)', chain(/per team before and after/), (plan) => replaceIn(plan, /handled by the team found in \(1\) since 2026-04-01/, 'handled by the team found in (1) since 2026-02-01')],
-  ['a wrong entity (peers → the entity itself)', chain(/escalation rate per caller time zone|per caller time zone/), (plan) => replaceIn(plan, /outside the time zone found in \(1\)/, 'from the time zone found in (1)')],
+  ['a wrong entity (peers → the entity itself)', chain(/escalation rate per caller time zone|per caller time zone/, /outside the time zone found in/), (plan) => replaceIn(plan, /outside the time zone found in \(1\)/, 'from the time zone found in (1)')],
   ['a wrong call driver literal (outage → billing_dispute)', chain(/outage calls per day/), (plan) => replaceIn(plan, /^List the ids of outage calls from the day/, 'List the ids of billing_dispute calls from the day')],
   ['a wrong ranking (highest → lowest)', chain(/escalation rate per agent/), (plan) => replaceIn(plan, /with the highest rate/, 'with the lowest rate')],
   ['a wrong measure (escalation rate → resolution rate)', chain(/escalation rate of calls per caller time zone/), (plan) => replaceIn(plan, /Compute the escalation rate of calls per caller time zone and return the time zone with the highest rate/, 'Compute the resolution rate of calls per caller time zone and return the time zone with the highest rate')],
@@ -233,7 +238,7 @@ const MUTATIONS: Mutation[] = [
     sink(plan).prompt = 'Explain the finding for a contact-center manager';
     return true;
   }],
-  ['a missing step (the key moments of the entity\'s calls)', chain(/escalation rate per agent/), (plan) => {
+  ['a missing step (the key moments of the entity\'s calls)', chain(/escalation rate per agent/, /against those of the comparison calls/), (plan) => {
     const index = plan.steps.findIndex((step) => /^Count the key moments of the calls/.test(step.prompt));
     const removed = plan.steps[index]!;
     plan.steps.splice(index, 1);
@@ -242,7 +247,7 @@ const MUTATIONS: Mutation[] = [
     last.prompt = last.prompt.replace(`the key moments in (${removed.id}) against those of`, 'the key moments of');
     return true;
   }],
-  ['a dependency that exists but carries the wrong output (moments of the peers\' calls)', chain(/mean CSAT per call driver/), (plan) => {
+  ['a dependency that exists but carries the wrong output (moments of the peers\' calls)', chain(/mean CSAT per call driver/, /^List the ids of calls with drivers other than/), (plan) => {
     const step = plan.steps.find((entry) => /^Count the key moments of the calls/.test(entry.prompt))!;
     const peers = plan.steps.find((entry) => /^List the ids of calls with drivers other than/.test(entry.prompt))!;
     step.prompt = step.prompt.replace(/\((\d+)\)/, `(${peers.id})`);
@@ -258,10 +263,11 @@ const MUTATIONS: Mutation[] = [
   }],
 ];
 
-/** One filter of a step swapped for a wrong one of the same kind: another escalation flag, driver, queue or time. */
+/** One filter of a step swapped for a wrong one of the same kind: another escalation or resolution flag, driver, queue or time. */
 function swapFilter(prompt: string): string {
   const swaps: Array<[RegExp, string]> = [
     [/\bescalated\b/, 'unresolved'],
+    [/\bresolved\b/, 'unresolved'],
     [/\boutage\b/, 'billing_dispute'],
     [/rated 1 or 2 in CSAT/, 'rated 4 or 5 in CSAT'],
     [/more than 300 seconds/, 'more than 30 seconds'],

@@ -1,5 +1,5 @@
 // Executed plans through the real CLI and in the episode page (headless Chromium): `sandbox run --execute` on the
-// suite's task plan-oc-001 as it is (its servers on the default contact-center build, built under data/ on first use)
+// suite's task plan-oc-013 as it is (its servers on the default contact-center build, built under data/ on first use)
 // with the reference, with a scripted agent whose plan swaps one filter, and with one whose T2S step cannot be translated.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -13,7 +13,7 @@ import type { Viewer } from '../../../src/viewer/server.ts';
 import { sandbox } from '../../support/sandbox-cli.ts';
 import { openViewerPage, type ViewerPage } from '../../support/viewer-page.ts';
 
-const TASK = 'plan-oc-001';
+const TASK = 'plan-oc-013';
 let scratch: string;
 let runs: string;
 let viewer: Viewer;
@@ -22,7 +22,7 @@ let problems: string[] = [];
 let session: ViewerPage | undefined;
 const ran: Record<string, { status: number | null; stdout: string; stderr: string }> = {};
 
-/** The reference plan of plan-oc-001 (episodes/plan/plan-oc-001.json). */
+/** The reference plan of plan-oc-013 (episodes/plan/plan-oc-013.json). */
 let reference: Plan;
 /** Step 2 lists the calls of the worst driver rated 1 or 2 in CSAT; the swapped plan lists those rated 4 or 5. */
 const SWAPPED_STEP = 2;
@@ -116,7 +116,7 @@ describe('executed plans: the CLI and the episode page', { timeout: 120_000 }, (
     const byId = new Map(execution.steps.map((step) => [step.id, step]));
     expect(byId.get(SWAPPED_STEP)).toMatchObject({ isError: true, source: 'offline-text-to-sql' });
     expect(byId.get(SWAPPED_STEP)!.output).toMatch(/^cannot translate: .*"vip", "platinum", "members"/);
-    // Downstream of step 2 (episodes/plan/plan-oc-001.json): step 4 reads (2); step 9 reads (4). Every other step runs.
+    // Downstream of step 2 (episodes/plan/plan-oc-013.json): step 4 reads (2); step 9 reads (4). Every other step runs.
     const downstream = new Set<number>([SWAPPED_STEP]);
     for (const step of reference.steps) if (step.depends_on.some((id) => downstream.has(id))) downstream.add(step.id);
     expect([...downstream].sort()).toEqual([2, 4, 9]);
