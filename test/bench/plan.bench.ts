@@ -13,8 +13,9 @@
 //   facts_reached        share of expected facts found in the executed plans' tool outputs
 //   parallel_speedup_compound_model_300ms   latency-bound, beside (not instead of) the offline figure: every 5th compound
 //                        plan with a model in the loop — each T2S step's SQL first written by a loopback OpenAI-compatible
-//                        model answering in 300 ms (it returns the reference SQL, which then runs: the text-to-SQL call
-//                        of a step without reference SQL), LLM steps answered by it; with its own bound and facts reached
+//                        model answering in 300 ms (it echoes the SQL the offline text-to-SQL wrote from the step's own
+//                        words, which then runs: a text-to-SQL call's latency per step), LLM steps answered by it; with its
+//                        own bound and facts reached
 import { generatePlanSuite } from '../../episodes/plan-generator/index.ts';
 import { subqueryMatches } from '../../src/graders/cctu.ts';
 import { startEnvironment } from '../../src/mcp/start-environment.ts';
@@ -224,7 +225,7 @@ async function startLatencyModel(latencyMs: number): Promise<LoopbackServer & { 
 
 /**
  * The SQL tool as a model-executed plan reaches it: each query is first written by the model (one completion, here
- * answered after MODEL_LATENCY_MS with the reference step's SQL, which is then run from the reply).
+ * answered after MODEL_LATENCY_MS with the SQL the step translated to, which is then run from the reply).
  */
 function textToSqlLatency(callTool: RunPlanOptions['callTool'], model: Model): RunPlanOptions['callTool'] {
   return async (name, args) => {
