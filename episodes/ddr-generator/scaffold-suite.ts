@@ -11,6 +11,7 @@ import {
   quote,
   singular,
   TEMPORAL,
+  TEXTUAL,
   words,
   type CatalogColumn,
   type JoinColumn,
@@ -343,17 +344,18 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
         const [row] = await rows(`SELECT ${middle} AS mid FROM ${quote(join.fromTable)}`);
         if (row?.mid) midpoint = temporal ? { sql: dialect.dateLiteral(String(row.mid)), text: String(row.mid) } : { sql: String(row.mid), text: String(row.mid) };
       }
-      // Categories: the table's own text columns, then those of each table it references (by another column).
+      // Categories: the table's own text columns, then those of each table it references (by another column). Text
+      // only: a boolean's most frequent value is a rate, and SQLite spells it 0/1 where the others say false/true.
       const categories: Category[] = [];
       const references = new Set(joins.filter((other) => other.fromTable === join.fromTable).map((other) => other.fromColumn));
       for (const candidate of columns) {
-        if (categories.length >= MAX_CANDIDATE_COLUMNS || !CATEGORICAL.test(candidate.type) || candidate.name === join.fromColumn || candidate.name === keys.get(join.fromTable)) continue;
+        if (categories.length >= MAX_CANDIDATE_COLUMNS || !TEXTUAL.test(candidate.type) || candidate.name === join.fromColumn || candidate.name === keys.get(join.fromTable)) continue;
         const choices = await categoryChoices(join.fromTable, candidate.name);
         if (choices) categories.push({ column: candidate.name, choices, references: references.has(candidate.name) });
       }
       for (const onward of joins.filter((other) => other.fromTable === join.fromTable && other.fromColumn !== join.fromColumn)) {
         for (const candidate of schema.get(onward.toTable) ?? []) {
-          if (categories.length >= MAX_CANDIDATE_COLUMNS || !CATEGORICAL.test(candidate.type) || candidate.name === onward.toColumn) continue;
+          if (categories.length >= MAX_CANDIDATE_COLUMNS || !TEXTUAL.test(candidate.type) || candidate.name === onward.toColumn) continue;
           const choices = await categoryChoices(onward.toTable, candidate.name);
           if (choices) categories.push({ column: candidate.name, choices, join: onward, references: true });
         }
