@@ -292,9 +292,10 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
  * Writes a DDR suite for any database — a DuckDB or SQLite file, or a PostgreSQL URL, read through its engine's
  * backend, every query in its dialect — one task per entity of `TABLE.KEY`, its checklist from SQL templates over
  * the entity's own row and the tables referencing it (declared keys, or names and value overlap) — lookups of its
- * categories, counts and averages, rank and z-score among all entities, change and direction over the time
- * column, the most frequent category reached through a further join — each with its verification SQL and
- * tolerance, and a reference trajectory. Bad input (no such table or column, no entity with enough facts) is one
+ * categories, counts and averages, then the candidates ranked by effect size (effect-size.ts; the strongest
+ * ASK_STRONGEST asked): trends over the time column, dominant values of categories (also reached through a further
+ * join), the peak hour and weekday, outliers among all entities (rank and z-score) — each with its verification SQL
+ * and tolerance, and a reference trajectory. Bad input (no such table or column, no entity with enough facts) is one
  * line naming it, and nothing is written.
  */
 export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: DdrTask[]; files: string[] }> {
