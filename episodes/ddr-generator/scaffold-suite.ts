@@ -213,7 +213,9 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
         answer_type: 'number',
         tolerance: 0.5,
         unit: '%',
-        sql: `SELECT ${round(`100 * (${dialect.double(half('>='))} / ${half('<')} - 1)`, 1)}`,
+        // Relative to the earlier mean's size, so a negative measure that rises (sentiment −0.4 → −0.1) changes by a
+        // positive percent, as its direction says.
+        sql: `SELECT ${round(`100 * (${dialect.double(half('>='))} - ${half('<')}) / abs(${half('<')})`, 1)}`,
         ambiguousSql: `SELECT ${half('>=')} IS NULL OR ${half('<')} IS NULL OR ${half('<')} = 0`,
         statement: (answer) =>
           Number(answer) === 0

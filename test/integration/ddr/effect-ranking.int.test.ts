@@ -22,6 +22,7 @@ const suites = {} as Record<Engine, DdrTask[]>;
  * (the middle of 2025-01-06 18:00 and 2025-03-30 11:00), so the earlier half is j < 42.
  * - amount: 100 (j < 42) or 150, plus k (k < 7) or 60 (S7): a strong trend, and S7 an outlier among the shops;
  * - weight_kg: 10 (j < 42) or 10.7: a weak trend (7 %);
+ * - margin: −0.4 (j < 42) or −0.1: a negative measure that rises, by 0.3 / |−0.4| = 75 %;
  * - payment: cash when j mod 4 = 0, else card (63 of 84): a dominant value;
  * - channel: web, store, phone, app by j mod 4 (21 each): uniform;
  * - shelf: top (j < 22), middle (< 43), bottom (< 64), floor: 22, 21, 21, 20, nearly uniform but no tie;
@@ -35,14 +36,15 @@ async function buildShops(file: string): Promise<void> {
     await connection.run(`
       CREATE TABLE shops (shop_id VARCHAR, city VARCHAR);
       INSERT INTO shops SELECT 'S' || k, CASE WHEN k % 2 = 0 THEN 'north' ELSE 'south' END FROM range(0, 8) t(k);
-      CREATE TABLE sales (sale_id INTEGER, shop_ref VARCHAR, sold_at TIMESTAMP, amount DOUBLE, weight_kg DOUBLE, channel VARCHAR, payment VARCHAR, shelf VARCHAR);
+      CREATE TABLE sales (sale_id INTEGER, shop_ref VARCHAR, sold_at TIMESTAMP, amount DOUBLE, weight_kg DOUBLE, channel VARCHAR, payment VARCHAR, shelf VARCHAR, margin DOUBLE);
       INSERT INTO sales SELECT k * 84 + j + 1, 'S' || k,
         TIMESTAMP '2025-01-06' + INTERVAL (j) DAY + INTERVAL (CASE WHEN j % 2 = 0 THEN 18 ELSE 8 + j % 5 END) HOUR,
         CASE WHEN j < 42 THEN 100 ELSE 150 END + CASE WHEN k = 7 THEN 60 ELSE k END,
         CASE WHEN j < 42 THEN 10 ELSE 10.7 END,
         ['web', 'store', 'phone', 'app'][j % 4 + 1],
         CASE WHEN j % 4 = 0 THEN 'cash' ELSE 'card' END,
-        CASE WHEN j < 22 THEN 'top' WHEN j < 43 THEN 'middle' WHEN j < 64 THEN 'bottom' ELSE 'floor' END
+        CASE WHEN j < 22 THEN 'top' WHEN j < 43 THEN 'middle' WHEN j < 64 THEN 'bottom' ELSE 'floor' END,
+        CASE WHEN j < 42 THEN -0.4 ELSE -0.1 END
       FROM range(0, 8) s(k), range(0, 84) d(j);
     `);
   } finally {
@@ -77,18 +79,20 @@ const round4 = (value: number) => Number(value.toFixed(4));
 const P = 'sales-shop_ref';
 
 describe('ddr scaffold asks the candidates with the largest effect sizes (effect-size.ts), on DuckDB, SQLite and PostgreSQL', { timeout: 600_000 }, () => {
-  it('S0: the strong trend, the dominant payment and the peak hour are asked with their sizes; the weak trend after the strong one', () => {
+  it('S0: the strongest trend, the dominant payment and the peak hour are asked with their sizes; the weaker trends after them', () => {
     for (const engine of ENGINES) {
       expect(suites[engine], engine).toHaveLength(8);
       const task = taskOf(engine, 'S0');
       expect(effectsOf(task), engine).toEqual([
-        // Strongest of each kind first, by strength = size / threshold: amount trend 0.5 / 0.05 = 10, payment
-        // (63 − 21) / 84 = 0.5, / 0.1 = 5, peak hour 18:00 (42 of 84: (1/2 − 1/24) / (23/24) = 11/23), / 0.1 = 4.78;
-        // then the rest: the weight trend |10.7 − 10| / 10 = 0.07, / 0.05 = 1.4.
-        [`${P}-amount-change`, 'trend', 0.5],
-        [`${P}-amount-direction`, 'trend', 0.5],
+        // Strongest of each kind first, by strength = size / threshold: margin trend 0.3 / 0.4 = 0.75, / 0.05 = 15,
+        // payment (63 − 21) / 84 = 0.5, / 0.1 = 5, peak hour 18:00 (42 of 84: (1/2 − 1/24) / (23/24) = 11/23),
+        // / 0.1 = 4.78; then the rest: amount trend 0.5 / 0.05 = 10, weight trend |10.7 − 10| / 10 = 0.07, / 0.05 = 1.4.
+        [`${P}-margin-change`, 'trend', 0.75],
+        [`${P}-margin-direction`, 'trend', 0.75],
         [`${P}-payment`, 'dominant', 0.5],
         [`${P}-sold_at-peak-hour`, 'peak-hour', round4(11 / 23)],
+        [`${P}-amount-change`, 'trend', 0.5],
+        [`${P}-amount-direction`, 'trend', 0.5],
         [`${P}-weight_kg-change`, 'trend', 0.07],
         [`${P}-weight_kg-direction`, 'trend', 0.07],
       ]);
@@ -98,6 +102,9 @@ describe('ddr scaffold asks the candidates with the largest effect sizes (effect
       expect(answer(`${P}-payment`), engine).toBe('card');
       expect(answer(`${P}-sold_at-peak-hour`), engine).toBe(18);
       expect(answer(`${P}-weight_kg-change`), engine).toBe(7);
+      // A negative measure that rises changes by a positive percent, 100 · 0.3 / |−0.4|, as its direction says.
+      expect(answer(`${P}-margin-change`), engine).toBe(75);
+      expect(answer(`${P}-margin-direction`), engine).toBe('increased');
       // S0's mean amount 125 is 3.5 from the shops' median 128.5, MAD 2: robust z 3.5 / 2.9652 = 1.18 < 2, no outlier.
       expect(task.grading.checklist.filter((item) => item.effect?.kind === 'outlier'), engine).toEqual([]);
     }
@@ -114,19 +121,23 @@ describe('ddr scaffold asks the candidates with the largest effect sizes (effect
     }
   });
 
-  it('S7, 60 above the others: its outlier (rank and z-score) is asked first, with its robust z-score', () => {
+  it('S7, 60 above the others: its outlier (rank and z-score) is asked after the margin trend, with its robust z-score', () => {
     // Shop means 125 … 131 and 185: median 128.5, absolute deviations 3.5 2.5 1.5 0.5 0.5 1.5 2.5 56.5 → MAD 2;
-    // S7's robust z = 56.5 / (1.4826 · 2). Its trend: |210 − 160| / 160 = 0.3125 (strength 6.25 < 19.05 / 2).
+    // S7's robust z = 56.5 / (1.4826 · 2), strength 9.53: the first outlier after the first trend (margin, 15). Its
+    // amount trend |210 − 160| / 160 = 0.3125 (strength 6.25) comes with the rest, after the payment and peak hour.
     const robust = round4(56.5 / (1.4826 * 2));
     for (const engine of ENGINES) {
       const task = taskOf(engine, 'S7');
       const effects = effectsOf(task);
-      expect(effects.slice(0, 4), engine).toEqual([
+      expect(effects.map(([id]) => id), engine).toEqual([
+        `${P}-margin-change`, `${P}-margin-direction`, `${P}-amount-rank`, `${P}-amount-z-score`, `${P}-payment`, `${P}-sold_at-peak-hour`,
+        `${P}-amount-change`, `${P}-amount-direction`, `${P}-weight_kg-change`, `${P}-weight_kg-direction`,
+      ]);
+      expect(effects.slice(2, 4), engine).toEqual([
         [`${P}-amount-rank`, 'outlier', robust],
         [`${P}-amount-z-score`, 'outlier', robust],
-        [`${P}-amount-change`, 'trend', 0.3125],
-        [`${P}-amount-direction`, 'trend', 0.3125],
       ]);
+      expect(effects[6], engine).toEqual([`${P}-amount-change`, 'trend', 0.3125]);
       expect(task.grading.checklist.find((item) => item.id === `${P}-amount-rank`)?.answer, engine).toBe(1);
       // The classical z of the item: (185 − 135.125) / s, s² = Σ(mean − 135.125)² / 7 = 2870.875 / 7.
       const z = task.grading.checklist.find((item) => item.id === `${P}-amount-z-score`)?.answer;
@@ -138,10 +149,11 @@ describe('ddr scaffold asks the candidates with the largest effect sizes (effect
   it('tasks --stats reports each kind asked and its effect sizes', () => {
     const stats = JSON.parse(sandboxOk('tasks', '--stats', path.join(scratch, 'suite-duckdb'), '--json')) as { effects: Array<{ kind: string; items: number; tasks: number; min: number; median: number; max: number; threshold: number }> };
     const byKind = Object.fromEntries(stats.effects.map((row) => [row.kind, row]));
-    // Per shop two trends (2 items each); the amount trends are 50 / (100 + k) for k < 7 and 0.3125 for S7, the
-    // weight trends 0.07: 16 of the 32 sizes are 0.07, so the median is (0.07 + 0.3125) / 2.
-    expect(byKind.trend).toMatchObject({ items: 32, tasks: 8, min: 0.07, max: 0.5, threshold: 0.05 });
-    expect(byKind.trend!.median).toBeCloseTo((0.07 + 0.3125) / 2, 3);
+    // Per shop three trends (2 items each): margin 0.75, amount 50 / (100 + k) for k < 7 and 0.3125 for S7, weight
+    // 0.07. Sorted, the 48 sizes are 16 × 0.07, 2 × 0.3125, then the amounts from k = 6 down, two each: the 24th and
+    // 25th are 50 / 104 and 50 / 103.
+    expect(byKind.trend).toMatchObject({ items: 48, tasks: 8, min: 0.07, max: 0.75, threshold: 0.05 });
+    expect(byKind.trend!.median).toBeCloseTo((50 / 104 + 50 / 103) / 2, 3);
     expect(byKind.dominant).toMatchObject({ items: 8, tasks: 8, min: 0.5, max: 0.5 });
     expect(byKind['peak-hour']).toMatchObject({ items: 8, tasks: 8, min: round4(11 / 23), max: round4(11 / 23) });
     expect(byKind.outlier).toMatchObject({ items: 2, tasks: 1, min: round4(56.5 / 2.9652) });
