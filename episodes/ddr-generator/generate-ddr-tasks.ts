@@ -5,6 +5,7 @@ import type { ReferenceStep } from '../../src/schemas/reference-step.ts';
 import { TASK_SCHEMA_VERSION } from '../../src/schemas/task-base.ts';
 import type { QueryRows } from '../../mcp-servers/sql/backends/read-catalog.ts';
 import { computeAnswer, rowsFrom } from './compute-answer.ts';
+import { EFFECT_THRESHOLDS, effectStrength } from './effect-size.ts';
 import type { ScenarioSpec } from './scenario-spec.ts';
 
 /** The SQL server's query tool and its argument (mcp-servers/sql). */
@@ -24,14 +25,33 @@ export const MIN_FACTS = 6;
 /** Kinds of item that are insights rather than lookups or aggregates of the entity's own rows. */
 export const INSIGHT_KINDS: ReadonlySet<ChecklistItem['kind']> = new Set(['rank', 'trend', 'anomaly', 'relationship']);
 
-/** Share of a checklist's items that are insights (rank, trend, anomaly, relationship). */
+/**
+ * Share of a checklist's items that are insights: of an insight kind (rank, trend, anomaly, relationship), or asked
+ * for an effect size past its threshold (a dominant value or a peak hour stands out among the entity's own rows).
+ */
 export function insightShare(checklist: readonly ChecklistItem[]): number {
-  return checklist.length === 0 ? 0 : checklist.filter((item) => INSIGHT_KINDS.has(item.kind)).length / checklist.length;
+  return checklist.length === 0 ? 0 : checklist.filter((item) => INSIGHT_KINDS.has(item.kind) || item.effect !== undefined).length / checklist.length;
+}
+
+/**
+ * The facts asked: every fact that is no candidate, in the templates' order, then the candidates' facts, at most
+ * `limit` candidates, each with all its facts: first the strongest candidate of each kind (the largest trend, the
+ * most dominant category, the peak hour, the peak weekday, the clearest outlier), strongest first, then the
+ * strongest of the rest (ties: the templates' order).
+ */
+function strongest<T extends { group?: string; kind?: string; strength?: number }>(found: readonly T[], limit = Number.POSITIVE_INFINITY): T[] {
+  const groups = new Map<string, { kind: string; strength: number }>();
+  for (const entry of found) if (entry.group !== undefined && !groups.has(entry.group)) groups.set(entry.group, { kind: entry.kind!, strength: entry.strength! });
+  const byStrength = [...groups].sort(([, a], [, b]) => b.strength - a.strength);
+  const firstOfKind = byStrength.filter(([, candidate], index) => byStrength.findIndex(([, other]) => other.kind === candidate.kind) === index);
+  const ranked = [...new Set([...firstOfKind, ...byStrength].map(([group]) => group))].slice(0, limit);
+  return [...found.filter((entry) => entry.group === undefined), ...ranked.flatMap((group) => found.filter((entry) => entry.group === group))];
 }
 
 /**
  * Builds the DDR tasks of one scenario from its built database: for each entity, every fact's answer is computed
- * by its verification SQL; ambiguous facts (ties, no data) are dropped, and entities left with fewer than
+ * by its verification SQL; ambiguous facts (ties, no data) are dropped; candidate facts (with `effect`) below their
+ * kind's effect-size threshold are dropped, and of the rest only the `askStrongest` strongest are asked; entities left with fewer than
  * MIN_FACTS facts, or with fewer than half of them insights, are skipped. Each task's reference trajectory runs each fact's SQL, says the fact found in
  * the next turn, and ends with FINISH listing all facts.
  */
@@ -43,9 +63,16 @@ export async function generateDdrTasks(spec: ScenarioSpec, source: DuckDBConnect
     if (tasks.length >= count) break;
     const context = spec.contextSql ? ((await rows(spec.contextSql(entityId)))[0] ?? {}) : {};
     const facts = spec.facts(entityId, Object.fromEntries(Object.entries(context).map(([key, value]) => [key, String(value)])));
-    const checklist: ChecklistItem[] = [];
-    const statements: string[] = [];
-    for (const { sql, ambiguousSql, toleranceSql, statement, ...fields } of facts) {
+    const found: Array<{ item: ChecklistItem; statement: string; group?: string; kind?: string; strength?: number }> = [];
+    /** Each candidate's effect size, measured once for all its items. */
+    const sizes = new Map<string, number | null>();
+    for (const { sql, ambiguousSql, toleranceSql, statement, effect, ...fields } of facts) {
+      let size: number | null | undefined;
+      if (effect) {
+        if (!sizes.has(effect.group)) sizes.set(effect.group, await effect.measure(rows));
+        size = sizes.get(effect.group)!;
+        if (size === null || size < EFFECT_THRESHOLDS[effect.kind]) continue;
+      }
       if (ambiguousSql) {
         const [row] = await rows(ambiguousSql);
         // SQLite has no boolean: its true is 1.
@@ -54,9 +81,13 @@ export async function generateDdrTasks(spec: ScenarioSpec, source: DuckDBConnect
       const answer = await computeAnswer(rows, { answer_type: fields.answer_type, verification_sql: sql });
       if (answer === null || (Array.isArray(answer) && answer.length === 0)) continue;
       const tolerance = toleranceSql ? Number(Object.values((await rows(toleranceSql))[0] ?? {})[0]) : fields.tolerance;
-      checklist.push(ChecklistItemSchema.parse({ ...fields, ...(tolerance === undefined ? {} : { tolerance }), answer, verification_sql: sql }));
-      statements.push(statement(answer));
+      const recorded = effect && size != null ? { effect: { kind: effect.kind, size: Number(size.toFixed(4)) } } : {};
+      const item = ChecklistItemSchema.parse({ ...fields, ...(tolerance === undefined ? {} : { tolerance }), answer, verification_sql: sql, ...recorded });
+      found.push({ item, statement: statement(answer), ...(effect && size != null ? { group: effect.group, kind: effect.kind, strength: effectStrength(effect.kind, size) } : {}) });
     }
+    const asked = strongest(found, spec.askStrongest);
+    const checklist = asked.map((entry) => entry.item);
+    const statements = asked.map((entry) => entry.statement);
     if (checklist.length < (spec.minFacts ?? MIN_FACTS) || insightShare(checklist) < 0.5) continue;
     const trajectory: ReferenceStep[] = checklist.map((item, index) => ({
       content: index === 0 ? `I start with the records of ${spec.entityKind} ${entityId}.` : statements[index - 1]!,

@@ -11,6 +11,7 @@ import {
   quote,
   singular,
   TEMPORAL,
+  TEXTUAL,
   words,
   type CatalogColumn,
   type JoinColumn,
@@ -18,6 +19,7 @@ import {
 import { rowsOf, withCatalog, type QueryRows } from '../../mcp-servers/sql/backends/read-catalog.ts';
 import { SandboxError } from '../../src/sandbox-error.ts';
 import type { DdrTask } from '../../src/schemas/ddr-task.ts';
+import { dominanceEffect, outlierEffect, peakEffect, trendEffect } from './effect-size.ts';
 import { generateDdrTasks } from './generate-ddr-tasks.ts';
 import { ordinal, type FactTemplate, type ScenarioSpec } from './scenario-spec.ts';
 
@@ -33,10 +35,16 @@ export interface ScaffoldOptions {
   out: string;
 }
 
+/** Numeric columns of the first related table whose average is asked of every entity (context; the insights are chosen by effect size). */
 const MAX_NUMERIC = 2;
+/** Numeric and category columns of one related table considered as candidates (bounds the scaffold's queries). */
+const MAX_CANDIDATE_COLUMNS = 8;
+/** Candidates asked per entity: the strongest, by effect strength (effect-size.ts). */
+const ASK_STRONGEST = 6;
 const MAX_CHOICES = 30;
 /** Memory the scaffold's queries may use (every entity's facts are aggregates over whole tables). */
 const SCAFFOLD_MEMORY_BYTES = 2 * 2 ** 30;
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 /** Distinct values of a low-cardinality text column (its choices), or null when it has too many to be a category. */
 async function choicesOf(rows: QueryRows, dialect: SqlDialect, table: string, column: string): Promise<string[] | null> {
@@ -48,17 +56,31 @@ async function choicesOf(rows: QueryRows, dialect: SqlDialect, table: string, co
 const toleranceSql = (dialect: SqlDialect, value: string) => `SELECT ${dialect.round(dialect.greatest('0.01', `abs(${value}) * 0.005`), 2)}`;
 
 /**
- * The fact templates of one related table (rows referencing the entity): a count, then for up to two numeric
- * columns the average, its rank and z-score among all entities, and its change over the time column; the most
- * frequent value of a category reached through a further join (a relationship across two tables).
+ * A category over a related table's rows, a candidate for the entity's dominant value: a text column of the table
+ * itself (its own, or one referencing another table: "end station"), or a text column of a table it references
+ * (`join`: the end station's district).
+ */
+interface Category {
+  column: string;
+  choices: string[];
+  join?: JoinColumn;
+  /** The column references another table (its values are that table's ids). */
+  references: boolean;
+}
+
+/**
+ * One related table (rows referencing the entity) and what its facts are built from: its numeric columns (the
+ * first MAX_NUMERIC averaged for every entity; all of them candidates for a trend and an outlier), its time column,
+ * its categories (candidates for the dominant value).
  */
 interface RelatedTable {
   table: string;
   column: string;
   numeric: CatalogColumn[];
   time?: string;
-  /** A category of a table this one references, over this table's rows: [join, column, choices]. */
-  reached?: { join: JoinColumn; column: string; choices: string[] };
+  /** The time column is a date (its rows have a peak weekday) or a timestamp (a peak hour too). */
+  calendar?: 'date' | 'timestamp';
+  categories: Category[];
   /** The time column's midpoint over the whole table, as SQL and as text (trends compare the halves). */
   midpoint?: { sql: string; text: string };
 }
@@ -78,7 +100,28 @@ function measureOf(column: string): { measure: string; unit?: { unit: string; wo
   return found ? { measure: words(column.replace(found[0], '')), unit: found[1] } : { measure: words(column) };
 }
 
-function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: RelatedTable, peers: number): FactTemplate[] {
+/** Numbers of a query's rows' first column. */
+const numbersOf = (found: Array<Record<string, unknown>>) => found.map((row) => Number(Object.values(row)[0]));
+
+/**
+ * SQL results shared by every entity's candidates (every peer's average is one query, whichever entity asks), for
+ * the length of one scaffold.
+ */
+function memoized(rows: QueryRows): QueryRows {
+  const cache = new Map<string, Promise<Array<Record<string, unknown>>>>();
+  return (sql) => {
+    if (!cache.has(sql)) cache.set(sql, rows(sql));
+    return cache.get(sql)!;
+  };
+}
+
+/**
+ * The facts of one related table: its count, the averages of its first MAX_NUMERIC numeric columns (`averages`:
+ * for the first related table only, the context of the checklist), and the candidates ranked by effect size — per
+ * numeric column an outlier (rank and z-score among peers) and a trend (change and direction over the time
+ * column), per category its dominant value, and the peak hour and weekday of the time column.
+ */
+function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: RelatedTable, peers: number, shared: QueryRows, averages: boolean): FactTemplate[] {
   const { round, derived } = dialect;
   const { table, column } = related;
   const mine = `${quote(column)} = ${literal(id)}`;
@@ -97,22 +140,34 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
       statement: (answer) => `There are ${answer} ${words(table)} with ${words(column)} ${id}.`,
     },
   ];
-  for (const numeric of related.numeric) {
+  related.numeric.forEach((numeric, index) => {
     const value = quote(numeric.name);
     const { measure, unit } = measureOf(numeric.name);
     const subject = `${measure} of ${rows}`;
     const perEntity = `SELECT ${quote(column)} AS k, avg(${value}) AS v FROM ${quote(table)} WHERE ${quote(column)} IS NOT NULL GROUP BY 1`;
-    facts.push({
-      id: `${prefix}-${numeric.name}-mean`,
-      kind: 'aggregate',
-      question: `What is the average ${measure} of ${rows}${unit ? `, in ${unit.words}` : ''}?`,
-      ...(unit ? { unit: unit.unit } : {}),
-      answer_type: 'number',
-      toleranceSql: toleranceSql(dialect, `(SELECT avg(${value}) FROM ${quote(table)} WHERE ${mine})`),
-      sql: `SELECT ${round(`avg(${value})`, 2)} FROM ${quote(table)} WHERE ${mine}`,
-      ambiguousSql: `SELECT avg(${value}) IS NULL FROM ${quote(table)} WHERE ${mine}`,
-      statement: (answer) => `The average ${subject} is ${answer}${unit ? ` ${unit.words}` : ''}.`,
-    });
+    if (averages && index < MAX_NUMERIC) {
+      facts.push({
+        id: `${prefix}-${numeric.name}-mean`,
+        kind: 'aggregate',
+        question: `What is the average ${measure} of ${rows}${unit ? `, in ${unit.words}` : ''}?`,
+        ...(unit ? { unit: unit.unit } : {}),
+        answer_type: 'number',
+        toleranceSql: toleranceSql(dialect, `(SELECT avg(${value}) FROM ${quote(table)} WHERE ${mine})`),
+        sql: `SELECT ${round(`avg(${value})`, 2)} FROM ${quote(table)} WHERE ${mine}`,
+        ambiguousSql: `SELECT avg(${value}) IS NULL FROM ${quote(table)} WHERE ${mine}`,
+        statement: (answer) => `The average ${subject} is ${answer}${unit ? ` ${unit.words}` : ''}.`,
+      });
+    }
+    // An outlier among its peers: the rank and the z-score of its average, asked together when its robust z stands out.
+    const outlier = {
+      kind: 'outlier' as const,
+      group: `${prefix}-${numeric.name}-outlier`,
+      measure: async () => {
+        const averages = await shared(`SELECT k, v FROM ${derived(perEntity, 'g')} WHERE v IS NOT NULL`);
+        const own = averages.find((row) => String(row.k) === id);
+        return own ? outlierEffect(Number(own.v), averages.map((row) => Number(row.v))) : null;
+      },
+    };
     facts.push({
       id: `${prefix}-${numeric.name}-rank`,
       kind: 'rank',
@@ -125,6 +180,7 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
       sql: `SELECT r FROM ${derived(`SELECT k, rank() OVER (ORDER BY ${round('v', 6)} DESC) AS r FROM ${derived(perEntity, 'g')}`, 'ranked')} WHERE k = ${literal(id)}`,
       ambiguousSql: `SELECT count(*) > 1 FROM ${derived(perEntity, 'g')} WHERE ${round('v', 6)} = (SELECT ${round('v', 6)} FROM ${derived(perEntity, 'e')} WHERE k = ${literal(id)})`,
       statement: (answer) => `By the average ${subject}, ${kind} ${id} ranks ${ordinal(answer)} highest of ${peers}.`,
+      effect: outlier,
     });
     facts.push({
       id: `${prefix}-${numeric.name}-z-score`,
@@ -136,10 +192,20 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
       sql: `WITH g AS (${perEntity}) SELECT ${round(`(v - (SELECT avg(v) FROM g)) / ${dialect.stddevSampOver('v', 'g')}`, 2)} FROM g WHERE k = ${literal(id)}`,
       ambiguousSql: `WITH g AS (${perEntity}) SELECT count(*) < 3 OR coalesce(${dialect.stddevSampOver('v', 'g')}, 0) = 0 OR count(*) FILTER (WHERE k = ${literal(id)}) = 0 FROM g`,
       statement: (answer) => `The average ${subject} is ${Math.abs(Number(answer))} standard deviations ${Number(answer) < 0 ? 'below' : 'above'} the mean over all ${kind} values.`,
+      effect: outlier,
     });
     if (related.time && related.midpoint) {
       const { sql: midpoint, text: since } = related.midpoint;
       const half = (comparison: string) => `(SELECT avg(${value}) FROM ${quote(table)} WHERE ${mine} AND ${quote(related.time!)} ${comparison} ${midpoint})`;
+      // A trend: the change and its direction, asked together when the change is large enough.
+      const trend = {
+        kind: 'trend' as const,
+        group: `${prefix}-${numeric.name}-trend`,
+        measure: async (query: QueryRows) => {
+          const [row] = await query(`SELECT ${dialect.double(half('<'))} AS before, ${dialect.double(half('>='))} AS after`);
+          return row?.before == null || row.after == null ? null : trendEffect(Number(row.before), Number(row.after));
+        },
+      };
       facts.push({
         id: `${prefix}-${numeric.name}-change`,
         kind: 'trend',
@@ -147,12 +213,15 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
         answer_type: 'number',
         tolerance: 0.5,
         unit: '%',
-        sql: `SELECT ${round(`100 * (${dialect.double(half('>='))} / ${half('<')} - 1)`, 1)}`,
+        // Relative to the earlier mean's size, so a negative measure that rises (sentiment −0.4 → −0.1) changes by a
+        // positive percent, as its direction says.
+        sql: `SELECT ${round(`100 * (${dialect.double(half('>='))} - ${half('<')}) / abs(${half('<')})`, 1)}`,
         ambiguousSql: `SELECT ${half('>=')} IS NULL OR ${half('<')} IS NULL OR ${half('<')} = 0`,
         statement: (answer) =>
           Number(answer) === 0
             ? `The average ${subject} did not change (0 %) from before ${since} to after.`
             : `The average ${subject} ${Number(answer) < 0 ? 'fell' : 'rose'} by ${Math.abs(Number(answer))}% from before ${since} to after.`,
+        effect: trend,
       });
       facts.push({
         id: `${prefix}-${numeric.name}-direction`,
@@ -162,21 +231,60 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
         sql: `SELECT CASE WHEN abs(${half('>=')} - ${half('<')}) <= 0.05 * abs(${half('<')}) THEN 'stable' WHEN ${half('>=')} > ${half('<')} THEN 'increased' ELSE 'decreased' END`,
         ambiguousSql: `SELECT ${half('>=')} IS NULL OR ${half('<')} IS NULL`,
         statement: (answer) => `From before ${since} to after, the average ${subject} ${answer === 'stable' ? 'stayed stable' : answer}.`,
+        effect: trend,
       });
     }
-  }
-  if (related.reached) {
-    const { join, column: category, choices } = related.reached;
-    const counts = `SELECT ${dialect.text(`o.${quote(category)}`)} AS value, count(*) AS n FROM ${quote(table)} t JOIN ${quote(join.toTable)} o ON t.${quote(join.fromColumn)} = o.${quote(join.toColumn)} WHERE t.${mine} GROUP BY 1`;
+  });
+  for (const category of related.categories) {
+    const { join, column: name, choices } = category;
+    const target = join ? `o.${quote(name)}` : `t.${quote(name)}`;
+    const from = join ? `${quote(table)} t JOIN ${quote(join.toTable)} o ON t.${quote(join.fromColumn)} = o.${quote(join.toColumn)}` : `${quote(table)} t`;
+    const counts = `SELECT ${dialect.text(target)} AS value, count(*) AS n FROM ${from} WHERE t.${mine} AND ${target} IS NOT NULL GROUP BY 1`;
+    // "rider", "end station"; through a join, the category of the row it references, by the reference's role:
+    // "district of the end station", "model of the vehicle" (vehicle_id).
+    const what = join ? `${words(name)} of the ${words(join.fromColumn.replace(/_(id|no|code|ref|key)$/i, ''))}` : words(name);
     facts.push({
-      id: `${prefix}-${join.toTable}-${category}`,
-      kind: 'relationship',
-      question: `Which ${words(join.toTable)} ${words(category)} is most frequent among ${rows}?`,
+      id: join ? `${prefix}-${join.fromColumn}-${name}` : `${prefix}-${name}`,
+      kind: category.references || join ? 'relationship' : 'aggregate',
+      question: `Which ${what} is most frequent among ${rows}?`,
       answer_type: 'category',
       choices,
       sql: `SELECT value FROM ${derived(counts, 'c')} ORDER BY n DESC, value LIMIT 1`,
       ambiguousSql: `SELECT count(*) = 0 OR count(*) FILTER (WHERE n = (SELECT max(n) FROM ${derived(counts, 'm')})) > 1 FROM ${derived(counts, 'c')}`,
-      statement: (answer) => `The most frequent ${words(join.toTable)} ${words(category)} among ${rows} is ${answer}.`,
+      statement: (answer) => `The most frequent ${what} among ${rows} is ${answer}.`,
+      effect: { kind: 'dominant', group: `${prefix}-${join ? `${join.fromColumn}-` : ''}${name}-dominant`, measure: async (query) => dominanceEffect(numbersOf(await query(`SELECT n FROM ${derived(counts, 'c')}`))) },
+    });
+  }
+  if (related.time && related.calendar) {
+    const time = quote(related.time);
+    const peak = (bin: string) => `SELECT ${bin} AS value, count(*) AS n FROM ${quote(table)} WHERE ${mine} AND ${time} IS NOT NULL GROUP BY 1`;
+    const tie = (counts: string) => `SELECT count(*) = 0 OR count(*) FILTER (WHERE n = (SELECT max(n) FROM ${derived(counts, 'm')})) > 1 FROM ${derived(counts, 'c')}`;
+    if (related.calendar === 'timestamp') {
+      const hours = peak(dialect.hour(time));
+      facts.push({
+        id: `${prefix}-${related.time}-peak-hour`,
+        kind: 'aggregate',
+        question: `In which hour of the day (0–23, by ${words(related.time)}) do most of ${rows} fall?`,
+        answer_type: 'number',
+        tolerance: 0,
+        unit: 'hour of day',
+        sql: `SELECT value FROM ${derived(hours, 'c')} ORDER BY n DESC, value LIMIT 1`,
+        ambiguousSql: tie(hours),
+        statement: (answer) => `Most of ${rows} fall in the hour from ${answer}:00 (by ${words(related.time!)}).`,
+        effect: { kind: 'peak-hour', group: `${prefix}-${related.time}-peak-hour`, measure: async (query) => peakEffect(numbersOf(await query(`SELECT n FROM ${derived(hours, 'c')}`)), 24) },
+      });
+    }
+    const days = peak(dialect.dayName(time));
+    facts.push({
+      id: `${prefix}-${related.time}-peak-weekday`,
+      kind: 'aggregate',
+      question: `On which weekday (by ${words(related.time)}) do most of ${rows} fall?`,
+      answer_type: 'category',
+      choices: WEEKDAYS,
+      sql: `SELECT value FROM ${derived(days, 'c')} ORDER BY n DESC, value LIMIT 1`,
+      ambiguousSql: tie(days),
+      statement: (answer) => `Most of ${rows} fall on a ${answer} (by ${words(related.time!)}).`,
+      effect: { kind: 'peak-weekday', group: `${prefix}-${related.time}-peak-weekday`, measure: async (query) => peakEffect(numbersOf(await query(`SELECT n FROM ${derived(days, 'c')}`)), 7) },
     });
   }
   return facts;
@@ -186,9 +294,10 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
  * Writes a DDR suite for any database — a DuckDB or SQLite file, or a PostgreSQL URL, read through its engine's
  * backend, every query in its dialect — one task per entity of `TABLE.KEY`, its checklist from SQL templates over
  * the entity's own row and the tables referencing it (declared keys, or names and value overlap) — lookups of its
- * categories, counts and averages, rank and z-score among all entities, change and direction over the time
- * column, the most frequent category reached through a further join — each with its verification SQL and
- * tolerance, and a reference trajectory. Bad input (no such table or column, no entity with enough facts) is one
+ * categories, counts and averages, then the candidates ranked by effect size (effect-size.ts; the strongest
+ * ASK_STRONGEST asked): trends over the time column, dominant values of categories (also reached through a further
+ * join), the peak hour and weekday, outliers among all entities (rank and z-score) — each with its verification SQL
+ * and tolerance, and a reference trajectory. Bad input (no such table or column, no entity with enough facts) is one
  * line naming it, and nothing is written.
  */
 export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: DdrTask[]; files: string[] }> {
@@ -212,34 +321,50 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
       const holders = [...schema].filter(([name, columns]) => (timeTable === undefined || name === timeTable) && columns.some((candidate) => candidate.name === timeColumn));
       if (holders.length === 0) throw new SandboxError('invalid-input', `--time ${options.time}: no such column in ${timeTable ? `table "${timeTable}"` : 'any table'} of ${options.db}`);
     }
+    const sizes = new Map<string, number>();
+    const rowCount = async (name: string) => {
+      if (!sizes.has(name)) sizes.set(name, Number((await rows(`SELECT count(*) AS n FROM ${quote(name)}`))[0]?.n ?? 0));
+      return sizes.get(name)!;
+    };
+    /** A text column's choices, when it is a category: few values, and not one per row or so (a name, a label: an identifier). */
+    const categoryChoices = async (name: string, candidate: string) => {
+      const choices = await choicesOf(rows, dialect, name, candidate);
+      return choices && choices.length * 2 <= (await rowCount(name)) ? choices : null;
+    };
     const related: RelatedTable[] = [];
     for (const join of referencing) {
       const columns = schema.get(join.fromTable)!;
       const keyColumns = new Set([...joins.filter((other) => other.fromTable === join.fromTable).map((other) => other.fromColumn), keys.get(join.fromTable)]);
-      const numeric = columns.filter((candidate) => NUMERIC.test(candidate.type) && !keyColumns.has(candidate.name) && !/(^id$|_id$)/i.test(candidate.name)).slice(0, MAX_NUMERIC);
+      const numeric = columns.filter((candidate) => NUMERIC.test(candidate.type) && !keyColumns.has(candidate.name) && !/(^id$|_id$)/i.test(candidate.name)).slice(0, MAX_CANDIDATE_COLUMNS);
       const time = timeColumn !== undefined ? columns.find((candidate) => candidate.name === timeColumn && (timeTable === undefined || timeTable === join.fromTable))?.name : columns.find((candidate) => TEMPORAL.test(candidate.type))?.name;
+      const timeType = columns.find((candidate) => candidate.name === time)?.type ?? '';
       let midpoint: RelatedTable['midpoint'];
       if (time) {
-        const temporal = TEMPORAL.test(columns.find((candidate) => candidate.name === time)!.type);
+        const temporal = TEMPORAL.test(timeType);
         const value = quote(time);
         // A day for dates and timestamps (a sentence then names it without a clock time), the value for numbers.
         const middle = temporal ? dialect.midpointDay(value) : dialect.text(dialect.round(`min(${value}) + ${dialect.double(`max(${value}) - min(${value})`)} / 2`, 0));
         const [row] = await rows(`SELECT ${middle} AS mid FROM ${quote(join.fromTable)}`);
         if (row?.mid) midpoint = temporal ? { sql: dialect.dateLiteral(String(row.mid)), text: String(row.mid) } : { sql: String(row.mid), text: String(row.mid) };
       }
-      let reached: RelatedTable['reached'];
-      for (const onward of joins.filter((other) => other.fromTable === join.fromTable && other.toTable !== table)) {
-        for (const candidate of schema.get(onward.toTable) ?? []) {
-          if (!CATEGORICAL.test(candidate.type) || candidate.name === onward.toColumn) continue;
-          const choices = await choicesOf(rows, dialect, onward.toTable, candidate.name);
-          if (choices) {
-            reached = { join: onward, column: candidate.name, choices };
-            break;
-          }
-        }
-        if (reached) break;
+      // Categories: the table's own text columns, then those of each table it references (by another column). Text
+      // only: a boolean's most frequent value is a rate, and SQLite spells it 0/1 where the others say false/true.
+      const categories: Category[] = [];
+      const references = new Set(joins.filter((other) => other.fromTable === join.fromTable).map((other) => other.fromColumn));
+      for (const candidate of columns) {
+        if (categories.length >= MAX_CANDIDATE_COLUMNS || !TEXTUAL.test(candidate.type) || candidate.name === join.fromColumn || candidate.name === keys.get(join.fromTable)) continue;
+        const choices = await categoryChoices(join.fromTable, candidate.name);
+        if (choices) categories.push({ column: candidate.name, choices, references: references.has(candidate.name) });
       }
-      related.push({ table: join.fromTable, column: join.fromColumn, numeric, time, midpoint, reached });
+      for (const onward of joins.filter((other) => other.fromTable === join.fromTable && other.fromColumn !== join.fromColumn)) {
+        for (const candidate of schema.get(onward.toTable) ?? []) {
+          if (categories.length >= MAX_CANDIDATE_COLUMNS || !TEXTUAL.test(candidate.type) || candidate.name === onward.toColumn) continue;
+          const choices = await categoryChoices(onward.toTable, candidate.name);
+          if (choices) categories.push({ column: candidate.name, choices, join: onward, references: true });
+        }
+      }
+      const calendar = /^TIMESTAMP/i.test(timeType) ? 'timestamp' : TEMPORAL.test(timeType) ? 'date' : undefined;
+      related.push({ table: join.fromTable, column: join.fromColumn, numeric, time, calendar, midpoint, categories });
     }
     if (related.length === 0) {
       throw new SandboxError('invalid-input', `--entity ${options.entity}: no table references ${table}.${column} (no declared foreign key, and no column whose name and values match it)`);
@@ -247,11 +372,11 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
     const lookups: Array<{ column: string; choices: string[] }> = [];
     for (const candidate of own) {
       if (candidate.name === column || !CATEGORICAL.test(candidate.type) || lookups.length >= 2) continue;
-      const choices = await choicesOf(rows, dialect, table, candidate.name);
-      // A column nearly every row has its own value of (a name, a label) is an identifier, not a category.
-      if (choices && choices.length * 2 <= Number((await rows(`SELECT count(*) AS n FROM ${quote(table)}`))[0]?.n ?? 0)) lookups.push({ column: candidate.name, choices });
+      const choices = await categoryChoices(table, candidate.name);
+      if (choices) lookups.push({ column: candidate.name, choices });
     }
     const kind = singular(table);
+    const shared = memoized(rows);
     const first = related[0]!;
     const peers = new Map<RelatedTable, number>();
     for (const entry of related) peers.set(entry, Number((await rows(`SELECT count(DISTINCT ${quote(entry.column)}) AS n FROM ${quote(entry.table)}`))[0]?.n ?? 0));
@@ -280,12 +405,13 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
               statement: (answer) => `Its ${words(lookup.column)} is ${answer}.`,
             }),
           ),
-          ...related.flatMap((entry) => relatedFacts(dialect, kind, id, entry, peers.get(entry)!)),
+          ...related.flatMap((entry) => relatedFacts(dialect, kind, id, entry, peers.get(entry)!, shared, entry === first)),
         ];
       },
       // A URL as it is (a task file keeps it), a file relative to the suite.
       environment: { servers: [{ name: 'sql', options: { dbPath: postgres ? db : path.relative(out, db) || path.basename(db) } }] },
       minFacts: 4,
+      askStrongest: ASK_STRONGEST,
       generator: 'sandbox ddr scaffold',
     };
     const tasks = await generateDdrTasks(spec, rows, options.count);

@@ -1,9 +1,21 @@
 import type { z } from 'zod';
 import type { Environment } from '../../src/schemas/environment.ts';
-import type { ChecklistItem, ChecklistItemSchema } from '../../src/schemas/checklist.ts';
+import type { QueryRows } from '../../mcp-servers/sql/backends/read-catalog.ts';
+import type { ChecklistItem, ChecklistItemSchema, EffectKind } from '../../src/schemas/checklist.ts';
+
+/**
+ * A candidate fact ranked by effect size (effect-size.ts): its kind, the candidate it belongs to (the items of one
+ * candidate, such as a trend's change and direction, share it and are asked or left together) and how to measure its
+ * size in the database (null: not measurable, never asked).
+ */
+export interface EffectCandidate {
+  kind: EffectKind;
+  group: string;
+  measure(rows: QueryRows): Promise<number | null>;
+}
 
 /** One checklist fact of an entity, before its answer is computed from the database. */
-export interface FactTemplate extends Omit<z.input<typeof ChecklistItemSchema>, 'answer' | 'verification_sql'> {
+export interface FactTemplate extends Omit<z.input<typeof ChecklistItemSchema>, 'answer' | 'verification_sql' | 'effect'> {
   sql: string;
   /** SQL returning the tolerance (one number) when it depends on the entity's data (e.g. half a percent of the value). */
   toleranceSql?: string;
@@ -11,6 +23,8 @@ export interface FactTemplate extends Omit<z.input<typeof ChecklistItemSchema>, 
   ambiguousSql?: string;
   /** The sentence that states the fact (the reference trajectory's insight and FINISH line). */
   statement(answer: ChecklistItem['answer']): string;
+  /** Set on a candidate fact: asked only when its effect passes its kind's threshold and ranks among the strongest. */
+  effect?: EffectCandidate;
 }
 
 /** A DDR scenario: a database, the kind of entity studied in it, and the facts checked for each entity. */
@@ -33,6 +47,8 @@ export interface ScenarioSpec {
   entityKey?: { table: string; column: string };
   /** Fewest items a task may have (default MIN_FACTS). */
   minFacts?: number;
+  /** Candidates (facts with `effect`) asked per entity: the strongest this many, by effect strength (default: all that pass). */
+  askStrongest?: number;
   /** What the task's metadata names as its generator. */
   generator?: string;
   /** Default size options for the build (small: seconds). */

@@ -7,14 +7,14 @@ const positive = (value: string) => {
   return parsed;
 };
 
-/** `sandbox ddr scaffold`: a DDR suite for any DuckDB file. */
+/** `sandbox ddr scaffold`: a DDR suite for any DuckDB or SQLite file or PostgreSQL database. */
 export function ddrCommand(): Command {
   const command = new Command('ddr').description('DDR (deep data research) suites for your own databases');
   command
     .command('scaffold')
     .description(
       'Write a DDR suite for a database (a DuckDB or SQLite file, or a postgres:// URL; its SQL in that engine\'s dialect): one task per entity of TABLE.KEY, its checklist generated from SQL templates ' +
-        '(aggregates, trend over the time column, rank among peers, z-score anomaly, a relationship across two tables) ' +
+        '(lookups, counts and averages, then the strongest insights by effect size: trend over the time column, dominant category, peak hour and weekday, outlier among peers) ' +
         'with verification SQL and tolerances, a reference trajectory, and the explorer baseline',
     )
     .requiredOption('--db <file|url>', 'the database: a DuckDB or SQLite file (told by its header), or a postgres:// URL of a read-only role')

@@ -1,5 +1,13 @@
 import { z } from 'zod';
 
+/**
+ * The kinds of candidate fact `ddr scaffold` ranks by effect size (each size is defined in
+ * episodes/ddr-generator/effect-size.ts): a `trend` over the time column, the `dominant` value of a category, the
+ * `peak-hour` or `peak-weekday` of the entity's rows, an `outlier` among its peers.
+ */
+export const EFFECT_KINDS = ['trend', 'dominant', 'peak-hour', 'peak-weekday', 'outlier'] as const;
+export type EffectKind = (typeof EFFECT_KINDS)[number];
+
 /** One fact about a DDR entity, with the SQL that recomputes its answer from the database. */
 export const ChecklistItemSchema = z.object({
   id: z.string(),
@@ -33,6 +41,8 @@ export const ChecklistItemSchema = z.object({
   peers: z.number().int().positive().optional(),
   /** number with unit `rank`: whether rank 1 is the highest or the lowest value (so "3rd lowest" of 40 reads as rank 38). */
   rank_by: z.enum(['highest', 'lowest']).optional(),
+  /** Why the item was asked, when it was chosen by effect size (`ddr scaffold`): the candidate's kind and its effect size. */
+  effect: z.object({ kind: z.enum(EFFECT_KINDS), size: z.number().nonnegative() }).optional(),
 }).refine((item) => item.answer_type === 'text' || item.verification_sql !== undefined, { message: 'verification_sql is required unless answer_type is text', path: ['verification_sql'] });
 export type ChecklistItem = z.infer<typeof ChecklistItemSchema>;
 

@@ -49,6 +49,8 @@ export interface SqlDialect {
   dayText(expression: string): string;
   /** The weekday's English name (Monday … Sunday). */
   dayName(expression: string): string;
+  /** The hour of the day (0 … 23) of a timestamp, as an integer. */
+  hour(expression: string): string;
   /** Calendar days from `start` to `end` (DuckDB `date_diff('day', …)`: day boundaries crossed). */
   daysBetween(start: string, end: string): string;
   /** A day (`'2024-03-05'`) as a date literal; `plusDays` after it. */
@@ -92,6 +94,7 @@ const duckdb: SqlDialect = {
   day: (expression) => `${expression}::DATE`,
   dayText: (expression) => `strftime(${expression}, '%Y-%m-%d')`,
   dayName: (expression) => `dayname(${expression})`,
+  hour: (expression) => `hour(${expression})`,
   daysBetween: (start, end) => `date_diff('day', ${start}, ${end})`,
   dateLiteral: (day, plusDays = 0) => `DATE ${literal(day)}${plusDays ? ` + ${plusDays}` : ''}`,
   timestampLiteral: (text, plusDays = 0) => `TIMESTAMP ${literal(text)}${plusDays ? ` + INTERVAL ${plusDays} DAY` : ''}`,
@@ -135,6 +138,7 @@ const postgres: SqlDialect = {
   day: (expression) => `CAST(${expression} AS DATE)`,
   dayText: (expression) => `to_char(${expression}, 'YYYY-MM-DD')`,
   dayName: (expression) => `to_char(${expression}, 'FMDay')`,
+  hour: (expression) => `CAST(extract(hour FROM ${expression}) AS INTEGER)`,
   daysBetween: (start, end) => `(CAST(${end} AS DATE) - CAST(${start} AS DATE))`,
   dateLiteral: (day, plusDays = 0) => `DATE ${literal(day)}${plusDays ? ` + ${plusDays}` : ''}`,
   timestampLiteral: (text, plusDays = 0) => `TIMESTAMP ${literal(text)}${plusDays ? ` + INTERVAL '${plusDays} day'` : ''}`,
@@ -188,6 +192,7 @@ const sqlite: SqlDialect = {
   day: (expression) => `date(${expression})`,
   dayText: (expression) => `date(${expression})`,
   dayName: (expression) => `CASE strftime('%w', ${expression}) ${WEEKDAYS.map((name, index) => `WHEN '${index}' THEN '${name}'`).join(' ')} END`,
+  hour: (expression) => `CAST(strftime('%H', ${expression}) AS INTEGER)`,
   daysBetween: (start, end) => `CAST(julianday(date(${end})) - julianday(date(${start})) AS INTEGER)`,
   dateLiteral: (day, plusDays = 0) => (plusDays ? `date(${literal(day)}, '+${plusDays} days')` : literal(day)),
   // Timestamps are ISO text ('2024-03-05 10:00:00'): a day's text sorts before every time of that day, as its midnight does.

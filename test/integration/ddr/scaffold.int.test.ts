@@ -6,6 +6,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { computeAnswer } from '../../../episodes/ddr-generator/compute-answer.ts';
+import { EFFECT_THRESHOLDS } from '../../../episodes/ddr-generator/effect-size.ts';
 import { dialectOf } from '../../../mcp-servers/sql/backends/dialect.ts';
 import { databaseJoins } from '../../../mcp-servers/sql/backends/join-columns.ts';
 import { rowsOf, withCatalog } from '../../../mcp-servers/sql/backends/read-catalog.ts';
@@ -88,8 +89,12 @@ describe('sandbox ddr scaffold on a database of another shape (no comments, refe
       const loaded = (await loadTask(path.join(suite, file))).task;
       expect(loaded.environment.servers[0]!.options.dbPath).toBe(db);
       expect(task.grading.baseline?.explorer.items).toBe(task.grading.checklist.length);
-      const kinds = task.grading.checklist.map((item) => item.kind);
-      for (const kind of ['rank', 'trend', 'anomaly', 'relationship'] as const) expect(kinds, `${task.id} ${kind}`).toContain(kind);
+      // Insights are chosen by effect size (effect-size.ts), each at or above its kind's threshold. transit-db.ts plants
+      // two: fares rise by 0.4 in the later half of the year (a trend), and a place's trips all go to one destination
+      // (origin i·7 mod 24 fixes dest i·11 + 5 mod 24: a dominant destination, size 1).
+      for (const item of task.grading.checklist) if (item.effect) expect(item.effect.size, `${task.id} ${item.id}`).toBeGreaterThanOrEqual(EFFECT_THRESHOLDS[item.effect.kind]);
+      expect(task.grading.checklist.some((item) => item.effect?.kind === 'trend' && /fare/.test(item.id)), task.id).toBe(true);
+      expect(task.grading.checklist.find((item) => item.id === 'trips-origin_id-dest_id')?.effect, task.id).toEqual({ kind: 'dominant', size: 1 });
       for (const item of task.grading.checklist) {
         const answer = await computeAnswer(connection, item);
         if (item.answer_type === 'number') expect(Number(answer), `${task.id} ${item.id}`).toBeCloseTo(Number(item.answer), 9);
