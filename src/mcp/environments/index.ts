@@ -9,6 +9,7 @@ export const ENVIRONMENT_SERVERS: Record<ServerRef['name'], () => Promise<Server
   'mock-tools': once(async () => (await import('./mock-tools.ts')).startMockToolsServer),
   sql: once(async () => (await import('./sql.ts')).startSqlServer),
   transcripts: once(async () => (await import('./transcripts.ts')).startTranscriptsServer),
+  service: once(async () => (await import('./service.ts')).startServiceServer),
 };
 
 /**
