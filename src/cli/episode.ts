@@ -6,6 +6,8 @@ import { displayPath, loadTask } from '../engine/load-task.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { checkFolderFlag, checkModelSpec, checkUserModelSpec, enforcementOption, nonNegativeInteger } from './cli-options.ts';
 import { exitCodeOfEnding } from './exit-codes.ts';
+import { UsageError } from './usage-error.ts';
+import { styleOf } from '../styles/registry.ts';
 import { formatEvent, formatScore } from './transcript.ts';
 import { checkJsonModel, commandOutput, endingFields, jsonOption } from './json-output.ts';
 
@@ -44,6 +46,9 @@ export function episodeCommand(): Command {
     .action(async (flags: EpisodeFlags) => {
       const out = commandOutput(flags.json);
       const { task, path: taskPath } = await loadTask(flags.task);
+      if (flags.userModel === undefined && styleOf(task.style).protocol.needsUserModel) {
+        throw new UsageError(`task ${task.id} is a conversation (style ${task.style}): give --user-model <spec> (rule-based, human, scripted:<file>, replay:<trajectory> or a provider)`);
+      }
       const spec = checkModelSpec(flags.model ?? 'reference');
       checkJsonModel(flags.json, spec);
       const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);

@@ -102,7 +102,11 @@ Examples:
     // A model (or judge) that cannot be set up fails the run here, before any file is written.
     await checkModelSetup(spec, tasks[0]!.task);
     // The user model is set up for the first task that has a user (rule-based needs a customer).
-    await checkUserModelSetup(userSpec, tasks.find((loaded) => styleOf(loaded.task.style).protocol.needsUserModel)?.task ?? tasks[0]!.task);
+    const conversation = tasks.find((loaded) => styleOf(loaded.task.style).protocol.needsUserModel)?.task;
+    if (conversation !== undefined && userSpec === undefined) {
+      throw new UsageError(`task ${conversation.id} is a conversation (style ${conversation.style}): give --user-model <spec> (rule-based, human, scripted:<file>, replay:<trajectory> or a provider)`);
+    }
+    await checkUserModelSetup(userSpec, conversation ?? tasks[0]!.task);
     if (flags.rate !== undefined && flags.queue === undefined) throw new UsageError('--rate needs --queue');
     const rate = flags.rate === undefined ? undefined : parseRate(flags.rate);
     if (flags.sharedDir !== undefined) checkSharedDir(flags.sharedDir, outDir, flags.queue);
