@@ -11,6 +11,7 @@ import { readTrajectory } from '../../../src/schemas/read-trajectory.ts';
 import type { EventOf, TrajectoryEvent } from '../../../src/schemas/event.ts';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
 import { scriptedModel } from '../../unit/engine/fixtures.ts';
+import { startOpenAIServer } from '../../support/openai-wire.ts';
 
 // Service episodes through the real loop: the real service MCP server (a private copy of CU-0000001's slice of a
 // 300-call contact-center build), the real rule-based customer. The fixture's customer and reference are in
@@ -123,5 +124,32 @@ describe('a service episode: the agent, the customer and the stateful server in 
     const scripted = await runEpisode({ task, model: createReferenceModel(task), userModel: userModel(`scripted:${script}`) });
     expect(scripted.status).toBe('completed');
     expect(ofType(scripted.events, 'user-turn').map((turn) => [turn.content, turn.hangUp])).toEqual([['Bruce Torres, 82778, PIN 9589.', false], ['Bye.', true]]);
+  });
+
+  it('a provider plays the customer from a persona prompt built from the task, offered end_call to hang up', async () => {
+    const { task } = await loadTask(FIXTURE);
+    const server = await startOpenAIServer([
+      { content: 'Bruce Torres, ZIP 82778, PIN 9589.' },
+      { content: 'Great, thanks.', toolCalls: [{ name: 'end_call', arguments: {} }] },
+    ]);
+    try {
+      const spec = `openai-compatible:${server.url}/v1#customer-model`;
+      const result = await runEpisode({ task, model: createReferenceModel(task), userModel: ({ task: t }) => createUserModel(spec, { task: t, tools: [], env: { OPENAI_API_KEY: 'k' } }) });
+      expect(result.status).toBe('completed');
+      expect(ofType(result.events, 'user-turn').map((turn) => [turn.content, turn.hangUp, turn.usage.inputTokens])).toEqual([['Bruce Torres, ZIP 82778, PIN 9589.', false, 100], ['Great, thanks.', true, 100]]);
+      const first = server.requests[0]!.body as { messages: Array<{ role: string; content: string }>; tools: Array<{ function: { name: string } }> };
+      const persona = first.messages[0]!.content;
+      // the persona prompt (src/styles/service/customer-view.ts): goal, volunteered facts, facts only when asked, when to hang up
+      expect(first.messages[0]!.role).toBe('system');
+      expect(persona).toContain('Your goal: Get a 10 dollar credit on the January invoice');
+      expect(persona).toMatch(/without being asked:\n- disputed invoice: INV-0000001-01/);
+      expect(persona).toMatch(/only when the agent asks for them:\n- full name: Bruce Torres\n- ZIP code: 82778\n- PIN: 9589/);
+      expect(persona).toContain('after 4 of your turns');
+      // its own opening is its assistant message; the agent's reply is the user message it answers
+      expect(first.messages.slice(2).map((message) => message.role)).toEqual(['assistant', 'user']);
+      expect(first.tools.map((tool) => tool.function.name)).toEqual(['end_call']);
+    } finally {
+      await server.close();
+    }
   });
 });
