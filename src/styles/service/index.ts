@@ -1,5 +1,4 @@
 import type { StyleGrader } from '../../graders/style-grader.ts';
-import { SandboxError } from '../../sandbox-error.ts';
 import { ServiceTaskSchema, type ServiceTask } from '../../schemas/service-task.ts';
 import type { EpisodeStyle } from '../style.ts';
 import { serviceProtocol } from './protocol.ts';
@@ -12,12 +11,29 @@ export const serviceStyle: EpisodeStyle = {
   name: 'service',
   taskSchema: ServiceTaskSchema,
   protocol: serviceProtocol,
-  // The state grader (final state against the gold actions replayed) is the world side's, src/graders/service.ts: not merged yet.
-  grader: async (): Promise<StyleGrader> => {
-    throw new SandboxError('not-found', 'service episodes have no grader yet (src/graders/service.ts, issue 35: the final-state grader is being built)');
+  grader: async () => (await import('../../graders/service.ts')).serviceGrader as unknown as StyleGrader,
+  store: {
+    group: 'd.kind',
+    metricsShape: { success: 'DOUBLE', state_match: 'DOUBLE', values_said: 'DOUBLE', policies_followed: 'DOUBLE', writes: 'DOUBLE' },
+    detailsShape: { kind: 'VARCHAR', outcome: 'VARCHAR' },
+    tables: [{
+      name: 'service_outcomes',
+      ddl: `CREATE TABLE IF NOT EXISTS service_outcomes (
+  run_dir VARCHAR NOT NULL,
+  task_id VARCHAR NOT NULL,
+  repeat INTEGER NOT NULL,
+  kind VARCHAR,
+  outcome VARCHAR,
+  state_match DOUBLE,
+  values_said DOUBLE,
+  policies_followed DOUBLE,
+  writes DOUBLE
+);`,
+    }],
+    fill: [`INSERT INTO service_outcomes SELECT run_dir, task_id, repeat, d.kind, d.outcome, m.state_match, m.values_said, m.policies_followed, m.writes FROM summary WHERE style = 'service'`],
   },
   viewer: {
-    expected(task) {
+    expected(task, details) {
       const { customer, grading, reference } = task as unknown as ServiceTask;
       return {
         panel: 'service',
@@ -27,6 +43,8 @@ export const serviceStyle: EpisodeStyle = {
           ...customer.facts.map((fact) => ({ expected: `customer knows ${fact.name}`, value: `${fact.value}${fact.volunteered ? ' (volunteered)' : ` (when asked: ${fact.askedBy.join(' / ')})`}` })),
           ...reference.actions.map((action, index) => ({ expected: `gold action ${index + 1}`, value: `${action.tool}(${JSON.stringify(action.arguments)})` })),
           ...grading.requiredValues.map((required) => ({ expected: `say ${required.name}`, value: required.value })),
+          ...(details.expectedHash === undefined ? [] : [{ expected: 'final state', value: details.expectedHash === details.actualHash ? 'matches the gold actions replayed' : `differs: ${JSON.stringify(details.stateDiff ?? null)}` }]),
+          ...(Array.isArray(details.policiesViolated) && details.policiesViolated.length > 0 ? [{ expected: 'policies', value: `violated: ${details.policiesViolated.join(', ')}` }] : []),
         ],
       };
     },

@@ -12,6 +12,8 @@ import type { EventOf, TrajectoryEvent } from '../../../src/schemas/event.ts';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
 import { scriptedModel } from '../../unit/engine/fixtures.ts';
 import { startOpenAIServer } from '../../support/openai-wire.ts';
+import { runSuite } from '../../../src/engine/run-suite.ts';
+import { readFile } from 'node:fs/promises';
 
 // Service episodes through the real loop: the real service MCP server (a private copy of CU-0000001's slice of a
 // 300-call contact-center build), the real rule-based customer. The fixture's customer and reference are in
@@ -151,5 +153,39 @@ describe('a service episode: the agent, the customer and the stateful server in 
     } finally {
       await server.close();
     }
+  });
+
+  it('a suite gives each customer its own server: an environment of one customer never serves a task of another', async () => {
+    // Both tasks have the same environment ref ({ service, calls 300 }): only their customers differ. CU-0000002's
+    // name, ZIP and PIN are the seeded build's; the reference verifies with them and reads the account.
+    const { task } = await loadTask(FIXTURE);
+    const out = await mkdtemp(path.join(os.tmpdir(), 'service-suite-'));
+    const second = {
+      ...task,
+      id: 'svc-fixture-other-customer',
+      customer: { ...(task as unknown as { customer: object }).customer, customerId: 'CU-0000002' },
+      reference: { ...task.reference!, trajectory: [
+        { toolCalls: [{ name: 'verify_identity', arguments: { customer_id: 'CU-0000002', full_name: 'Dylan Pierce', zip_code: '98822', pin: '7836' } }] },
+        { toolCalls: [{ name: 'get_account', arguments: { customer_id: 'CU-0000002' } }] },
+        { answer: 'I issued a credit of 10.00.' },
+      ] },
+    };
+    const secondPath = path.join(out, 'second.json');
+    await writeFile(secondPath, JSON.stringify(second));
+    await runSuite({
+      tasks: [{ task, path: FIXTURE }, { task: second as typeof task, path: secondPath }],
+      modelSpec: 'reference',
+      createModel: async ({ task: played }) => createReferenceModel(played),
+      userModelSpec: 'rule-based',
+      createUserModel: userModel('rule-based'),
+      outDir: path.join(out, 'run'),
+      concurrency: 1,
+    });
+    for (const id of [task.id, second.id]) {
+      const { events } = await readTrajectory(path.join(out, 'run', `${id}.0.jsonl`));
+      expect(ofType(events, 'tool-result').map((event) => [event.name, event.isError]), id).toEqual(ofType(events, 'tool-result').map((event) => [event.name, false]));
+      expect(events.at(-1)).toMatchObject({ type: 'episode-end', status: 'completed' });
+    }
+    expect(JSON.parse(await readFile(path.join(out, 'run', 'run.json'), 'utf8')).identity.userModel).toBe('rule-based');
   });
 });
