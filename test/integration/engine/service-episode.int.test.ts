@@ -13,6 +13,9 @@ import { REPO_ROOT } from '../../../src/data-dir.ts';
 import { scriptedModel } from '../../unit/engine/fixtures.ts';
 import { startOpenAIServer } from '../../support/openai-wire.ts';
 import { runSuite } from '../../../src/engine/run-suite.ts';
+import { forkTrajectory } from '../../../src/engine/fork.ts';
+import { readForkSource } from '../../../src/engine/fork-source.ts';
+import type { Model } from '../../../src/models/model.ts';
 import { readFile } from 'node:fs/promises';
 
 // Service episodes through the real loop: the real service MCP server (a private copy of CU-0000001's slice of a
@@ -187,5 +190,41 @@ describe('a service episode: the agent, the customer and the stateful server in 
       expect(events.at(-1)).toMatchObject({ type: 'episode-end', status: 'completed' });
     }
     expect(JSON.parse(await readFile(path.join(out, 'run', 'run.json'), 'utf8')).identity.userModel).toBe('rule-based');
+  });
+
+  it('fork branches the conversation after the customer turn of round --at: earlier turns replayed, later ones live', async () => {
+    const { task } = await loadTask(FIXTURE);
+    const out = await mkdtemp(path.join(os.tmpdir(), 'service-fork-'));
+    const parentPath = path.join(out, 'parent.jsonl');
+    await runEpisode({ task, model: createReferenceModel(task), userModel: userModel('rule-based'), trajectoryPath: parentPath });
+    const source = await readForkSource(parentPath);
+    // The live agent from round 2 skips the tools and claims the credit; the live customer (rule-based) hears
+    // "credit" and "10.00" (its goalMet groups) and hangs up. The customer's turn of round 1 is the parent's.
+    const agent = scriptedModel([{ say: 'Done: a credit of 10.00 is on your invoice.' }]);
+    const live: Model[] = [];
+    const forked = await forkTrajectory({
+      source,
+      at: 1,
+      task,
+      model: agent,
+      modelSpec: 'test-scripted',
+      userModel: async (context) => {
+        const made = await createUserModel('rule-based', { task: context.task, tools: [] });
+        const counted: Model = { spec: made.spec, respond: (request) => { live.push(made); return made.respond(request); } };
+        return counted;
+      },
+      userModelSpec: 'rule-based',
+      repeat: 0,
+    });
+    const turns = ofType(forked.result.events, 'user-turn');
+    const parentTurns = ofType(source.events, 'user-turn');
+    expect(turns.map((turn) => [turn.round, turn.content, turn.hangUp])).toEqual([
+      [1, parentTurns[0]!.content, false],
+      [2, HANG_UP_LINES.goalMet, true],
+    ]);
+    // the live customer was asked once: for round 2's reply (round 1's was replayed)
+    expect(live).toHaveLength(1);
+    expect(forked.result.status).toBe('completed');
+    expect(forked.divergences).toEqual([]);
   });
 });
