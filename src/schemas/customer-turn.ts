@@ -17,3 +17,10 @@ export const HANG_UP_TOOL: ToolSpec = {
  * follows it as the customer's own first message. It is never shown to the agent.
  */
 export const CALL_CONNECTED = '[The call is connected. You are the customer; say your opening line.]';
+
+/**
+ * The gateway's customer channel (docs/architecture.md, "Conversations over the gateway"): an MCP client playing the
+ * agent of a service task replies to the customer with `submit_answer`; the tool's result is the customer's next
+ * line, starting with this prefix (and, when the customer hung up, a note that the episode is complete).
+ */
+export const CUSTOMER_SAYS = 'customer_says:';
