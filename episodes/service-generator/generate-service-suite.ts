@@ -106,7 +106,7 @@ function buildTask(kind: Kind, number: number, row: Row, account: Record<string,
       reads.push({ toolCalls: [{ name: 'list_invoices', arguments: { customer_id: id } }] });
       requiredOf = (results) => [{ name: 'credit', value: money(amount) }, { name: 'new balance', value: JSON.parse(results[1]!).balance as string }];
       finalReply = (results) => `I have issued a credit of $${money(amount)} on invoice ${String(row.invoice_id)}. Your balance is now $${JSON.parse(results[1]!).balance as string}.`;
-      goalMet = [['credit'], [money(amount)]];
+      goalMet = [['credit']];
       break;
     }
     case 'duplicate-charge': {
@@ -117,7 +117,7 @@ function buildTask(kind: Kind, number: number, row: Row, account: Record<string,
       reads.push({ toolCalls: [{ name: 'list_invoices', arguments: { customer_id: id } }] });
       requiredOf = () => [{ name: 'credit', value: money(amount) }, { name: 'duplicate invoice', value: String(row.invoice_id) }];
       finalReply = () => `Invoice ${String(row.invoice_id)} was a duplicate of your ${String(row.period)} bill; I have credited it in full, $${money(amount)}.`;
-      goalMet = [['credit'], [money(amount)]];
+      goalMet = [['credit']];
       break;
     }
     case 'outage': {
@@ -127,7 +127,7 @@ function buildTask(kind: Kind, number: number, row: Row, account: Record<string,
       reads.push({ toolCalls: [{ name: 'get_account', arguments: { customer_id: id } }] }, { toolCalls: [{ name: 'get_outages', arguments: { region: slice.region } }] });
       requiredOf = () => [{ name: 'outage', value: String(row.outage_id) }, { name: 'expected restoration', value: String(row.restoration) }];
       finalReply = () => `There is an open outage in the ${slice.region} region (${String(row.outage_id)}, ${String(row.service)}). Service is expected back by ${String(row.restoration)}.`;
-      goalMet = [['outage'], [String(row.restoration)]];
+      goalMet = [['outage'], ['expected back']];
       break;
     }
     case 'plan-change': {
@@ -139,7 +139,7 @@ function buildTask(kind: Kind, number: number, row: Row, account: Record<string,
       reads.push({ toolCalls: [{ name: 'list_plans', arguments: {} }] });
       requiredOf = () => [{ name: 'new monthly fee', value: money(target.monthlyFeeCents / 100) }];
       finalReply = () => `Done: you are now on the ${target.name} plan (${target.planId}) from today; the monthly fee is $${money(target.monthlyFeeCents / 100)}.`;
-      goalMet = [[target.name.toLowerCase()], [money(target.monthlyFeeCents / 100)]];
+      goalMet = [[target.name.toLowerCase()], ['monthly fee']];
       break;
     }
     case 'out-of-policy': {
@@ -182,7 +182,7 @@ function buildTask(kind: Kind, number: number, row: Row, account: Record<string,
       reads.push({ answer: 'Thank you, you are verified. Which date would suit you for the visit, and morning or afternoon?' });
       requiredOf = () => [{ name: 'visit date', value: date }];
       finalReply = () => `Your technician visit is booked for ${date} in the ${slot}.`;
-      goalMet = [['booked'], [date]];
+      goalMet = [['booked']];
       break;
     }
     case 'identity-failed': {

@@ -1,7 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
-import { callServiceTool, openSession, SERVICE_TOOLS, type ServiceSession } from '../../databases/contact-center/accounts/service-tools.ts';
+import { callServiceTool, openSession, SERVICE_TOOL_LISTING, type ServiceSession } from '../../databases/contact-center/accounts/service-tools.ts';
 import type { SliceTemplate } from '../../databases/contact-center/accounts/slice-templates.ts';
 import { LazySchemaValidator } from '../../src/mcp/for-servers/lazy-schema-validator.ts';
 import { clientLogging } from '../shared/call-reporting.ts';
@@ -13,31 +12,19 @@ export interface ServiceServerOptions {
   now: string;
 }
 
-/** The tools as listed: each tool's zod arguments as JSON Schema, and whether it changes the account. */
-const LISTED = SERVICE_TOOLS.map((tool) => {
-  const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(tool.input) as Record<string, unknown>;
-  return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: { ...inputSchema, type: 'object' as const },
-    annotations: tool.writes
-      ? { readOnlyHint: false, destructiveHint: tool.name === 'cancel_account', idempotentHint: false, openWorldHint: false }
-      : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  };
-});
-
 /**
  * The service MCP server (issue 35): the customer's account over read and write tools, on a private copy of their
  * slice (`openSession`), so nothing one session writes is seen by another. `reset()` drops the copy and takes a fresh
  * one, for the next episode of the same task. A failed precondition is an isError result naming it; the copy is
- * unchanged. Served through the low-level handlers (the schemas are JSON Schema made from the tools' zod shapes).
+ * unchanged. Served through the low-level handlers (the schemas are JSON Schema made from the tools' zod shapes,
+ * `SERVICE_TOOL_LISTING`).
  */
 export function createServiceServer(options: ServiceServerOptions): McpServer & { reset(): void } {
   const mcp = new McpServer({ name: 'service', version: '1.0.0' }, { capabilities: { tools: { listChanged: false }, logging: {} }, jsonSchemaValidator: new LazySchemaValidator() });
   const log = clientLogging(mcp.server);
   const fresh = (): ServiceSession => openSession(options.slice.template, { customerId: options.slice.customerId, region: options.slice.region, now: options.now });
   let session = fresh();
-  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTED }));
+  mcp.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...SERVICE_TOOL_LISTING] }));
   mcp.server.setRequestHandler(CallToolRequestSchema, (request): CallToolResult => {
     const outcome = callServiceTool(session, request.params.name, request.params.arguments ?? {});
     if (outcome.isError) log('warning', 'service', `${request.params.name}: ${outcome.text}`);

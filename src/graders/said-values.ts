@@ -6,7 +6,7 @@ const NUMBER_IN_TEXT = /(?<![\w.])-?[$£€]?\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d
 
 /** The numbers a text states ("$1,234.50", "£12.40", "12.4", "twelve" → 12 by value-forms). */
 function numbersIn(text: string): number[] {
-  return [...canonicalValues(text).matchAll(NUMBER_IN_TEXT)].map((match) => Number(`${match[0].trimStart().startsWith('-') ? '-' : ''}${match[1]!.replaceAll(',', '')}.${match[2] ?? '0'}`));
+  return [...canonicalValues(text.toLowerCase()).matchAll(NUMBER_IN_TEXT)].map((match) => Number(`${match[0].trimStart().startsWith('-') ? '-' : ''}${match[1]!.replaceAll(',', '')}.${match[2] ?? '0'}`));
 }
 
 /**
@@ -21,5 +21,5 @@ export function saysValue(text: string, value: string, tolerance?: number): bool
     return numbersIn(text).some((number) => Math.abs(number - wanted) <= (tolerance ?? 0.005));
   }
   const escaped = value.trim().toLowerCase().replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-  return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'u').test(canonicalValues(text).toLowerCase());
+  return new RegExp(`(?<![\\w-])${escaped}(?![\\w-])`, 'u').test(canonicalValues(text.toLowerCase()));
 }

@@ -271,6 +271,27 @@ export const SERVICE_TOOLS: readonly ServiceTool[] = [
   },
 ];
 
+/** A service tool as `tools/list` shows it: its zod arguments as JSON Schema, and whether it changes the account. */
+export interface ListedServiceTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown> & { type: 'object' };
+  annotations: { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean };
+}
+
+/** The tools as the server lists them (and as lint hands them to the validators). */
+export const SERVICE_TOOL_LISTING: readonly ListedServiceTool[] = SERVICE_TOOLS.map((tool) => {
+  const { $schema: _dialect, ...inputSchema } = z.toJSONSchema(tool.input) as Record<string, unknown>;
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: { ...inputSchema, type: 'object' as const },
+    annotations: tool.writes
+      ? { readOnlyHint: false, destructiveHint: tool.name === 'cancel_account', idempotentHint: false, openWorldHint: false }
+      : { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  };
+});
+
 const BY_NAME = new Map(SERVICE_TOOLS.map((tool) => [tool.name, tool]));
 
 /** What a call returns: the text the agent reads, and whether it is an error. */
