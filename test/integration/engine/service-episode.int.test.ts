@@ -16,6 +16,7 @@ import { runSuite } from '../../../src/engine/run-suite.ts';
 import { forkTrajectory } from '../../../src/engine/fork.ts';
 import { readForkSource } from '../../../src/engine/fork-source.ts';
 import type { Model } from '../../../src/models/model.ts';
+import { chatRecord } from '../../../src/export/chat-record.ts';
 import { readFile } from 'node:fs/promises';
 
 // Service episodes through the real loop: the real service MCP server (a private copy of CU-0000001's slice of a
@@ -226,5 +227,21 @@ describe('a service episode: the agent, the customer and the stateful server in 
     expect(live).toHaveLength(1);
     expect(forked.result.status).toBe('completed');
     expect(forked.divergences).toEqual([]);
+  });
+
+  it('the exported chat record is the conversation the agent had: the customer\'s words as user messages with their speaker', async () => {
+    const { task } = await loadTask(FIXTURE);
+    const reference = createReferenceModel(task);
+    const seen: Array<readonly unknown[]> = [];
+    const agent: Model = { spec: 'reference', respond: (request) => { seen.push(request.messages); return reference.respond(request); } };
+    const result = await runEpisode({ task, model: agent, userModel: userModel('rule-based') });
+    const record = chatRecord('svc', result.events, null, null);
+    // the agent's last request, then its last message: what the export must rebuild (marks aside)
+    const lastRequest = seen.at(-1)! as Array<Record<string, unknown>>;
+    const lastMessage = ofType(result.events, 'model-response').at(-1)!.message;
+    const plain = record.messages.map(({ speaker: _speaker, name: _name, ...message }) => Object.fromEntries(Object.entries(message).filter(([, value]) => value !== undefined && value !== null || message.role !== 'assistant')));
+    const expected = [...lastRequest, lastMessage].map((message) => Object.fromEntries(Object.entries(message).filter(([, value]) => value !== undefined && value !== null || message.role !== 'assistant')));
+    expect(plain).toEqual(expected);
+    expect(record.messages.filter((message) => message.speaker === 'customer').map((message) => message.content)).toEqual(['full name: Bruce Torres. ZIP code: 82778. PIN: 9589. disputed invoice: INV-0000001-01.']);
   });
 });
