@@ -7,4 +7,5 @@ import type { ServerProgram } from './transport/server-program.ts';
 export const PLAIN_SERVERS: Readonly<Record<string, ServerProgram>> = {
   sql: (await import('./sql/program.ts')).sqlProgram,
   transcripts: (await import('./transcripts/program.ts')).transcriptsProgram,
+  service: (await import('./service/program.ts')).serviceProgram,
 };

@@ -1,6 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { SandboxError } from '../../src/sandbox-error.ts';
+import { accountStatements } from './accounts/build-accounts.ts';
+import { ACCOUNT_TABLES } from './accounts/columns.ts';
 import { applyColumnComments } from './columns.ts';
 import { EFFECTS as E } from './effects.ts';
 import { transcriptTextCtes, type TranscriptNoise } from './transcript-text.ts';
@@ -31,7 +33,8 @@ export const DEFAULT_SEED = 1;
 
 /**
  * Builds the contact-center warehouse: agents, customers, calls, qa_evaluations, key_moments and
- * transcript_turns, with the planted patterns of patterns.ts. Everything is generated inside DuckDB from
+ * transcript_turns, with the planted patterns of patterns.ts; then the customers' account state in the schema
+ * `accounts` (accounts/build-accounts.ts). Everything is generated inside DuckDB from
  * `range()` with `hash(row, seed, stream)` as the random source, so a million calls need no per-row
  * round trip and the same (seed, calls) gives the same rows.
  */
@@ -49,7 +52,11 @@ export async function buildContactCenter(options: BuildContactCenterOptions): Pr
   const connection = await instance.connect();
   try {
     for (const statement of buildStatements(calls, seed, options)) await connection.run(statement);
-    await applyColumnComments((sql) => connection.run(sql).then(() => undefined));
+    // The service episodes' account state, in a schema of its own after the warehouse (accounts/build-accounts.ts).
+    for (const statement of accountStatements()) await connection.run(statement);
+    const runner = (sql: string) => connection.run(sql).then(() => undefined);
+    await applyColumnComments(runner);
+    await applyColumnComments(runner, ACCOUNT_TABLES, 'accounts');
     const rows: Record<string, number> = {};
     for (const table of ['agents', 'customers', 'calls', 'qa_evaluations', 'key_moments', 'transcript_turns']) {
       const reader = await connection.runAndReadAll(`SELECT count(*)::INTEGER FROM ${table}`);

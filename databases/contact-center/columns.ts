@@ -88,10 +88,14 @@ export const CONTACT_CENTER_TABLES: Record<string, TableDoc> = {
   },
 };
 
-/** Writes the documentation into a database as comments, through the given statement runner. */
-export async function applyColumnComments(run: (sql: string) => Promise<void>): Promise<void> {
+/**
+ * Writes the documentation into a database as comments, through the given statement runner: the warehouse's tables
+ * by default, or `tables` of `schema` (the build's `accounts` schema, `accounts/columns.ts`).
+ */
+export async function applyColumnComments(run: (sql: string) => Promise<void>, tables: Record<string, TableDoc> = CONTACT_CENTER_TABLES, schema?: string): Promise<void> {
   const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
-  for (const [table, doc] of Object.entries(CONTACT_CENTER_TABLES)) {
+  for (const [name, doc] of Object.entries(tables)) {
+    const table = schema === undefined ? name : `${schema}.${name}`;
     await run(`COMMENT ON TABLE ${table} IS ${literal(doc.description)}`);
     for (const [column, description] of Object.entries(doc.columns)) {
       await run(`COMMENT ON COLUMN ${table}.${column} IS ${literal(description)}`);

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from '../sandbox-error.ts';
-import { ModelSpecSchema } from '../schemas/model-spec.ts';
+import { ModelSpecSchema, UserModelSpecSchema } from '../schemas/model-spec.ts';
 
 /** `--enforcement`, shared by `episode` and `run`. */
 export function enforcementOption(): Option {
@@ -19,6 +19,13 @@ export function positiveInteger(name: string): (value: string) => number {
 }
 
 /** Checks a model spec string up front, so a typo fails before any server starts: a bad flag value (exit 2). */
+/** A `--user-model` spec (UserModelSpecSchema): a bad one is a bad flag value (exit 2, one line). */
+export function checkUserModelSpec(spec: string): string {
+  const parsed = UserModelSpecSchema.safeParse(spec);
+  if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? `invalid user model spec ${spec}`);
+  return spec;
+}
+
 export function checkModelSpec(spec: string): string {
   const parsed = ModelSpecSchema.safeParse(spec);
   if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? `invalid model spec ${spec}`);

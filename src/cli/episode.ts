@@ -4,14 +4,17 @@ import { Command } from 'commander';
 import { pc } from './colors.ts';
 import { displayPath, loadTask } from '../engine/load-task.ts';
 import type { Enforcement } from '../schemas/step.ts';
-import { checkFolderFlag, checkModelSpec, enforcementOption, nonNegativeInteger } from './cli-options.ts';
+import { checkFolderFlag, checkModelSpec, checkUserModelSpec, enforcementOption, nonNegativeInteger } from './cli-options.ts';
 import { exitCodeOfEnding } from './exit-codes.ts';
+import { UsageError } from './usage-error.ts';
+import { styleOf } from '../styles/registry.ts';
 import { formatEvent, formatScore } from './transcript.ts';
 import { checkJsonModel, commandOutput, endingFields, jsonOption } from './json-output.ts';
 
 interface EpisodeFlags {
   task: string;
   model?: string;
+  userModel?: string;
   out: string;
   enforcement: Enforcement;
   execute?: boolean;
@@ -33,6 +36,7 @@ export function episodeCommand(): Command {
     .description('Run one episode and print a live transcript, then its score')
     .requiredOption('--task <id|path>', 'a task id (looked up under episodes/) or a task file')
     .option('--model <spec>', 'reference, explorer (DDR), scripted:<file>, replay:<trajectory>, human, openai:<model>, anthropic:<model>, openai-compatible:<url>#<model> (default: reference)')
+    .option('--user-model <spec>', 'who plays the user\'s side of a conversation (a service task\'s customer): rule-based, human, scripted:<file>, replay:<trajectory>, openai:<model>, anthropic:<model>, openai-compatible:<url>#<model>')
     .option('--out <dir>', 'where the trajectory goes: <dir>/<task>.<n>.jsonl, n the first index not taken yet', 'runs/episode')
     .addOption(enforcementOption())
     .option('--execute', 'plan tasks: also execute the accepted plan')
@@ -42,13 +46,17 @@ export function episodeCommand(): Command {
     .action(async (flags: EpisodeFlags) => {
       const out = commandOutput(flags.json);
       const { task, path: taskPath } = await loadTask(flags.task);
+      if (flags.userModel === undefined && styleOf(task.style).protocol.needsUserModel) {
+        throw new UsageError(`task ${task.id} is a conversation (style ${task.style}): give --user-model <spec> (rule-based, human, scripted:<file>, replay:<trajectory> or a provider)`);
+      }
       const spec = checkModelSpec(flags.model ?? 'reference');
       checkJsonModel(flags.json, spec);
       const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
+      const userSpec = flags.userModel === undefined ? undefined : checkUserModelSpec(flags.userModel);
       checkFolderFlag('--out', flags.out);
       if (!flags.model) out.human(`${pc.dim('Using model "reference" (no --model given): it plays the task\'s reference solution.')}\n`);
       // The engine (LangGraph, LangChain, isolated-vm) loads only now: help and bad input answer fast.
-      const [{ runEpisode }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { trajectoryFile }, { gradeEpisode }, { checkModelSetup }] = await Promise.all([
+      const [{ runEpisode }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor, userModelFactoryFor }, { trajectoryFile }, { gradeEpisode }, { checkModelSetup, checkUserModelSetup }] = await Promise.all([
         import('../engine/run-episode.ts'),
         import('../engine/episode-defaults.ts'),
         import('../engine/run-suite.ts'),
@@ -58,6 +66,7 @@ export function episodeCommand(): Command {
       // A model (or judge) that cannot be set up fails here, before any trajectory is written.
       await checkModelSetup(spec, task);
       if (judge !== undefined) await checkModelSetup(judge, task);
+      await checkUserModelSetup(userSpec, task);
       const outDir = path.resolve(flags.out);
       const repeat = nextFreeRepeat(outDir, task.id);
       const file = trajectoryFile(outDir, task.id, repeat);
@@ -68,6 +77,7 @@ export function episodeCommand(): Command {
         taskPath,
         model: modelFactoryFor(spec),
         modelSpec: spec,
+        ...(userSpec === undefined ? {} : { userModel: userModelFactoryFor(userSpec), userModelSpec: userSpec }),
         settings: { enforcement: flags.enforcement, execute: flags.execute ?? false, seed: flags.seed, repeat },
         trajectoryPath: file,
         createValidator: defaultValidatorFactory,

@@ -10,7 +10,7 @@ import { RUN_FILE } from '../engine/run-identity.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import { taskOfTrajectory } from '../engine/replay.ts';
 import type { Enforcement } from '../schemas/step.ts';
-import { checkFolderFlag, checkModelSpec, enforcementOption } from './cli-options.ts';
+import { checkFolderFlag, checkModelSpec, checkUserModelSpec, enforcementOption } from './cli-options.ts';
 import { nextFreeRepeat } from './episode.ts';
 import { exitCodeOfEnding } from './exit-codes.ts';
 import { formatDivergences } from './format-divergences.ts';
@@ -21,6 +21,7 @@ import { checkJsonModel, commandOutput, endingFields, jsonOption } from './json-
 interface ForkFlags {
   at: string;
   model: string;
+  userModel?: string;
   enforcement?: Enforcement;
   constraints?: string;
   out: string;
@@ -46,6 +47,7 @@ export function forkCommand(): Command {
     .argument('<trajectory>', 'the parent trajectory (runs/<run>/<task>.<repeat>.jsonl; a fork works too)')
     .requiredOption('--at <round>', 'replay rounds 1..ROUND of the parent; the model plays from round ROUND+1')
     .requiredOption('--model <spec>', 'the model that continues (any spec; a scripted:<file> plays its first step at round ROUND+1)')
+    .option('--user-model <spec>', 'a conversation\'s customer after the replayed rounds\' recorded turns (default: the parent\'s, episode-start.userModel)')
     .addOption(enforcement)
     .option('--constraints <file>', 'constraints replacing the task\'s: a JSON list of constraints, or an object (e.g. a task file) with "constraints"')
     .option('--out <dir>', 'where the fork goes: <dir>/<task>.<n>.jsonl, n the first index not taken yet', 'runs/fork')
@@ -56,11 +58,13 @@ export function forkCommand(): Command {
       const at = branchRound(flags.at, source.rounds, file);
       const spec = checkModelSpec(flags.model);
       checkJsonModel(flags.json, spec);
+      // The parent's customer plays on unless another is given (a conversation forked with no user model cannot go on).
+      const userSpec = flags.userModel === undefined ? source.start.userModel : checkUserModelSpec(flags.userModel);
       const constraints = flags.constraints === undefined ? undefined : { file: flags.constraints, list: await readConstraintsFile(flags.constraints) };
       const task = await taskOfTrajectory(source.events);
       for (const line of recordingMismatches(source.start, task)) process.stderr.write(`warning: ${line}\n`);
       // The engine (LangGraph, LangChain, isolated-vm) loads only now: help and bad input answer fast.
-      const [{ forkTrajectory }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor }, { trajectoryFile }, { gradeEpisode }, { checkModelSetup }] = await Promise.all([
+      const [{ forkTrajectory }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor, userModelFactoryFor }, { trajectoryFile }, { gradeEpisode }, { checkModelSetup, checkUserModelSetup }] = await Promise.all([
         import('../engine/fork.ts'),
         import('../engine/episode-defaults.ts'),
         import('../engine/run-suite.ts'),
@@ -69,6 +73,7 @@ export function forkCommand(): Command {
       ]);
       // A model that cannot be set up fails here, before any trajectory is written.
       await checkModelSetup(spec, task);
+      await checkUserModelSetup(userSpec, task);
       const out = path.resolve(flags.out);
       checkFolderFlag('--out', flags.out);
       // A run folder is one experiment (its run.json names the model of every trajectory in it): a fork is not one of them.
@@ -82,6 +87,7 @@ export function forkCommand(): Command {
         task: constraints ? undefined : task,
         model: modelFactoryFor(spec, { temperature: source.start.settings.temperature, firstRound: at + 1 }),
         modelSpec: spec,
+        ...(userSpec === undefined ? {} : { userModel: userModelFactoryFor(userSpec), userModelSpec: userSpec }),
         enforcement: flags.enforcement,
         constraints,
         repeat,
@@ -91,7 +97,7 @@ export function forkCommand(): Command {
         onEvent: (event) => {
           const text = formatEvent(event);
           if (text === null) return;
-          const replayed = event.type === 'model-response' && event.round <= at ? pc.dim(' (replayed from the parent)') : '';
+          const replayed = (event.type === 'model-response' || event.type === 'user-turn') && event.round <= at ? pc.dim(' (replayed from the parent)') : '';
           output.human(`${text}${replayed}\n`);
         },
       });

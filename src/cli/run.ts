@@ -3,17 +3,19 @@ import { Command } from 'commander';
 import { displayPath, EPISODES_DIR, loadSuite } from '../engine/load-task.ts';
 import { selectTasks } from '../engine/select-tasks.ts';
 import type { Enforcement } from '../schemas/step.ts';
-import { addSelectionOptions, checkFolderFlag, checkModelSpec, enforcementOption, nonNegativeInteger, positiveInteger, type SelectionFlags } from './cli-options.ts';
+import { addSelectionOptions, checkFolderFlag, checkModelSpec, checkUserModelSpec, enforcementOption, nonNegativeInteger, positiveInteger, type SelectionFlags } from './cli-options.ts';
 import { UsageError } from './usage-error.ts';
 import { EXIT_CODES, exitCodeOfErrors } from './exit-codes.ts';
 import { formatErrorReasons } from './format-errors.ts';
 import { formatTable } from './format-table.ts';
 import { checkJsonModel, commandOutput, jsonOption } from './json-output.ts';
 import { dominantErrorCode } from '../engine/error-cause.ts';
+import { styleOf } from '../styles/registry.ts';
 
 interface RunFlags extends SelectionFlags {
   suite?: string;
   model: string;
+  userModel?: string;
   repeats: number;
   concurrency: number;
   out?: string;
@@ -56,6 +58,7 @@ export function runCommand(): Command {
     .description('Run a suite (repeats × tasks) and print its summary; re-running the same run into the same --out resumes it')
     .option('--suite <dir|glob>', 'a directory of task files, a glob (episodes/cctu/cctu2-mh-00[1-3].json), or one task file (default with --tasks: every task under episodes/)')
     .requiredOption('--model <spec>', 'the model spec (see `sandbox episode --help`)')
+    .option('--user-model <spec>', 'who plays the user\'s side of service tasks (see `sandbox episode --help`)')
     .option('--repeats <n>', 'episodes per task', positiveInteger('--repeats'), 1)
     .option('--concurrency <n>', 'episodes in flight', positiveInteger('--concurrency'), 4)
     .option('--out <dir>', 'run directory (default runs/<suite>-<model>)')
@@ -81,6 +84,7 @@ Examples:
     const spec = checkModelSpec(flags.model);
     checkJsonModel(flags.json, spec);
     const judge = flags.judge === undefined ? undefined : checkModelSpec(flags.judge);
+    const userSpec = flags.userModel === undefined ? undefined : checkUserModelSpec(flags.userModel);
     const t2sModel = flags.t2sModel === undefined ? undefined : checkModelSpec(flags.t2sModel);
     if (t2sModel !== undefined && !flags.execute) throw new UsageError('--t2s-model needs --execute');
     if (flags.suite === undefined && flags.tasks === undefined) throw new UsageError('run needs --suite <dir|glob> or --tasks <ids>');
@@ -89,7 +93,7 @@ Examples:
     const outDir = path.resolve(flags.out ?? defaultOut(flags.suite ?? 'tasks', spec));
     checkFolderFlag('--out', flags.out ?? outDir);
     // The engine loads only now: help and bad input answer fast.
-    const [{ runSuite }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor, planExecutorWithTextToSql }, { checkModelSetup }, { judgeOptions }] = await Promise.all([
+    const [{ runSuite }, { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor, planExecutorWithTextToSql, userModelFactoryFor }, { checkModelSetup, checkUserModelSetup }, { judgeOptions }] = await Promise.all([
       import('../engine/run-suite.ts'),
       import('../engine/episode-defaults.ts'),
       import('../models/index.ts'),
@@ -97,6 +101,12 @@ Examples:
     ]);
     // A model (or judge) that cannot be set up fails the run here, before any file is written.
     await checkModelSetup(spec, tasks[0]!.task);
+    // The user model is set up for the first task that has a user (rule-based needs a customer).
+    const conversation = tasks.find((loaded) => styleOf(loaded.task.style).protocol.needsUserModel)?.task;
+    if (conversation !== undefined && userSpec === undefined) {
+      throw new UsageError(`task ${conversation.id} is a conversation (style ${conversation.style}): give --user-model <spec> (rule-based, human, scripted:<file>, replay:<trajectory> or a provider)`);
+    }
+    await checkUserModelSetup(userSpec, conversation ?? tasks[0]!.task);
     if (flags.rate !== undefined && flags.queue === undefined) throw new UsageError('--rate needs --queue');
     const rate = flags.rate === undefined ? undefined : parseRate(flags.rate);
     if (flags.sharedDir !== undefined) checkSharedDir(flags.sharedDir, outDir, flags.queue);
@@ -120,6 +130,7 @@ Examples:
         judgeSpec: judge,
         t2sModelSpec: t2sModel,
         createModel: modelFactoryFor(spec),
+        ...(userSpec === undefined ? {} : { userModelSpec: userSpec, createUserModel: userModelFactoryFor(userSpec) }),
         outDir,
         repeats: flags.repeats,
         concurrency: flags.concurrency,

@@ -7,7 +7,7 @@ import type { LoadedTask } from '../engine/load-task.ts';
 import { SandboxError, UsageError } from '../sandbox-error.ts';
 import type { Enforcement } from '../schemas/step.ts';
 import { DEFAULT_MAX_SESSIONS } from '../../mcp-servers/transport/limits.ts';
-import { enforcementOption, positiveInteger } from './cli-options.ts';
+import { checkUserModelSpec, enforcementOption, positiveInteger } from './cli-options.ts';
 import { addServerOptions, chosenServer } from './server-options.ts';
 
 interface ServeFlags {
@@ -22,6 +22,7 @@ interface ServeFlags {
   idleTimeout: string;
   maxSessions: number;
   sharedEpisode?: boolean;
+  userModel?: string;
 }
 
 /**
@@ -66,7 +67,7 @@ function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): GatewayCata
       if (!loaded) throw new SandboxError('not-found', `no task ${taskId} in this gateway`);
       // The engine is loaded by the first session, not before the server answers `initialize` (issue 36: a client
       // sends its first request once the handshake is done; the gateway opens the task's session right after it)
-      const { openGatewayEpisode } = await import('../engine/gateway-episode.ts');
+      const [{ openGatewayEpisode }, { userModelFactoryFor }] = await Promise.all([import('../engine/gateway-episode.ts'), import('../engine/episode-defaults.ts')]);
       const session = await openGatewayEpisode({
         task: loaded.task,
         taskPath: loaded.path,
@@ -75,6 +76,7 @@ function catalogOf(tasks: readonly LoadedTask[], flags: ServeFlags): GatewayCata
         player: `mcp-client:${client.name ?? 'unknown'}`,
         settings: { enforcement: flags.enforcement },
         batchMs: Number(flags.batchMs),
+        ...(flags.userModel === undefined ? {} : { userModel: userModelFactoryFor(flags.userModel), userModelSpec: flags.userModel }),
       });
       open.add(session);
       const tracked = Object.create(session, {
@@ -98,6 +100,7 @@ export function serveCommand(): Command {
     .option('--token <token>', 'with --http: require Authorization: Bearer <token>')
     .option('--out <dir>', 'where session trajectories go', path.join('runs', 'serve'))
     .addOption(enforcementOption())
+    .option('--user-model <spec>', 'a service task\'s customer, who answers each submit_answer through its result (customer_says:); see `sandbox episode --help`')
     .option('--shared-episode', 'with --http: every connection continues the same episode until it ends (for one-shot clients)')
     .option('--batch-ms <ms>', 'calls arriving within this window form one step (one assistant message)', '25')
     .option('--max-sessions <n>', 'with --http: sessions open at once; one more is answered 503 with Retry-After', positiveInteger('--max-sessions'), DEFAULT_MAX_SESSIONS)
@@ -129,6 +132,14 @@ export function serveCommand(): Command {
       const { loadSuite, loadTask } = await import('../engine/load-task.ts');
       const gateway = await import('../../mcp-servers/gateway/index.ts');
       const tasks = flags.task ? [await loadTask(flags.task)] : await loadSuite(flags.suite!);
+      // A conversation's customer: checked (and set up once) before anything is served.
+      const { styleOf } = await import('../styles/registry.ts');
+      const conversation = tasks.find((loaded) => styleOf(loaded.task.style).protocol.needsUserModel)?.task;
+      if (flags.userModel !== undefined) checkUserModelSpec(flags.userModel);
+      if (conversation !== undefined && flags.userModel === undefined) {
+        throw new UsageError(`task ${conversation.id} is a conversation (style ${conversation.style}): give --user-model <spec>, the customer who answers the client's submit_answer`);
+      }
+      if (conversation !== undefined) await (await import('../models/index.ts')).checkUserModelSetup(flags.userModel, conversation);
       const catalog = catalogOf(tasks, flags);
       closeAll = (reason) => catalog.closeAll(reason);
       onSessionEnd = (server, reason) => gateway.closeGatewaySession(server, reason);

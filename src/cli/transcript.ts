@@ -18,7 +18,7 @@ export function formatEvent(event: TrajectoryEvent, options: { shownByHuman?: bo
   const human = options.shownByHuman === true;
   switch (event.type) {
     case 'episode-start': {
-      const header = `${pc.bold(`task ${event.taskId}`)} · model ${event.model} · enforcement ${event.settings.enforcement} · ${event.tools.length} tools`;
+      const header = `${pc.bold(`task ${event.taskId}`)} · model ${event.model}${event.userModel === undefined ? '' : ` · user ${event.userModel}`} · enforcement ${event.settings.enforcement} · ${event.tools.length} tools`;
       return human ? header : `${header}\n${pc.dim(`user: ${excerpt(event.messages.at(-1)?.content ?? '', 600)}`)}`;
     }
     case 'model-response': {
@@ -47,6 +47,9 @@ export function formatEvent(event: TrajectoryEvent, options: { shownByHuman?: bo
       const steps = execution.steps.map((step) => `    ${step.isError ? pc.red('✗') : pc.green('✓')} (${step.id}) ${step.tool} [${step.source}] ${step.durationMs.toFixed(0)} ms: ${pc.dim(excerpt(step.output, 160))}`);
       return [pc.bold(`  plan executed: ${execution.steps.length} steps in ${execution.wallMs.toFixed(0)} ms (sequential ${execution.sequentialMs.toFixed(0)} ms, critical path ${execution.criticalPathMs.toFixed(0)} ms)`), ...steps].join('\n');
     }
+    case 'user-turn':
+      if (human) return null;
+      return `${pc.bold(event.speaker)}: ${excerpt(event.content, 600)}${event.hangUp ? pc.dim(` (${event.speaker} ends the conversation)`) : ''}`;
     case 'episode-end': {
       const color = event.status === 'completed' ? pc.green : event.status === 'limit' ? pc.yellow : pc.red;
       const { counts } = event;

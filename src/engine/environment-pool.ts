@@ -1,5 +1,6 @@
 import { startEnvironment, type StartEnvironmentOptions, type ToolEnvironment } from '../mcp/start-environment.ts';
 import type { Task } from '../schemas/task.ts';
+import { serverTaskParts } from '../mcp/environments/index.ts';
 
 /** Idle environments kept at most (the least recently given back is closed first): a suite plays a task's repeats in a row. */
 const MAX_IDLE = 16;
@@ -51,7 +52,8 @@ export class EnvironmentPool {
   private keyOf(task: Task): string {
     let key = this.keys.get(task);
     if (key === undefined) {
-      key = JSON.stringify([task.environment, 'tools' in task ? task.tools : null, task.limits.toolTimeoutMs]);
+      // what its servers read of the task beyond their refs too (a service task's customer): another customer is another environment
+      key = JSON.stringify([task.environment, 'tools' in task ? task.tools : null, task.limits.toolTimeoutMs, serverTaskParts(task)]);
       this.keys.set(task, key);
     }
     return key;

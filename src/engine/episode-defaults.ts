@@ -1,4 +1,5 @@
 import { createModel } from '../models/index.ts';
+import { createUserModel } from '../models/create-user-model.ts';
 import { createStepValidator } from '../validator/index.ts';
 import type { PlanExecutor } from '../planning/plan-executor.ts';
 import type { ModelFactory, ValidatorFactory } from './run-episode.ts';
@@ -9,6 +10,11 @@ export const defaultValidatorFactory: ValidatorFactory = (task, tools) => create
 /** A factory making the model a spec names, once the episode's tools are known. */
 export function modelFactoryFor(spec: string, options: { temperature?: number; firstRound?: number } = {}): ModelFactory {
   return ({ task, tools }) => createModel(spec, { task, tools: [...tools], temperature: options.temperature, firstRound: options.firstRound });
+}
+
+/** A factory making the user model a `--user-model` spec names (a service episode's customer). */
+export function userModelFactoryFor(spec: string): ModelFactory {
+  return ({ task }) => createUserModel(spec, { task, tools: [] });
 }
 
 /** The planning part's executor, loaded only when a plan episode asks to execute (it pulls in more). */

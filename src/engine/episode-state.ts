@@ -38,6 +38,8 @@ export interface PendingStep {
   decision: GateDecision | null;
   /** The user message the turn adds after the gate (rejection or nudge). */
   feedback: { kind: 'constraint' | 'protocol'; content: string } | null;
+  /** The user's turn after an accepted answer (the style's `afterAnswer` hook went on): the agent's next user message. */
+  userTurn?: string | null;
 }
 
 /** The graph's state, declared once. Messages accumulate; everything else is last-value. */

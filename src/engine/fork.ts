@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Model } from '../models/model.ts';
 import { createReplayModel } from '../models/replay-model.ts';
 import { nextRound } from '../models/playback-message.ts';
+import { HANG_UP_TOOL } from '../schemas/customer-turn.ts';
 import { SandboxError } from '../sandbox-error.ts';
 import type { Constraint } from '../schemas/constraint.ts';
 import type { EventOf, Fork, RunSettings, TrajectoryEvent } from '../schemas/event.ts';
@@ -13,7 +14,7 @@ import { toolOutputDivergence, toolsDivergence, verdictsDivergence } from './div
 import { recordedTaskPath, resolveRecordedTaskPath } from './load-task.ts';
 import { taskOfTrajectory } from './replay.ts';
 import { forkHeader, type ForkSource } from './fork-source.ts';
-import { runEpisode, type EpisodeResult, type RunEpisodeOptions } from './run-episode.ts';
+import { runEpisode, type EpisodeResult, type ModelFactory, type RunEpisodeOptions } from './run-episode.ts';
 
 /**
  * The model of a fork: rounds 1..at answer with the parent's recorded messages (and their recorded usage), so the
@@ -34,6 +35,31 @@ function forkModel(source: ForkSource, at: number, live: Model): { model: Model;
     close: () => live.close?.() ?? Promise.resolve(),
   };
   return { model, liveCalls: () => calls };
+}
+
+/**
+ * The user model of a fork (a conversation's customer): the user turns the parent recorded after rounds 1..at are
+ * played back in order (its k-th reply is the parent's k-th `user-turn`), later ones by the live user model. So a
+ * fork branches the conversation after the customer's turn that followed round `at`; the customer of the later turns
+ * may be another (`--user-model`), or the parent's again.
+ */
+function forkUserModel(source: ForkSource, at: number, live: Model): Model {
+  const recorded = source.events.filter((event): event is EventOf<'user-turn'> => event.type === 'user-turn' && event.round <= at);
+  return {
+    spec: live.spec,
+    ...(live.generative ? { generative: true } : {}),
+    async respond(request) {
+      // its k-th reply: the assistant messages of its view (its opening, then its replies so far)
+      const reply = request.messages.filter((message) => message.role === 'assistant').length;
+      const turn = recorded[reply - 1];
+      if (turn === undefined) return live.respond(request);
+      const message = turn.hangUp
+        ? { role: 'assistant' as const, content: turn.content, tool_calls: [{ id: `hangup_${reply}`, type: 'function' as const, function: { name: HANG_UP_TOOL.name, arguments: '{}' } }] }
+        : { role: 'assistant' as const, content: turn.content };
+      return { message, usage: { ...turn.usage }, latencyMs: 0 };
+    },
+    close: () => live.close?.() ?? Promise.resolve(),
+  };
 }
 
 /**
@@ -86,6 +112,12 @@ export type ForkOptions = {
   /** The live model, made once the tools are known (see modelFactoryFor, with `firstRound: at + 1`). */
   model: RunEpisodeOptions['model'];
   modelSpec: string;
+  /**
+   * The live user model of a conversation (a service task's customer) after the recorded turns of rounds 1..at, made
+   * once the episode starts; needed when the parent recorded one (`episode-start.userModel`).
+   */
+  userModel?: RunEpisodeOptions['userModel'];
+  userModelSpec?: string;
   /** Enforcement of the fork; default the parent's. */
   enforcement?: Enforcement;
   /** Constraints replacing the task's, with the file they came from. */
@@ -133,6 +165,10 @@ export async function forkTrajectory(options: ForkOptions): Promise<ForkResult> 
       return played.model;
     },
     modelSpec: options.modelSpec,
+    ...(options.userModel === undefined ? {} : {
+      userModel: async (context: Parameters<ModelFactory>[0]) => forkUserModel(source, at, typeof options.userModel === 'function' ? await options.userModel(context) : options.userModel!),
+      userModelSpec: options.userModelSpec,
+    }),
     settings,
     fork,
     trajectoryPath: options.trajectoryPath,

@@ -9,7 +9,8 @@ import type { StepValidator } from '../validator/step-validator.ts';
 import { describeTask } from './describe-task.ts';
 import { defaultValidatorFactory } from './episode-defaults.ts';
 import { styleOf } from '../styles/registry.ts';
-import { EpisodeInterrupted, runEpisode, type EpisodeResult } from './run-episode.ts';
+import { EpisodeInterrupted, runEpisode, type EpisodeResult, type RunEpisodeOptions } from './run-episode.ts';
+import { CUSTOMER_SAYS } from '../schemas/customer-turn.ts';
 
 export interface GatewayEpisodeOptions {
   task: Task;
@@ -27,6 +28,9 @@ export interface GatewayEpisodeOptions {
   environment?: StartEnvironmentOptions;
   /** The validator to use (tests); by default the task's constraints in isolated-vm. */
   validator?: StepValidator;
+  /** A conversation's simulated user (a service task's customer, `serve --user-model`): it answers each accepted `submit_answer`. */
+  userModel?: RunEpisodeOptions['userModel'];
+  userModelSpec?: string;
 }
 
 type Resolve = (outcome: GatewayOutcome) => void;
@@ -39,6 +43,8 @@ interface ClientStep {
   /** Tool results and the answer's rejection, as the engine records them. */
   results: Map<string, GatewayOutcome>;
   rejection: string | null;
+  /** The user's turn after this accepted answer (a service task's customer): the answer's result says it. */
+  userTurn: { content: string; hangUp: boolean } | null;
 }
 
 /**
@@ -154,7 +160,11 @@ export async function openGatewayEpisode(options: GatewayEpisodeOptions): Promis
     }
     if (!step.answer) return;
     if (step.rejection !== null) step.answer({ content: step.rejection + note, isError: true });
-    else if (ending?.status === 'completed') {
+    else if (step.userTurn !== null) {
+      // the customer channel: the accepted reply's result is what the customer says back
+      const done = ending?.status === 'completed' ? `\n\n(The customer ended the call. The episode is complete${trajectoryPath ? `; trajectory: ${trajectoryPath}` : ''}.)` : note;
+      step.answer({ content: `${CUSTOMER_SAYS} ${step.userTurn.content}${done}`, isError: false });
+    } else if (ending?.status === 'completed') {
       step.answer({ content: `Answer accepted. The episode is complete${trajectoryPath ? `; trajectory: ${trajectoryPath}` : ''}.`, isError: false });
     } else step.answer(endedOutcome());
   }
@@ -172,6 +182,7 @@ export async function openGatewayEpisode(options: GatewayEpisodeOptions): Promis
     if (event.type === 'tool-result') current?.results.set(event.callId, { content: event.content, isError: event.isError });
     else if (event.type === 'feedback' && event.kind === 'constraint' && current?.answer) current.rejection = event.content;
     else if (event.type === 'feedback' && event.kind === 'protocol') notice = event.content;
+    else if (event.type === 'user-turn' && current?.answer) current.userTurn = { content: event.content, hangUp: event.hangUp };
     else if (event.type === 'episode-end') finishWith({ status: event.status, reason: event.reason });
   }
 
@@ -191,6 +202,7 @@ export async function openGatewayEpisode(options: GatewayEpisodeOptions): Promis
       task,
       taskPath: options.taskPath,
       model,
+      ...(options.userModel === undefined ? {} : { userModel: options.userModel, userModelSpec: options.userModelSpec }),
       settings: options.settings,
       trajectoryPath: trajectoryPath ?? undefined,
       toolEnvironment: checkedEnvironment(task, environment),
@@ -216,7 +228,7 @@ export async function openGatewayEpisode(options: GatewayEpisodeOptions): Promis
     else model.deliver(step);
   }
 
-  const newStep = (message: AssistantMessage): ClientStep => ({ message, calls: new Map(), answer: null, results: new Map(), rejection: null });
+  const newStep = (message: AssistantMessage): ClientStep => ({ message, calls: new Map(), answer: null, results: new Map(), rejection: null, userTurn: null });
 
   return {
     taskId: task.id,

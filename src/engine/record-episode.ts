@@ -25,7 +25,7 @@ export function initialMessages(task: Task): Array<{ role: 'system' | 'user'; co
  */
 export function recordEpisodeStart(
   recorder: Recorder,
-  start: { task: Task; taskPath?: string; model: string; settings: RunSettings; tools: readonly ToolSpec[]; fork?: Fork | undefined },
+  start: { task: Task; taskPath?: string; model: string; userModel?: string | undefined; settings: RunSettings; tools: readonly ToolSpec[]; fork?: Fork | undefined },
 ): void {
   const { task } = start;
   recorder.record({
@@ -39,6 +39,7 @@ export function recordEpisodeStart(
     messages: initialMessages(task),
     tools: start.tools.map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.parameters })),
     ...(start.fork ? { fork: start.fork } : {}),
+    ...(start.userModel === undefined ? {} : { userModel: start.userModel }),
   });
 }
 

@@ -13,7 +13,7 @@ import { EpisodeState, type EpisodeCounts, type EpisodeEnding, type EpisodeState
 import { buildStep } from '../validator/build-step.ts';
 import { applyVerdicts, checkStep, describeValidatorErrors } from './gate.ts';
 import type { PlanExecutor } from '../planning/plan-executor.ts';
-import type { AnswerHookContext, EpisodeProtocol } from '../styles/protocol.ts';
+import type { AnswerHookContext, AnswerOutcome, DialogueTurn, EpisodeProtocol } from '../styles/protocol.ts';
 import { styleOf } from '../styles/registry.ts';
 import { initialMessages, recordEpisodeEnd, recordEpisodeStart, type ConstraintStatusFunction } from './record-episode.ts';
 import { graphFunction } from './graph-node.ts';
@@ -32,6 +32,14 @@ export interface RunEpisodeOptions {
   model: Model | ModelFactory;
   /** The spec of a factory-made model, recorded if the episode fails before the model exists. */
   modelSpec?: string;
+  /**
+   * The simulated user the style's `afterAnswer` hook lets speak after each accepted answer (service episodes'
+   * customer, `--user-model`); its spec is recorded in `episode-start.userModel`. A factory is called with the task
+   * and no tools (the hook offers the user its own).
+   */
+  userModel?: Model | ModelFactory;
+  /** The spec of a factory-made user model, recorded if the episode fails before it exists. */
+  userModelSpec?: string;
   settings?: Partial<RunSettings>;
   /** A fork's parent and branch point, recorded in `episode-start` (src/engine/fork.ts). */
   fork?: Fork;
@@ -78,6 +86,9 @@ interface EpisodeContext {
   settings: RunSettings;
   protocol: EpisodeProtocol;
   planExecutor: PlanExecutor | undefined;
+  userModel: Model | undefined;
+  /** The conversation with the user so far (the query, accepted answers, user turns): what the hook's user hears. */
+  dialogue: DialogueTurn[];
   signal: AbortSignal;
   /** How `signal` ends the episode: the wall-time limit, the caller, or an interruption. */
   aborted: () => EpisodeEnding;
@@ -193,9 +204,25 @@ async function gateNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
     }
     return { counts, pending: { ...pending, decision, feedback: { kind: 'constraint', content: decision.rejection } } };
   }
-  // The answer is accepted; the style's hook runs before the episode ends (plan execution).
-  if (context.protocol.afterAnswer) await context.protocol.afterAnswer(answerHookContext(context, round, interpretation.content));
-  return { ...ended('completed', 'final answer accepted', interpretation.content), counts };
+  // The answer is accepted; the style's hook runs before the episode ends (plan execution) or lets the user speak,
+  // whose turn either goes on as the agent's next user message or ends the episode.
+  context.dialogue.push({ speaker: 'agent', content: interpretation.content });
+  let outcome: AnswerOutcome | void;
+  try {
+    outcome = await context.protocol.afterAnswer?.(answerHookContext(context, round, interpretation.content));
+  } catch (error) {
+    // A user model that failed (a provider down, a replayed conversation that diverged) ends the episode in error;
+    // one stopped by the wall-time limit or the caller ends it as the abort says.
+    if (context.signal.aborted) return { ...endedByAbort(context), counts };
+    // The reason as runEpisode words a failure thrown out of the graph (which is how the hook's failures ended before).
+    const errorCode = error instanceof SandboxError ? error.code : 'internal';
+    return { ...failed(errorCode, `${errorCode}: ${(error as Error).message}`), counts };
+  }
+  if (outcome?.kind === 'continue') {
+    context.dialogue.push({ speaker: 'user', content: outcome.content });
+    return { counts, pending: { ...pending, decision, feedback: null, userTurn: outcome.content } };
+  }
+  return { ...ended('completed', outcome?.kind === 'end' ? outcome.reason : 'final answer accepted', interpretation.content), counts };
 }
 
 /** What a protocol's `afterAnswer` hook gets: the episode's parts, its calls recorded in the answer's round. */
@@ -203,14 +230,18 @@ function answerHookContext(context: EpisodeContext, round: number, answer: strin
   return {
     task: context.task,
     answer,
+    round,
     settings: context.settings,
     model: context.model,
+    userModel: context.userModel,
+    dialogue: context.dialogue,
+    pauseWallTime: context.pauseWallTime,
     signal: context.signal,
     planExecutor: context.planExecutor,
     // Hook calls are recorded like tool calls but are not the agent's: they do not count toward its tool calls.
     callTool: (callId, name, args) => recordedCall(context, round, callId, name, JSON.stringify(args)),
     callUnrecorded: (name, args) => context.environment.call(name, JSON.stringify(args), { signal: context.signal }),
-    record: ({ type, ...rest }) => context.recorder.record({ type, round, ...rest }),
+    record: (event) => context.recorder.record({ ...event, round }),
   };
 }
 
@@ -252,6 +283,12 @@ async function toolsNode(state: EpisodeStateValue, config: LangGraphRunnableConf
   }
   if (decision?.endReason) return { messages: toolMessages, ...ended('limit', decision.endReason) };
   if (context.signal.aborted) return { messages: toolMessages, ...endedByAbort(context) };
+  // A tool the style names as ending the episode (a transfer to a human), executed without error, ends it.
+  const ending = context.protocol.endingTools && toRun.find((call) => context.protocol.endingTools!.includes(call.function.name) && !byId.get(call.id)!.isError);
+  if (ending) {
+    const lastReply = context.dialogue.findLast((turn) => turn.speaker === 'agent')?.content ?? null;
+    return { messages: toolMessages, ...ended('completed', `${ending.function.name} ended the episode`, lastReply) };
+  }
   return { messages: toolMessages, pending: null };
 }
 
@@ -264,6 +301,9 @@ async function turnNode(state: EpisodeStateValue, config: LangGraphRunnableConfi
   const gateUpdate = await gateNode({ ...state, counts: modelUpdate.counts!, pending: modelUpdate.pending! }, config);
   const messages = modelUpdate.messages as ChatMessage[];
   const counts = gateUpdate.counts ?? modelUpdate.counts!;
+  const userTurn = gateUpdate.ending ? null : (gateUpdate.pending?.userTurn ?? null);
+  // The user's turn after an accepted answer: the agent's next user message (recorded by the hook as `user-turn`).
+  if (userTurn !== null) return { messages: messages.concat({ role: 'user', content: userTurn }), counts, pending: null, ending: null };
   const feedback = gateUpdate.ending ? null : (gateUpdate.pending?.feedback ?? null);
   if (!feedback) return { messages, counts, pending: gateUpdate.pending ?? null, ending: gateUpdate.ending ?? null };
   context.recorder.record({ type: 'feedback', round: counts.rounds, kind: feedback.kind, content: feedback.content });
@@ -323,6 +363,8 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
   let validator: StepValidator | undefined = options.validator;
   let model: Model | undefined;
   let ownsModel = false;
+  let userModel: Model | undefined;
+  let ownsUserModel = false;
   const counts: EpisodeCounts = { rounds: 0, toolCalls: 0, blockedCalls: 0, rejectedAnswers: 0, nudges: 0, summaryRequested: false };
   let ending: EpisodeEnding;
   let lastCounts = counts;
@@ -336,9 +378,17 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       model = await options.model({ task, tools });
       ownsModel = true;
     } else model = options.model;
+    const protocol = styleOf(task.style).protocol;
+    if (protocol.needsUserModel && options.userModel === undefined) {
+      throw new SandboxError('invalid-input', `task ${task.id} (style ${task.style}) is a conversation and needs a simulated user: --user-model <spec> (rule-based, human, scripted:<file>, replay:<trajectory> or a provider)`);
+    }
+    if (typeof options.userModel === 'function') {
+      userModel = await options.userModel({ task, tools: [] });
+      ownsUserModel = true;
+    } else userModel = options.userModel;
     if (!validator && options.createValidator && settings.enforcement !== 'off') validator = await options.createValidator(task, tools);
     const messages = initialMessages(task);
-    recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model.spec, settings, tools, fork: options.fork });
+    recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model.spec, userModel: userModel?.spec, settings, tools, fork: options.fork });
     const context: EpisodeContext = {
       task,
       model,
@@ -347,8 +397,10 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
       validator,
       recorder,
       settings,
-      protocol: styleOf(task.style).protocol,
+      protocol,
       planExecutor: options.planExecutor,
+      userModel,
+      dialogue: [{ speaker: 'user', content: task.query }],
       signal: controller.signal,
       aborted: () => abortEnding,
       pauseWallTime: () => clock.pause(),
@@ -367,7 +419,8 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     ending = { status: 'error', reason: `${errorCode}: ${(error as Error).message}`, finalAnswer: null, errorCode };
     // A failure before the episode started (a server that would not start) still leaves a complete trajectory.
     if (recorder.events.length === 0) {
-      recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model?.spec ?? options.modelSpec ?? 'unknown', settings, tools: [], fork: options.fork });
+      const userSpec = userModel?.spec ?? options.userModelSpec ?? (typeof options.userModel === 'object' ? options.userModel.spec : undefined);
+      recordEpisodeStart(recorder, { task, taskPath: options.taskPath, model: model?.spec ?? options.modelSpec ?? 'unknown', userModel: userSpec, settings, tools: [], fork: options.fork });
     }
   } finally {
     clock.stop();
@@ -376,6 +429,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<EpisodeRes
     else await environment?.close().catch(() => undefined);
     if (validator && validator !== options.validator) validator.dispose();
     if (ownsModel) await model?.close?.().catch(() => undefined);
+    if (ownsUserModel) await userModel?.close?.().catch(() => undefined);
   }
   try {
     recordEpisodeEnd(

@@ -26,6 +26,8 @@ export const RunIdentitySchema = z.object({
   execute: z.boolean(),
   /** With `execute`: the `--t2s-model` spec that wrote the T2S steps' SQL, or null for the offline text-to-SQL (a run.json from before it was recorded reads as null). */
   t2sModel: z.string().nullable().default(null),
+  /** The `--user-model` spec that played the user's side (service episodes' customer), or null without one (a run.json from before it was recorded reads as null). */
+  userModel: z.string().nullable().default(null),
   seed: z.number().int(),
   temperature: z.number().nullable(),
   repeats: z.number().int().positive(),
@@ -61,7 +63,7 @@ export type RunFile = z.infer<typeof RunFileSchema>;
 export const RUN_FILE = 'run.json';
 
 /** The identity a run asks for, from what `runSuite` is given (absent settings take their RunSettings defaults). */
-export function identityOf(run: { modelSpec: string; judgeSpec?: string | null; t2sModelSpec?: string | null; repeats?: number; settings?: Partial<RunSettings> }): RunIdentity {
+export function identityOf(run: { modelSpec: string; judgeSpec?: string | null; t2sModelSpec?: string | null; userModelSpec?: string | null; repeats?: number; settings?: Partial<RunSettings> }): RunIdentity {
   const settings = run.settings ?? {};
   return {
     model: run.modelSpec,
@@ -69,6 +71,7 @@ export function identityOf(run: { modelSpec: string; judgeSpec?: string | null; 
     enforcement: settings.enforcement ?? 'block',
     execute: settings.execute ?? false,
     t2sModel: run.t2sModelSpec ?? null,
+    userModel: run.userModelSpec ?? null,
     seed: settings.seed ?? 0,
     temperature: settings.temperature ?? null,
     repeats: run.repeats ?? 1,

@@ -27,6 +27,9 @@ export interface RunSuiteOptions {
   /** The model spec (recorded in run.json) and the factory that makes it per episode. */
   modelSpec: string;
   createModel: ModelFactory;
+  /** The `--user-model` spec (part of the run's identity) and the factory that makes the user model per episode. */
+  userModelSpec?: string;
+  createUserModel?: ModelFactory;
   outDir: string;
   repeats?: number;
   concurrency?: number;
@@ -290,6 +293,7 @@ function playInProcess(options: RunSuiteOptions, concurrency: number): EpisodePl
               taskPath: loaded.path,
               model: options.createModel,
               modelSpec: options.modelSpec,
+              ...(options.createUserModel ? { userModel: options.createUserModel, userModelSpec: options.userModelSpec } : {}),
               settings: { ...context.settings, repeat },
               trajectoryPath: trajectoryFile(context.outDir, loaded.task.id, repeat),
               createValidator: options.createValidator,

@@ -19,6 +19,8 @@ export interface ExportMessage {
    */
   feedback?: true;
   feedback_kind?: string;
+  /** user: who said it, on a conversation's user turn (a service episode's customer). */
+  speaker?: string;
 }
 
 /** The validator's verdicts on one step of the agent (a message with tool calls, or a final answer). */
@@ -57,7 +59,7 @@ export interface ExportRecord {
  * An episode's record from its trajectory, the way the engine builds the conversation (src/engine/run-episode.ts):
  * the episode-start messages, then per model response its assistant message, each of its calls' tool message
  * (`tool-result`: a blocked or skipped call's is the feedback the agent read), and a feedback user message where
- * the gate added one. A plan's executor calls are recorded as tool calls but are not the agent's and not in its
+ * the gate added one, and a conversation's user turns (the customer's words, with their speaker). A plan's executor calls are recorded as tool calls but are not the agent's and not in its
  * conversation (their call ids are in no assistant message): they are left out.
  */
 export function chatRecord(id: string, events: readonly TrajectoryEvent[], score: EpisodeScore | null, reward: string | null): ExportRecord {
@@ -93,6 +95,9 @@ export function chatRecord(id: string, events: readonly TrajectoryEvent[], score
       messages.push(message);
     } else if (event.type === 'feedback') {
       messages.push({ role: 'user', content: event.content, feedback: true, feedback_kind: event.kind });
+    } else if (event.type === 'user-turn' && !event.hangUp) {
+      // a conversation's other side: its words are the agent's next user message (a hang-up ends the episode instead)
+      messages.push({ role: 'user', content: event.content, speaker: event.speaker });
     }
   }
   const metrics = score ? score.metrics : null;

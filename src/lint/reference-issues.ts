@@ -1,8 +1,9 @@
 import { stepOfMessage } from '../validator/build-step.ts';
 import { solveSubqueries } from '../graders/cctu.ts';
+import { serviceTaskProblems, serviceToolSpecs } from '../graders/service-reference.ts';
 import { startEnvironment } from '../mcp/start-environment.ts';
 import { playbackMessage } from '../models/playback-message.ts';
-import { isCctuTask, type Task } from '../schemas/task.ts';
+import { isCctuTask, isServiceTask, type Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { revalidate } from '../validator/index.ts';
 import type { LintIssue } from './lint-task.ts';
@@ -12,13 +13,15 @@ import type { LintIssue } from './lint-task.ts';
  * sends them) and reports every verdict as an issue: a reference must pass its own task. For a CCTU task it
  * also runs the reference's calls against the task's own tools and checks that their outputs solve every
  * subquery, by the grader's rule (one output solves at most one subquery). Needs the task's tools for the
- * toolset checks, so it applies to tasks that declare them (CCTU); others get none.
+ * toolset checks, so it applies to tasks that declare them (CCTU) and to service tasks (the service server's tools:
+ * its policies must pass the reference, and `serviceTaskProblems` replays its gold actions); others get none.
  */
 export async function referenceIssues(task: Task, options: { timeoutMs?: number } = {}): Promise<LintIssue[]> {
   // No reference (an imported CCTU task: CCTU releases none) means nothing to play.
-  if (!('tools' in task) || !Array.isArray(task.tools) || task.reference === undefined) return [];
+  if (task.reference === undefined) return [];
+  if (!isServiceTask(task) && (!('tools' in task) || !Array.isArray(task.tools))) return [];
   const reference = task.reference;
-  const tools: ToolSpec[] = task.tools.map(({ name, description, parameters }) => ({ name, description, parameters }));
+  const tools: ToolSpec[] = isServiceTask(task) ? serviceToolSpecs() : 'tools' in task && Array.isArray(task.tools) ? task.tools.map(({ name, description, parameters }) => ({ name, description, parameters })) : [];
   const messages = reference.trajectory.map((step, index) => playbackMessage(step, index + 1));
   const steps = messages.map((message, index) => stepOfMessage(message, index + 1));
   const issues: LintIssue[] = [];
@@ -26,7 +29,10 @@ export async function referenceIssues(task: Task, options: { timeoutMs?: number 
   revalidate(task.constraints, tools, steps, { timeoutMs: options.timeoutMs ?? 2_000, memoryLimitMb: task.limits.validatorMemoryMb }).forEach((verdicts, index) => {
     for (const verdict of verdicts) report([verdict.constraintId], `the reference breaks it in round ${index + 1}: ${verdict.message}`);
   });
-  if (!reference.trajectory.some((step) => 'answer' in step)) report([], 'the reference trajectory never gives a final answer');
+  // A service call handed to a person ends at the transfer, with no answer after it.
+  const endsByTransfer = isServiceTask(task) && task.grading.outcome === 'transfer';
+  if (!endsByTransfer && !reference.trajectory.some((step) => 'answer' in step)) report([], 'the reference trajectory never gives a final answer');
+  if (isServiceTask(task)) for (const problem of await serviceTaskProblems(task)) report([], problem);
   if (isCctuTask(task)) {
     const outputs: Array<{ tool: string; text: string }> = [];
     const environment = await startEnvironment(task);

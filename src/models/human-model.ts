@@ -5,6 +5,7 @@ import type { AssistantMessage, ChatMessage } from '../schemas/message.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';
 import { nextRound, playbackMessage } from './playback-message.ts';
+import { CALL_CONNECTED, HANG_UP_TOOL } from '../schemas/customer-turn.ts';
 
 type Colors = ReturnType<typeof createColors>;
 
@@ -13,6 +14,11 @@ export interface HumanModelOptions {
   output?: NodeJS.WritableStream;
   /** Characters of each message shown (long tool results are cut). */
   excerptChars?: number;
+  /**
+   * Whom the person plays: the agent (default), or a conversation's user (`--user-model human`: a service episode's
+   * customer), who types what the customer says and `hangup [last words]` to end the call.
+   */
+  speaker?: 'agent' | 'customer';
 }
 
 export const HUMAN_HELP = [
@@ -23,6 +29,21 @@ export const HUMAN_HELP = [
   '  tools                            list the tools and their parameters',
   '  help                             this text',
 ].join('\n');
+
+export const CUSTOMER_HELP = [
+  'You are the customer. Type what you say to the agent, one line per turn.',
+  '  hangup [last words]              end the call',
+  '  help                             this text',
+].join('\n');
+
+/** A line the person playing the customer typed: what the customer says, or the end of the call. */
+export function parseCustomerLine(line: string): { kind: 'say'; text: string } | { kind: 'hang-up'; text: string } | { kind: 'help' } | { kind: 'invalid'; reason: string } {
+  const text = line.trim();
+  const [word = ''] = text.split(/\s/, 1);
+  if (word.toLowerCase() === 'hangup') return { kind: 'hang-up', text: text.slice(word.length).trim() };
+  if (text.toLowerCase() === 'help' || text === '?') return { kind: 'help' };
+  return text ? { kind: 'say', text } : { kind: 'invalid', reason: 'empty line: type what the customer says, or hangup' };
+}
 
 /** What one typed line means. */
 export type HumanCommand =
@@ -117,6 +138,7 @@ export function createHumanModel(options: HumanModelOptions = {}): Model {
     return result.value;
   }
 
+  if (options.speaker === 'customer') return humanCustomer(readLine, write, excerptChars, pc, () => readline?.close());
   return {
     spec: 'human',
     async respond(request: ModelRequest): Promise<ModelResponse> {
@@ -147,6 +169,54 @@ export function createHumanModel(options: HumanModelOptions = {}): Model {
       readline?.close();
     },
   };
+}
+
+/**
+ * The person plays the customer: asked with the customer's view of the call (its own lines are the assistant
+ * messages, the agent's the user messages), shows what is new (the whole view the first time: the persona and the
+ * opening), then reads one line: what the customer says, or `hangup` (a call of `end_call`, HANG_UP_TOOL).
+ */
+function humanCustomer(readLine: (signal: AbortSignal | undefined) => Promise<string>, write: (text: string) => void, excerptChars: number, pc: Colors, close: () => void): Model {
+  let shown = 0;
+  return {
+    spec: 'human',
+    async respond(request: ModelRequest): Promise<ModelResponse> {
+      const started = performance.now();
+      const round = nextRound(request.messages);
+      if (shown === 0) write(pc.dim('Type "help" for the commands.'));
+      for (const message of request.messages.slice(shown)) write(describeCustomerView(message, excerptChars, pc));
+      shown = request.messages.length;
+      write(pc.bold('— your turn (customer)'));
+      const resume = request.pauseWallTime?.();
+      try {
+        for (;;) {
+          const line = parseCustomerLine(await readLine(request.signal));
+          if (line.kind === 'help') write(CUSTOMER_HELP);
+          else if (line.kind === 'invalid') write(pc.red(line.reason));
+          else {
+            const message: AssistantMessage = line.kind === 'say'
+              ? { role: 'assistant', content: line.text }
+              : { role: 'assistant', content: line.text, tool_calls: [{ id: `hangup_${round}`, type: 'function', function: { name: HANG_UP_TOOL.name, arguments: '{}' } }] };
+            shown += 1;
+            return { message, usage: {}, latencyMs: performance.now() - started };
+          }
+        }
+      } finally {
+        resume?.();
+      }
+    },
+    async close(): Promise<void> {
+      close();
+    },
+  };
+}
+
+function describeCustomerView(message: ChatMessage, excerptChars: number, pc: Colors): string {
+  const excerpt = (text: string): string => (text.length > excerptChars ? `${text.slice(0, excerptChars)}… (${text.length} chars)` : text);
+  const content = message.content ?? '';
+  if (message.role === 'system') return `${pc.cyan('[your role]')} ${excerpt(content)}`;
+  if (message.role === 'assistant') return `${pc.cyan('[you]')} ${excerpt(content)}`;
+  return message.role === 'user' && content === CALL_CONNECTED ? pc.dim('[the call is connected]') : `${pc.cyan('[agent]')} ${excerpt(content)}`;
 }
 
 /** The messages after the last assistant message: what the person has not seen yet. */

@@ -3,6 +3,7 @@ export { createModel, checkModelSetup, parseModelSpec, type ModelContext } from 
 export { createOpenAIModel, OPENAI_DEFAULT_BASE_URL } from './openai-model.ts';
 export { createAnthropicModel, ANTHROPIC_DEFAULT_BASE_URL } from './anthropic-model.ts';
 export { createLangChainModel } from './langchain-model.ts';
+export { checkUserModelSetup } from './create-user-model.ts';
 export { createReferenceModel } from './reference-model.ts';
 export { createReplayModel, readModelResponses } from './replay-model.ts';
 export { createScriptedModel, parseScript } from './scripted-model.ts';

@@ -10,7 +10,7 @@ import { STYLES } from '../styles/registry.ts';
 export const STYLE_TABLES = STYLES.flatMap((style) => style.store?.tables ?? []);
 
 /** Bump when a table changes: a store of another version is rebuilt from the run folders (it is only an index). */
-export const STORE_VERSION = 7;
+export const STORE_VERSION = 8;
 
 /** Every table and view, for dropping a store of another version. */
 export const STORE_OBJECTS = ['episode_scores:VIEW', 'files', 'runs', 'run_stats', 'episodes', 'steps', 'verdicts', 'scores', 'constraint_facts', ...STYLE_TABLES.map((table) => table.name), 'divergences', 'saved_checks'];
@@ -102,6 +102,9 @@ CREATE TABLE IF NOT EXISTS steps (
   final_answer VARCHAR,           -- episode-end
   counts JSON,
   tools JSON,                     -- episode-start: the tools offered to the model (name, description, parameters)
+  user_model VARCHAR,             -- episode-start: the simulated user's spec (service episodes)
+  speaker VARCHAR,                -- user-turn: who spoke (the customer)
+  hang_up BOOLEAN,                -- user-turn: the user ended the conversation
   -- what search scans, lower-cased once at index time (src/viewer/search.ts): the event's text columns as stored
   -- (content, arguments, and message/messages as JSON text); NULL for a tool-call, whose call its model response holds
   search_text VARCHAR
@@ -230,7 +233,10 @@ export const EVENT_COLUMNS: Record<string, string> = {
   counts: 'JSON',
   constraintStatus: 'JSON',
   tools: 'JSON',
+  userModel: 'VARCHAR',
+  speaker: 'VARCHAR',
+  hangUp: 'BOOLEAN',
 };
 
 /** The event types a trajectory may hold (src/schemas/event.ts); any other makes the file unreadable. */
-export const EVENT_TYPES = ['episode-start', 'model-response', 'constraint-check', 'tool-call', 'tool-result', 'feedback', 'plan-execution', 'episode-end'];
+export const EVENT_TYPES = ['episode-start', 'model-response', 'constraint-check', 'tool-call', 'tool-result', 'feedback', 'plan-execution', 'user-turn', 'episode-end'];

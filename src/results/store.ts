@@ -134,7 +134,7 @@ function readJsonSql(files: readonly string[]): string {
 function stepProjection(file: string): string {
   return `${file}, seq, type, round, time, callId, name, arguments, disposition, content, isError, kind, message, usage, latencyMs,
     step, verdicts, enforcement, durationMs, execution, status, reason, constraintStatus, messages,
-    taskId, taskPath, taskSha256, model, settings, finalAnswer, counts, tools,
+    taskId, taskPath, taskSha256, model, settings, finalAnswer, counts, tools, userModel, speaker, hangUp,
     ${SEARCH_TEXT}`;
 }
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
 /**
- * The servers a task needs, by name (`sql`, `transcripts`, `mock-tools`), each with its options.
+ * The servers a task needs, by name (`sql`, `transcripts`, `mock-tools`, `service`), each with its options.
  * The engine starts them (in-process by default) and reaches them only through an MCP client.
  */
 export const ServerRefSchema = z.object({
-  name: z.enum(['sql', 'transcripts', 'mock-tools']),
+  name: z.enum(['sql', 'transcripts', 'mock-tools', 'service']),
   options: z.record(z.string(), z.unknown()).default({}),
 });
 export type ServerRef = z.infer<typeof ServerRefSchema>;

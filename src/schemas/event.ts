@@ -80,6 +80,11 @@ export const EventSchema = z.discriminatedUnion('type', [
     tools: z.array(z.object({ name: z.string(), description: z.string(), parameters: z.record(z.string(), z.unknown()) })),
     /** Present on a trajectory made by `sandbox fork`. */
     fork: ForkSchema.optional(),
+    /**
+     * The spec of the simulated user the episode played against (`--user-model`: service episodes' customer), so
+     * replay and fork can make it again. Absent when no user model played.
+     */
+    userModel: z.string().optional(),
   }),
   z.object({
     ...eventBase,
@@ -135,6 +140,22 @@ export const EventSchema = z.discriminatedUnion('type', [
     type: z.literal('plan-execution'),
     round: z.number().int().positive(),
     execution: PlanExecutionSchema,
+  }),
+  z.object({
+    ...eventBase,
+    /**
+     * The other side of a conversation speaks after the agent's reply of `round` (service episodes: the simulated
+     * customer, `--user-model`). A `model-response` is always the agent's turn; this is the user's, with its speaker.
+     * `hangUp`: the user ended the conversation with this turn (the episode then ends `completed`); otherwise its
+     * `content` is the agent's next user message.
+     */
+    type: z.literal('user-turn'),
+    round: z.number().int().positive(),
+    speaker: z.string().min(1),
+    content: z.string(),
+    hangUp: z.boolean(),
+    usage: UsageSchema.default({}),
+    latencyMs: z.number().nonnegative(),
   }),
   z.object({
     ...eventBase,

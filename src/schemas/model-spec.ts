@@ -37,3 +37,21 @@ export const ModelSpecSchema = z.string().transform((spec, context) => {
   return z.NEVER;
 });
 export type ModelSpec = z.output<typeof ModelSpecSchema>;
+
+/**
+ * A user model spec (`--user-model`): who plays the other side of a conversation (service episodes' customer).
+ * `rule-based` (the task's deterministic customer), or a model spec that can speak for anyone: `human`,
+ * `scripted:<file>`, `replay:<trajectory>` (its recorded user turns) or a provider. `reference` and `explorer` play
+ * the agent's side only.
+ */
+export const UserModelSpecSchema = z.string().transform((spec, context) => {
+  if (spec === 'rule-based') return { kind: 'rule-based', spec } as const;
+  const parsed = ModelSpecSchema.safeParse(spec);
+  if (parsed.success && parsed.data.kind !== 'reference' && parsed.data.kind !== 'explorer') return parsed.data;
+  context.addIssue({
+    code: 'custom',
+    message: `unknown user model spec "${spec}": expected rule-based, human, scripted:<file>, replay:<trajectory>, openai:<model>, anthropic:<model> or openai-compatible:<base-url>#<model>`,
+  });
+  return z.NEVER;
+});
+export type UserModelSpec = z.output<typeof UserModelSpecSchema>;

@@ -20,6 +20,24 @@ export const SERVICE_PROBLEM_KINDS = [
 /** What the right outcome of the call is: the customer's goal met, refused under a policy, or handed to a person. */
 export const SERVICE_OUTCOMES = ['resolve', 'refuse', 'transfer'] as const;
 
+/**
+ * The `service` server's options in a task's environment (`environment.servers[].options`): which customer's slice of
+ * which contact-center build, and the fixed "now" every write is stamped with. Read by the server's factory and by
+ * the grader, which replays calls on the same slice.
+ */
+export const ServiceOptionsSchema = z.strictObject({
+  /** The customer served (default: the task's `customer.customerId`). */
+  customerId: z.string().regex(/^CU-\d{7}$/u).optional(),
+  /** The fixed "now" (default 2026-07-01T09:00:00, databases/contact-center/accounts/catalogue.ts). */
+  now: z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/u, 'YYYY-MM-DDTHH:MM:SS').optional(),
+  /** Serve this contact-center DuckDB file instead of the generated one. */
+  dbPath: z.string().min(1).optional(),
+  /** Size and seed of the generated contact-center database (the generator's defaults when absent). */
+  calls: z.number().int().positive().optional(),
+  seed: z.number().int().nonnegative().optional(),
+});
+export type ServiceOptions = z.infer<typeof ServiceOptionsSchema>;
+
 /** One state-changing call of the gold solution, replayed on a fresh copy of the slice to get the expected state. */
 export const GoldActionSchema = z.object({
   tool: z.string().min(1),

@@ -14,6 +14,19 @@ export type Interpretation =
   /** Neither a call nor an answer (DDR): nudge the agent, at most `maxNudges` times. */
   | { kind: 'nudge'; content: string };
 
+/** One turn of the conversation between the agent and its user: the task's query, the accepted answers, the user's turns. */
+export interface DialogueTurn {
+  speaker: 'agent' | 'user';
+  content: string;
+}
+
+/**
+ * What a protocol's `afterAnswer` hook decides: end the episode `completed` (with the reason), or go on with `content`
+ * as the agent's next user message (the user's turn: a simulated customer's reply). Nothing (void) ends it as
+ * "final answer accepted".
+ */
+export type AnswerOutcome = { kind: 'end'; reason: string } | { kind: 'continue'; content: string };
+
 /**
  * What the engine hands a protocol's `afterAnswer` hook, once the gate has accepted the final answer of the model
  * step: the episode's task, model, settings and signal, and its tools. Calls through `callTool` are recorded as
@@ -23,8 +36,16 @@ export type Interpretation =
 export interface AnswerHookContext {
   task: Task;
   answer: string;
+  /** The accepted answer's round (the agent's model calls so far). */
+  round: number;
   settings: RunSettings;
   model: Model;
+  /** The simulated user (`RunEpisodeOptions.userModel`, `--user-model`), when the episode has one. */
+  userModel: Model | undefined;
+  /** The conversation so far: the task's query (the user's first turn), then each accepted answer and user turn, this answer last. */
+  dialogue: readonly DialogueTurn[];
+  /** Pauses the episode's wall-time limit (a person typing the user's lines). */
+  pauseWallTime: () => () => void;
   signal: AbortSignal;
   /** The executor the caller supplied for plan episodes (`RunEpisodeOptions.planExecutor`). */
   planExecutor: PlanExecutor | undefined;
@@ -36,7 +57,8 @@ export interface AnswerHookContext {
 }
 
 /** The events a hook records itself (its round is the answer's). */
-export type AnswerHookEvent = Omit<Extract<TrajectoryEvent, { type: 'plan-execution' }>, 'schemaVersion' | 'seq' | 'time' | 'round'>;
+export type AnswerHookEvent = DistributiveOmit<Extract<TrajectoryEvent, { type: 'plan-execution' | 'user-turn' }>, 'schemaVersion' | 'seq' | 'time' | 'round'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** An episode style's rules of play (docs/architecture.md, "Styles"). */
 export interface EpisodeProtocol {
@@ -48,8 +70,13 @@ export interface EpisodeProtocol {
   /** The assistant message a final answer given on its own stands for (the gateway's `submit_answer`): DDR's is a FINISH message. */
   answerMessage(answer: string): string;
   /**
-   * Runs after the model step whose final answer the gate accepted, before the episode ends `completed` (plan
-   * execution). Optional: the loop calls it when a style has one, and has no branch of its own per style.
+   * Runs after the model step whose final answer the gate accepted: plan execution, or the user's turn of a
+   * conversation (service episodes' customer), which either continues the episode with a user message or ends it.
+   * Optional: the loop calls it when a style has one, and has no branch of its own per style.
    */
-  afterAnswer?(context: AnswerHookContext): Promise<void>;
+  afterAnswer?(context: AnswerHookContext): Promise<AnswerOutcome | void>;
+  /** Tools whose executed call ends the episode `completed` once its result is recorded (a transfer to a human). */
+  readonly endingTools?: readonly string[];
+  /** The episode needs a simulated user (`--user-model`): without one it fails before it starts (`invalid-input`). */
+  readonly needsUserModel?: boolean;
 }

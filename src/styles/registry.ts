@@ -12,6 +12,7 @@ export const STYLES: readonly EpisodeStyle[] = [
   (await import('./cctu/index.ts')).cctuStyle,
   (await import('./ddr/index.ts')).ddrStyle,
   (await import('./plan/index.ts')).planStyle,
+  (await import('./service/index.ts')).serviceStyle,
 ];
 
 const BY_NAME = new Map(STYLES.map((style) => [style.name, style]));

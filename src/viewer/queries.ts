@@ -198,7 +198,7 @@ export async function eventPage(store: ResultsStore, episodeId: string, from: nu
     `SELECT seq, type, round, time, call_id, name, left(arguments, ${PREVIEW}) AS arguments, disposition,
        left(content, ${PREVIEW}) AS content, length(content) AS content_length, is_error, kind,
        CASE WHEN length(CAST(message AS VARCHAR)) <= ${PREVIEW * 4} THEN message END AS message, usage, latency_ms, verdicts, enforcement,
-       status, reason, constraint_status, messages, tools
+       status, reason, constraint_status, messages, tools, user_model, speaker, hang_up
      FROM steps WHERE ${eventRange(from, to)} ORDER BY seq`,
     [episodeId],
   );

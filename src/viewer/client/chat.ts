@@ -7,7 +7,8 @@ import { h, num } from './dom.ts';
  * message is the feedback the agent read), the feedback user messages marked, and the validator's verdicts in a
  * line where it had something to say. A `tool-call` event is the call already shown in its assistant message, and a
  * check without verdicts says nothing the agent saw: both render as an empty row, so every event keeps its place
- * (seq) and links from the side panel find it in either view.
+ * (seq) and links from the side panel find it in either view. In a conversation (a service episode) the other side's
+ * turns (`user-turn`) are shown under their speaker (the customer), set apart from the agent's messages.
  */
 export function renderChat(event: Row, full: (event: Row) => HTMLElement): HTMLElement {
   const row = (role: string, label: string, ...body: Array<Node | string | null>) =>
@@ -17,7 +18,11 @@ export function renderChat(event: Row, full: (event: Row) => HTMLElement): HTMLE
       const messages = (parse(event.messages) ?? []) as Array<{ role: string; content: string }>;
       const tools = (parse(event.tools) ?? []) as Array<{ name: string; description: string; parameters: unknown }>;
       const node = h('div', { class: 'event episode-start chat-start' });
-      for (const message of messages) node.append(h('div', { class: `chat ${message.role}` }, h('div', { class: 'head' }, h('b', {}, message.role)), h('div', { class: 'content' }, message.content)));
+      // in a conversation (a user model played: `user_model`) the query is the user's opening line
+      for (const message of messages) {
+        const speaker = event.user_model && message.role === 'user' ? `user (${event.user_model})` : message.role;
+        node.append(h('div', { class: `chat ${message.role}` }, h('div', { class: 'head' }, h('b', {}, speaker)), h('div', { class: 'content' }, message.content)));
+      }
       node.append(h('details', { class: 'tools-offered' }, h('summary', {}, `tools offered (${tools.length})`), h('ul', {}, ...tools.map((tool) =>
         h('li', { 'data-tool': tool.name }, h('code', {}, tool.name), ` ${tool.description}`, h('details', {}, h('summary', {}, 'parameters'), h('pre', {}, JSON.stringify(tool.parameters, null, 2))))))));
       return node;
@@ -45,6 +50,12 @@ export function renderChat(event: Row, full: (event: Row) => HTMLElement): HTMLE
         h('pre', { class: blocked ? 'feedback-text' : 'result' }, event.content ?? ''),
         event.content_length > (event.content ?? '').length ? full(event) : null);
       if (blocked) node.classList.add('blocked');
+      return node;
+    }
+    case 'user-turn': {
+      // the other side of a conversation (a service episode's customer): its own speaker, beside the agent's messages
+      const node = row(String(event.speaker ?? 'user'), event.hang_up ? 'ends the conversation' : '', h('div', { class: 'content' }, event.content ?? ''));
+      node.classList.add('speaker');
       return node;
     }
     case 'feedback':

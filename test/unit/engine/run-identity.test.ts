@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { checkIdentity, identityDifferences, readRunFile, taskSha256, writeRunFile, type RunFile, type RunIdentity } from '../../../src/engine/run-identity.ts';
 import { cctuTask } from './fixtures.ts';
 
-const identity: RunIdentity = { model: 'reference', judge: null, enforcement: 'block', execute: false, t2sModel: null, seed: 0, temperature: null, repeats: 1 };
+const identity: RunIdentity = { model: 'reference', judge: null, enforcement: 'block', execute: false, t2sModel: null, userModel: null, seed: 0, temperature: null, repeats: 1 };
 const runFile = (over: Partial<RunIdentity> = {}): RunFile => ({
   format: 1,
   name: 'R',

@@ -1,0 +1,38 @@
+import { HANG_UP_TOOL } from '../../schemas/customer-turn.ts';
+import type { ServiceTask } from '../../schemas/service-task.ts';
+import { cctuProtocol } from '../cctu/protocol.ts';
+import type { EpisodeProtocol } from '../protocol.ts';
+import { customerView } from './customer-view.ts';
+
+/** The speaker of a service episode's `user-turn` events. */
+export const CUSTOMER = 'customer';
+
+/** The service server's tool that hands the call to a person: its executed call ends the episode. */
+export const TRANSFER_TOOL = 'transfer_to_human';
+
+/**
+ * Service episodes (issue 35): a message with tool calls runs them (every call of it, as CCTU's protocol); a message
+ * without is the agent's reply to the customer, checked by the gate as an answer. After an accepted reply the
+ * customer (the episode's user model, `--user-model`) speaks: its words are the agent's next user message, or it
+ * hangs up (a call of `end_call`) and the episode ends `completed`. An executed `transfer_to_human` ends it too;
+ * the round, tool-call and wall-time limits end it as in every style.
+ */
+export const serviceProtocol: EpisodeProtocol = {
+  ...cctuProtocol,
+  needsUserModel: true,
+  endingTools: [TRANSFER_TOOL],
+  async afterAnswer(context) {
+    const customer = context.userModel!;
+    const response = await customer.respond({
+      messages: customerView(context.task as unknown as ServiceTask, context.dialogue),
+      tools: [HANG_UP_TOOL],
+      signal: context.signal,
+      pauseWallTime: context.pauseWallTime,
+    });
+    const { message } = response;
+    const hangUp = (message.tool_calls ?? []).some((call) => call.function.name === HANG_UP_TOOL.name);
+    const content = message.content ?? '';
+    context.record({ type: 'user-turn', speaker: CUSTOMER, content, hangUp, usage: response.usage, latencyMs: response.latencyMs });
+    return hangUp ? { kind: 'end', reason: 'the customer ended the call' } : { kind: 'continue', content };
+  },
+};
