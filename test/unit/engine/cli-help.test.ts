@@ -297,11 +297,15 @@ describe('CLI help', () => {
                                   ends (its episode recorded as incomplete); 0 = never
                                   (default: "600")
         --server <name>           serve a plain server instead of a task (choices:
-                                  "sql", "transcripts")
-        --db <path|url>           with --server sql|transcripts: a DuckDB or SQLite
-                                  file, or a postgres:// URL of a read-only role
-                                  (default: the contact-center database, built on
-                                  first use)
+                                  "sql", "transcripts", "service")
+        --db <path|url>           with --server sql: a DuckDB or SQLite file, or a
+                                  postgres:// URL of a read-only role (default: the
+                                  contact-center database, built on first use); with
+                                  --server transcripts: the DuckDB database whose
+                                  transcripts to index (default: the contact-center
+                                  database, built on first use); with --server
+                                  service: a contact-center DuckDB file (default: the
+                                  contact-center database, built on first use)
         --timeout-ms <n>          with --server sql: per-query time limit in
                                   milliseconds
         --memory-limit <size>     with --server sql: the memory budget of all query
@@ -319,6 +323,11 @@ describe('CLI help', () => {
                                   SANDBOX_EMBEDDINGS_MODEL)
         --synonyms <file>         with --server transcripts: a synonyms file for query
                                   expansion
+        --customer <id>           with --server service: the customer whose account is
+                                  served, e.g. CU-0000042 (required)
+        --now <time>              with --server service: the fixed "now" every write
+                                  is stamped with, YYYY-MM-DDTHH:MM:SS (default
+                                  2026-07-01T09:00:00)
         -h, --help                display help for command
 
       Usage: sandbox mcp-config [options]
@@ -344,11 +353,15 @@ describe('CLI help', () => {
         --name <name>           the server name in the client (default:
                                 agent-sandbox-<task|suite|server>)
         --server <name>         serve a plain server instead (mcp-servers/registry.ts)
-                                (choices: "sql", "transcripts")
-        --db <path|url>         with --server sql|transcripts: a DuckDB or SQLite
-                                file, or a postgres:// URL of a read-only role
-                                (default: the contact-center database, built on first
-                                use)
+                                (choices: "sql", "transcripts", "service")
+        --db <path|url>         with --server sql: a DuckDB or SQLite file, or a
+                                postgres:// URL of a read-only role (default: the
+                                contact-center database, built on first use); with
+                                --server transcripts: the DuckDB database whose
+                                transcripts to index (default: the contact-center
+                                database, built on first use); with --server service:
+                                a contact-center DuckDB file (default: the
+                                contact-center database, built on first use)
         --timeout-ms <n>        with --server sql: per-query time limit in
                                 milliseconds
         --memory-limit <size>   with --server sql: the memory budget of all query
@@ -365,6 +378,11 @@ describe('CLI help', () => {
                                 SANDBOX_EMBEDDINGS_MODEL)
         --synonyms <file>       with --server transcripts: a synonyms file for query
                                 expansion
+        --customer <id>         with --server service: the customer whose account is
+                                served, e.g. CU-0000042 (required)
+        --now <time>            with --server service: the fixed "now" every write is
+                                stamped with, YYYY-MM-DDTHH:MM:SS (default
+                                2026-07-01T09:00:00)
         -h, --help              display help for command
       "
     `);
