@@ -9,9 +9,9 @@ export const serviceProgram: ServerProgram = {
   name: 'service',
   summary: "one contact-center customer's account, read and changed on a private copy per session (get_account, list_invoices, get_outages, list_plans, list_tickets, verify_identity, issue_credit, change_plan, open_ticket, schedule_technician, cancel_account, transfer_to_human)",
   options: {
-    customer: { type: 'string', value: 'CU-NNNNNNN', description: 'the customer whose account is served (required)' },
+    customer: { type: 'string', value: 'ID', description: 'the customer whose account is served, e.g. CU-0000042 (required)' },
     db: { type: 'string', value: 'PATH', path: true, description: 'a contact-center DuckDB file (default: the contact-center database, built on first use)' },
-    now: { type: 'string', value: 'YYYY-MM-DDTHH:MM:SS', description: 'the fixed "now" every write is stamped with (default 2026-07-01T09:00:00)' },
+    now: { type: 'string', value: 'TIME', description: 'the fixed "now" every write is stamped with, YYYY-MM-DDTHH:MM:SS (default 2026-07-01T09:00:00)' },
   },
   async open(values) {
     const customer = values.customer;

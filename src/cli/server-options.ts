@@ -13,17 +13,19 @@ export const PLAIN_SERVER_NAMES = Object.keys(PLAIN_SERVERS);
 export function addServerOptions(command: Command, serverDescription: string): Command {
   command.addOption(new Option('--server <name>', serverDescription).choices(PLAIN_SERVER_NAMES));
   const taken = new Set(command.options.map((option) => option.long));
-  const byFlag = new Map<string, { value?: string; description: string; servers: string[] }>();
+  // A flag several servers take is one option; servers that describe it alike share one "with --server a|b:" line.
+  const byFlag = new Map<string, { value?: string; descriptions: Map<string, string[]> }>();
   for (const [name, program] of Object.entries(PLAIN_SERVERS)) {
     for (const [flag, option] of Object.entries(program.options)) {
       if (taken.has(`--${flag}`)) throw new SandboxError('internal', `server ${name}: its flag --${flag} is one of the command's own`);
-      const entry = byFlag.get(flag) ?? { value: option.value, description: option.description, servers: [] };
-      entry.servers.push(name);
+      const entry = byFlag.get(flag) ?? { value: option.value, descriptions: new Map<string, string[]>() };
+      entry.descriptions.set(option.description, [...(entry.descriptions.get(option.description) ?? []), name]);
       byFlag.set(flag, entry);
     }
   }
   for (const [flag, entry] of byFlag) {
-    command.addOption(new Option(`--${flag}${entry.value === undefined ? '' : ` <${entry.value.toLowerCase()}>`}`, `with --server ${entry.servers.join('|')}: ${entry.description}`));
+    const described = [...entry.descriptions].map(([description, servers]) => `with --server ${servers.join('|')}: ${description}`).join('; ');
+    command.addOption(new Option(`--${flag}${entry.value === undefined ? '' : ` <${entry.value.toLowerCase()}>`}`, described));
   }
   return command;
 }

@@ -6,6 +6,7 @@ import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import type { ServiceTask } from '../schemas/service-task.ts';
 import { saysValue } from './said-values.ts';
 import { goldReplay, serviceWorldOf } from './service-world.ts';
+import type { StyleGrader } from './style-grader.ts';
 
 const SERVICE_TOOL_NAMES = new Set(SERVICE_TOOLS.map((tool) => tool.name));
 
@@ -39,7 +40,7 @@ function agentReplies(events: readonly TrajectoryEvent[]): string[] {
  * - policies: no verdict of any constraint `grading.policies` names, in any step (a blocked or rejected step, or a
  *   constraint error, counts against it).
  */
-export const serviceGrader = {
+export const serviceGrader: StyleGrader<ServiceTask> = {
   async grade(task: ServiceTask, events: readonly TrajectoryEvent[]): Promise<EpisodeScore> {
     const start = events.find((event) => event.type === 'episode-start');
     const end = events.findLast((event) => event.type === 'episode-end');

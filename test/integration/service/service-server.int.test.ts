@@ -11,6 +11,7 @@ import { ServiceTaskSchema, type ServiceTask } from '../../../src/schemas/servic
 import type { Task } from '../../../src/schemas/task.ts';
 import { buildSmallDatabase } from '../sql/build-small-database.ts';
 import { connectInMemory } from '../sql/connect-in-memory.ts';
+import { serviceProgram } from '../../../mcp-servers/service/program.ts';
 
 const NOW = '2026-07-01T09:00:00';
 let dbPath: string;
@@ -31,7 +32,7 @@ beforeAll(async () => {
   slice = await sliceTemplateOf(dbPath, customer);
 }, 120_000);
 
-const task = () => ({ id: 'service-test', environment: { servers: [], database: 'contact-center' }, customer: { customerId: fixture.customer } }) as unknown as Task;
+const task = () => ({ id: 'service-test', style: 'service', environment: { servers: [], database: 'contact-center' }, customer: { customerId: fixture.customer } }) as unknown as Task;
 const verifyArgs = () => ({ customer_id: fixture.customer, full_name: fixture.name, zip_code: fixture.zip, pin: fixture.pin });
 
 describe('the service server over MCP', () => {
@@ -42,6 +43,12 @@ describe('the service server over MCP', () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(['cancel_account', 'change_plan', 'get_account', 'get_outages', 'issue_credit', 'list_invoices', 'list_plans', 'list_tickets', 'open_ticket', 'schedule_technician', 'transfer_to_human', 'verify_identity']);
     expect(tools.find((tool) => tool.name === 'issue_credit')!.inputSchema).toMatchObject({ type: 'object', required: ['customer_id', 'invoice_id', 'amount', 'reason'], additionalProperties: false });
     await server.close();
+    // A task of another style names no customer: its service server needs customerId in its options.
+    const plain = { id: 'plain-test', style: 'plan', environment: { servers: [] } } as unknown as Task;
+    await expect(startServiceServer({ name: 'service', options: { dbPath } }, { task: plain })).rejects.toMatchObject({ code: 'invalid-task', message: expect.stringContaining('plain-test: the service server needs a customer') });
+    await expect(startServiceServer({ name: 'service', options: { dbPath, customer: fixture.customer } }, { task: plain })).rejects.toMatchObject({ code: 'invalid-task', message: expect.stringContaining('customer') });
+    const named = await startServiceServer({ name: 'service', options: { dbPath, customerId: fixture.customer } }, { task: plain });
+    await named.close();
   });
 
   it('fails preconditions as tool errors that change nothing, and applies a valid credit as documented', async () => {
@@ -85,6 +92,17 @@ describe('the service server over MCP', () => {
     (a as unknown as { reset(): void }).reset();
     expect((await ca.call('get_account', { customer_id: fixture.customer })).text).toBe(original);
     await Promise.all([a!.close(), b!.close()]);
+  });
+
+  it('as a program (sandbox serve --server service): refuses a missing customer or a bad "now" in one line, serves the account', async () => {
+    await expect(serviceProgram.open({ db: dbPath })).rejects.toMatchObject({ code: 'invalid-input', message: '--customer expects a customer id like CU-0000042 (got nothing)' });
+    await expect(serviceProgram.open({ db: dbPath, customer: 'CU-42' })).rejects.toMatchObject({ code: 'invalid-input', message: '--customer expects a customer id like CU-0000042 (got "CU-42")' });
+    await expect(serviceProgram.open({ db: dbPath, customer: fixture.customer, now: '2026-07-01' })).rejects.toMatchObject({ code: 'invalid-input', message: expect.stringContaining('--now expects') });
+    await expect(serviceProgram.open({ db: dbPath, customer: 'CU-9999999' })).rejects.toMatchObject({ code: 'not-found', message: expect.stringContaining('no account for customer CU-9999999') });
+    const opened = await serviceProgram.open({ db: dbPath, customer: fixture.customer });
+    const { call } = await connectInMemory(await opened.make());
+    expect(JSON.parse((await call('get_account', { customer_id: fixture.customer })).text)).toMatchObject({ customer_id: fixture.customer, full_name: fixture.name });
+    await opened.close();
   });
 
   it('copies a slice in well under 20 ms', () => {
@@ -141,27 +159,27 @@ describe('the service grader', () => {
 
   it('passes the gold outcome said to the customer, and fails each of the three checks on its own', async () => {
     const said = `I have credited $${fixture.disputed.toFixed(2)} on your invoice.`;
-    const good = await serviceGrader.grade(serviceTask(), [...callEvents(goldCalls(), []), reply(said), end()] as unknown as TrajectoryEvent[]);
+    const good = await serviceGrader.grade(serviceTask(), [...callEvents(goldCalls(), []), reply(said), end()] as unknown as TrajectoryEvent[], {});
     expect(good).toMatchObject({ passed: true, metrics: { success: 1, state_match: 1, values_said: 1, policies_followed: 1 } });
 
-    const silent = await serviceGrader.grade(serviceTask(), [...callEvents(goldCalls(), []), reply('Done, anything else?'), end()] as unknown as TrajectoryEvent[]);
+    const silent = await serviceGrader.grade(serviceTask(), [...callEvents(goldCalls(), []), reply('Done, anything else?'), end()] as unknown as TrajectoryEvent[], {});
     expect(silent).toMatchObject({ passed: false, metrics: { state_match: 1, values_said: 0 } });
 
     // Credited a cent less: the state differs, and the diff says where.
     const short = goldCalls().map((action) => (action.tool === 'issue_credit' ? { ...action, arguments: { ...action.arguments, amount: fixture.disputed - 0.01 } } : action));
-    const wrong = await serviceGrader.grade(serviceTask(), [...callEvents(short, []), reply(said), end()] as unknown as TrajectoryEvent[]);
+    const wrong = await serviceGrader.grade(serviceTask(), [...callEvents(short, []), reply(said), end()] as unknown as TrajectoryEvent[], {});
     expect(wrong).toMatchObject({ passed: false, metrics: { state_match: 0 } });
     expect((wrong.details.stateDiff as unknown[]).length).toBeGreaterThan(0);
 
     // A policy verdict anywhere fails the episode, though state and values are right.
     const verdict = { ...stamp(), type: 'constraint-check', step: { kind: 'final-answer', round: 9, content: said }, verdicts: [{ constraintId: 'policy-verify-first', category: 'custom', effect: 'block-call', callId: 'c1', message: 'm' }], enforcement: 'observe', durationMs: 1 };
-    const violated = await serviceGrader.grade(serviceTask(), [...callEvents(goldCalls(), []), verdict, reply(said), end()] as unknown as TrajectoryEvent[]);
+    const violated = await serviceGrader.grade(serviceTask(), [...callEvents(goldCalls(), []), verdict, reply(said), end()] as unknown as TrajectoryEvent[], {});
     expect(violated).toMatchObject({ passed: false, metrics: { state_match: 1, policies_followed: 0 }, details: { policiesViolated: ['policy-verify-first'] } });
   });
 
   it('names the task and the action when a gold action fails on replay', async () => {
     const broken = serviceTask();
     broken.reference.actions = [broken.reference.actions[1]!]; // the credit without verification
-    await expect(serviceGrader.grade(broken, [end()] as unknown as TrajectoryEvent[])).rejects.toMatchObject({ code: 'invalid-task', message: expect.stringMatching(/service-grader-test: gold action 1 \(issue_credit\) fails/u) });
+    await expect(serviceGrader.grade(broken, [end()] as unknown as TrajectoryEvent[], {})).rejects.toMatchObject({ code: 'invalid-task', message: expect.stringMatching(/service-grader-test: gold action 1 \(issue_credit\) fails/u) });
   });
 });

@@ -179,7 +179,9 @@ describe('CLI help', () => {
                             under episodes/)
         --stats [suite]     print the suite's shape beside CCTU's (tools, ordering
                             chains, parallel groups, prompt tokens, domains; plan
-                            tasks also step and hop distributions beside the paper's)
+                            tasks also step and hop distributions beside the paper's;
+                            DDR tasks from \`ddr scaffold\` the kinds and effect sizes
+                            of their items)
         --json              print as JSON
         --tasks <ids>       only these tasks: ids and globs over ids, comma-separated
                             (e.g. cctu2-mh-00[1-3],cctu2-sh-010)
@@ -286,59 +288,61 @@ describe('CLI help', () => {
       recorded; or a plain server (mcp-servers/registry.ts)
 
       Options:
-        --task <id|path>             the task to play
-        --suite <dir>                a suite: the client picks tasks with start_task
-        --http <host:port>           serve Streamable HTTP (default host 127.0.0.1)
-                                     instead of stdio
-        --token <token>              with --http: require Authorization: Bearer
-                                     <token>
-        --out <dir>                  where session trajectories go (default:
-                                     "runs/serve")
-        --enforcement <mode>         block: apply verdicts; observe: record only; off:
-                                     no checks (choices: "block", "observe", "off",
-                                     default: "block")
-        --user-model <spec>          a service task's customer, who answers each
-                                     submit_answer through its result
-                                     (customer_says:); see \`sandbox episode --help\`
-        --shared-episode             with --http: every connection continues the same
-                                     episode until it ends (for one-shot clients)
-        --batch-ms <ms>              calls arriving within this window form one step
-                                     (one assistant message) (default: "25")
-        --max-sessions <n>           with --http: sessions open at once; one more is
-                                     answered 503 with Retry-After (default: 100)
-        --idle-timeout <seconds>     with --http: a session with no request for this
-                                     long ends (its episode recorded as incomplete); 0
-                                     = never (default: "600")
-        --server <name>              serve a plain server instead of a task (choices:
-                                     "sql", "transcripts", "service")
-        --db <path|url>              with --server sql|transcripts|service: a DuckDB
-                                     or SQLite file, or a postgres:// URL of a
-                                     read-only role (default: the contact-center
-                                     database, built on first use)
-        --timeout-ms <n>             with --server sql: per-query time limit in
-                                     milliseconds
-        --memory-limit <size>        with --server sql: the memory budget of all query
-                                     processes together (default 320MB; DuckDB keeps
-                                     75 %)
-        --query-processes <n>        with --server sql: query processes shared by
-                                     every session, each running up to 4 queries
-                                     (default 1)
-        --max-temp-size <size>       with --server sql: spill limit, e.g. 1GB
-        --threads <n>                with --server sql: DuckDB threads
-        --index <dir>                with --server transcripts: the transcript index
-                                     (default: beside the database)
-        --embeddings-url <url>       with --server transcripts: an OpenAI-compatible
-                                     embeddings endpoint (or SANDBOX_EMBEDDINGS_URL)
-        --embeddings-model <m>       with --server transcripts: its model (or
-                                     SANDBOX_EMBEDDINGS_MODEL)
-        --synonyms <file>            with --server transcripts: a synonyms file for
-                                     query expansion
-        --customer <cu-nnnnnnn>      with --server service: the customer whose account
-                                     is served (required)
-        --now <yyyy-mm-ddthh:mm:ss>  with --server service: the fixed "now" every
-                                     write is stamped with (default
-                                     2026-07-01T09:00:00)
-        -h, --help                   display help for command
+        --task <id|path>          the task to play
+        --suite <dir>             a suite: the client picks tasks with start_task
+        --http <host:port>        serve Streamable HTTP (default host 127.0.0.1)
+                                  instead of stdio
+        --token <token>           with --http: require Authorization: Bearer <token>
+        --out <dir>               where session trajectories go (default:
+                                  "runs/serve")
+        --enforcement <mode>      block: apply verdicts; observe: record only; off: no
+                                  checks (choices: "block", "observe", "off", default:
+                                  "block")
+        --user-model <spec>       a service task's customer, who answers each
+                                  submit_answer through its result (customer_says:);
+                                  see \`sandbox episode --help\`
+        --shared-episode          with --http: every connection continues the same
+                                  episode until it ends (for one-shot clients)
+        --batch-ms <ms>           calls arriving within this window form one step (one
+                                  assistant message) (default: "25")
+        --max-sessions <n>        with --http: sessions open at once; one more is
+                                  answered 503 with Retry-After (default: 100)
+        --idle-timeout <seconds>  with --http: a session with no request for this long
+                                  ends (its episode recorded as incomplete); 0 = never
+                                  (default: "600")
+        --server <name>           serve a plain server instead of a task (choices:
+                                  "sql", "transcripts", "service")
+        --db <path|url>           with --server sql: a DuckDB or SQLite file, or a
+                                  postgres:// URL of a read-only role (default: the
+                                  contact-center database, built on first use); with
+                                  --server transcripts: the DuckDB database whose
+                                  transcripts to index (default: the contact-center
+                                  database, built on first use); with --server
+                                  service: a contact-center DuckDB file (default: the
+                                  contact-center database, built on first use)
+        --timeout-ms <n>          with --server sql: per-query time limit in
+                                  milliseconds
+        --memory-limit <size>     with --server sql: the memory budget of all query
+                                  processes together (default 320MB; DuckDB keeps 75
+                                  %)
+        --query-processes <n>     with --server sql: query processes shared by every
+                                  session, each running up to 4 queries (default 1)
+        --max-temp-size <size>    with --server sql: spill limit, e.g. 1GB
+        --threads <n>             with --server sql: DuckDB threads
+        --index <dir>             with --server transcripts: the transcript index
+                                  (default: beside the database)
+        --embeddings-url <url>    with --server transcripts: an OpenAI-compatible
+                                  embeddings endpoint (or SANDBOX_EMBEDDINGS_URL)
+        --embeddings-model <m>    with --server transcripts: its model (or
+                                  SANDBOX_EMBEDDINGS_MODEL)
+        --synonyms <file>         with --server transcripts: a synonyms file for query
+                                  expansion
+        --customer <id>           with --server service: the customer whose account is
+                                  served, e.g. CU-0000042 (required)
+        --now <time>              with --server service: the fixed "now" every write
+                                  is stamped with, YYYY-MM-DDTHH:MM:SS (default
+                                  2026-07-01T09:00:00)
+        -h, --help                display help for command
 
       Usage: sandbox mcp-config [options]
 
@@ -346,53 +350,54 @@ describe('CLI help', () => {
       suite or a plain server
 
       Options:
-        --task <id|path>             serve one task with its constraints enforced
-        --suite <dir>                serve a suite: a start_task tool picks the task
-                                     (with --http: also one endpoint per task)
-        --http <url>                 an HTTP entry for a running \`sandbox serve
-                                     --http\`, e.g. http://127.0.0.1:3000/mcp
-        --token <token>              with --http: the bearer token, sent as an
-                                     Authorization header
-        --json                       print only the JSON config ({"mcpServers": …}) of
-                                     one client (--client), for piping
-        --client <client>            with --json: desktop (claude_desktop_config.json:
-                                     commands only, an HTTP server through the
-                                     mcp-remote bridge) or code (Claude Code's
-                                     .mcp.json: type/url/headers) (choices: "desktop",
-                                     "code", default: "desktop")
-        --name <name>                the server name in the client (default:
-                                     agent-sandbox-<task|suite|server>)
-        --server <name>              serve a plain server instead
-                                     (mcp-servers/registry.ts) (choices: "sql",
-                                     "transcripts", "service")
-        --db <path|url>              with --server sql|transcripts|service: a DuckDB
-                                     or SQLite file, or a postgres:// URL of a
-                                     read-only role (default: the contact-center
-                                     database, built on first use)
-        --timeout-ms <n>             with --server sql: per-query time limit in
-                                     milliseconds
-        --memory-limit <size>        with --server sql: the memory budget of all query
-                                     processes together (default 320MB; DuckDB keeps
-                                     75 %)
-        --query-processes <n>        with --server sql: query processes shared by
-                                     every session, each running up to 4 queries
-                                     (default 1)
-        --max-temp-size <size>       with --server sql: spill limit, e.g. 1GB
-        --threads <n>                with --server sql: DuckDB threads
-        --index <dir>                with --server transcripts: the transcript index
-                                     (default: beside the database)
-        --embeddings-url <url>       with --server transcripts: an OpenAI-compatible
-                                     embeddings endpoint (or SANDBOX_EMBEDDINGS_URL)
-        --embeddings-model <m>       with --server transcripts: its model (or
-                                     SANDBOX_EMBEDDINGS_MODEL)
-        --synonyms <file>            with --server transcripts: a synonyms file for
-                                     query expansion
-        --customer <cu-nnnnnnn>      with --server service: the customer whose account
-                                     is served (required)
-        --now <yyyy-mm-ddthh:mm:ss>  with --server service: the fixed "now" every
-                                     write is stamped with (default
-                                     2026-07-01T09:00:00)
-        -h, --help                   display help for command
+        --task <id|path>        serve one task with its constraints enforced
+        --suite <dir>           serve a suite: a start_task tool picks the task (with
+                                --http: also one endpoint per task)
+        --http <url>            an HTTP entry for a running \`sandbox serve --http\`,
+                                e.g. http://127.0.0.1:3000/mcp
+        --token <token>         with --http: the bearer token, sent as an
+                                Authorization header
+        --json                  print only the JSON config ({"mcpServers": …}) of one
+                                client (--client), for piping
+        --client <client>       with --json: desktop (claude_desktop_config.json:
+                                commands only, an HTTP server through the mcp-remote
+                                bridge) or code (Claude Code's .mcp.json:
+                                type/url/headers) (choices: "desktop", "code",
+                                default: "desktop")
+        --name <name>           the server name in the client (default:
+                                agent-sandbox-<task|suite|server>)
+        --server <name>         serve a plain server instead (mcp-servers/registry.ts)
+                                (choices: "sql", "transcripts", "service")
+        --db <path|url>         with --server sql: a DuckDB or SQLite file, or a
+                                postgres:// URL of a read-only role (default: the
+                                contact-center database, built on first use); with
+                                --server transcripts: the DuckDB database whose
+                                transcripts to index (default: the contact-center
+                                database, built on first use); with --server service:
+                                a contact-center DuckDB file (default: the
+                                contact-center database, built on first use)
+        --timeout-ms <n>        with --server sql: per-query time limit in
+                                milliseconds
+        --memory-limit <size>   with --server sql: the memory budget of all query
+                                processes together (default 320MB; DuckDB keeps 75 %)
+        --query-processes <n>   with --server sql: query processes shared by every
+                                session, each running up to 4 queries (default 1)
+        --max-temp-size <size>  with --server sql: spill limit, e.g. 1GB
+        --threads <n>           with --server sql: DuckDB threads
+        --index <dir>           with --server transcripts: the transcript index
+                                (default: beside the database)
+        --embeddings-url <url>  with --server transcripts: an OpenAI-compatible
+                                embeddings endpoint (or SANDBOX_EMBEDDINGS_URL)
+        --embeddings-model <m>  with --server transcripts: its model (or
+                                SANDBOX_EMBEDDINGS_MODEL)
+        --synonyms <file>       with --server transcripts: a synonyms file for query
+                                expansion
+        --customer <id>         with --server service: the customer whose account is
+                                served, e.g. CU-0000042 (required)
+        --now <time>            with --server service: the fixed "now" every write is
+                                stamped with, YYYY-MM-DDTHH:MM:SS (default
+                                2026-07-01T09:00:00)
+        -h, --help              display help for command
       "
     `);
   });
