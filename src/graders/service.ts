@@ -35,7 +35,8 @@ function agentReplies(events: readonly TrajectoryEvent[]): string[] {
  * - state: the service calls the episode executed, replayed in order on a fresh copy of the slice, reach the same
  *   outcome (hash of the changed rows' graded columns) as the task's gold actions; on a mismatch the row-level diff is
  *   in `details.stateDiff`. A replayed call whose error flag differs from the recorded one is reported in
- *   `details.replayDivergence` (the tools are deterministic, so that means the recording is not of this slice);
+ *   `details.replayDivergence` (the tools are deterministic, so that means the recording is not of this slice) and
+ *   fails the episode: the replayed state is then not the state the episode reached, so it proves nothing;
  * - values: each of `grading.requiredValues` said in some reply to the customer (`saysValue`);
  * - policies: no verdict of any constraint `grading.policies` names, in any step (a blocked or rejected step, or a
  *   constraint error, counts against it).
@@ -59,7 +60,7 @@ export const serviceGrader: StyleGrader<ServiceTask> = {
     const violated = [...new Set(policyVerdicts.map((verdict) => verdict.constraintId))];
     const valuesSaid = values.filter((value) => value.said).length;
     const status = end?.type === 'episode-end' ? end.status : 'incomplete';
-    const passed = status !== 'error' && stateMatch && valuesSaid === values.length && violated.length === 0;
+    const passed = status !== 'error' && stateMatch && divergence.length === 0 && valuesSaid === values.length && violated.length === 0;
     return {
       taskId: task.id,
       style: task.style,
@@ -69,6 +70,8 @@ export const serviceGrader: StyleGrader<ServiceTask> = {
       metrics: {
         success: passed ? 1 : 0,
         state_match: stateMatch ? 1 : 0,
+        // 0 when a replayed call's outcome differs from the recorded one: the replayed state is not the episode's
+        state_verified: divergence.length === 0 ? 1 : 0,
         values_said: values.length === 0 ? null : valuesSaid / values.length,
         policies_followed: violated.length === 0 ? 1 : 0,
         writes: calls.filter((call) => SERVICE_TOOLS.find((tool) => tool.name === call.tool)!.writes).length,

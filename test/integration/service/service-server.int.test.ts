@@ -177,6 +177,19 @@ describe('the service grader', () => {
     expect(violated).toMatchObject({ passed: false, metrics: { state_match: 1, policies_followed: 0 }, details: { policiesViolated: ['policy-verify-first'] } });
   });
 
+  it('fails an episode whose recorded tool outcomes its replay does not reproduce (a recording of another account)', async () => {
+    // The gold calls, recorded as failed (as on another customer's account, where the slice refuses them): replayed on
+    // this task's slice they succeed and reach the gold state, but that is not the state the episode reached. Rule
+    // (src/graders/service.ts): a replayed call whose error flag differs from the recorded one fails the episode.
+    const said = `I have credited $${fixture.disputed.toFixed(2)} on your invoice.`;
+    const score = await serviceGrader.grade(serviceTask(), [...callEvents(goldCalls(), [true, true]), reply(said), end()] as unknown as TrajectoryEvent[], {});
+    expect(score).toMatchObject({ passed: false, metrics: { state_match: 1, state_verified: 0, success: 0 } });
+    expect(score.details.replayDivergence).toEqual([
+      { callId: 'c0', tool: 'verify_identity', recordedError: true, replayedError: false },
+      { callId: 'c1', tool: 'issue_credit', recordedError: true, replayedError: false },
+    ]);
+  });
+
   it('names the task and the action when a gold action fails on replay', async () => {
     const broken = serviceTask();
     broken.reference.actions = [broken.reference.actions[1]!]; // the credit without verification
