@@ -192,7 +192,9 @@ function buildTask(kind: Kind, number: number, row: Row, account: Record<string,
       opening = `Hi, account ${id}. Please upgrade me to the ${target.name} plan.`;
       goal = `move to the ${target.name} plan`;
       outcome = 'refuse';
-      steps = [{ answer: ASK_IDENTITY }, { toolCalls: [{ name: 'verify_identity', arguments: { ...verify.arguments, pin: wrongPin } }] }];
+      // The refused check is the outcome: an agent that never asks (or never checks) does not reach it.
+      gold = [{ tool: 'verify_identity', arguments: { ...verify.arguments, pin: wrongPin }, fails: true }];
+      steps = [{ answer: ASK_IDENTITY }, { toolCalls: [{ name: 'verify_identity', arguments: gold[0]!.arguments }] }];
       finalReply = () => 'I am sorry, I cannot verify your identity with those details, so I cannot make changes to the account. Please call back with your account PIN.';
       refused = ['cannot verify'];
       break;
@@ -211,8 +213,8 @@ function buildTask(kind: Kind, number: number, row: Row, account: Record<string,
     }
   }
   const replay = replayCalls(slice, DEFAULT_SERVICE_NOW, gold);
-  const failed = replay.outcomes.findIndex((result) => result.isError);
-  if (failed >= 0) throw new Error(`${kind} ${id}: gold action ${gold[failed]!.tool} fails: ${replay.outcomes[failed]!.text}`);
+  const failed = replay.outcomes.findIndex((result, index) => result.isError !== (gold[index]!.fails === true));
+  if (failed >= 0) throw new Error(`${kind} ${id}: gold action ${gold[failed]!.tool} ${gold[failed]!.fails ? 'succeeds, though it must fail' : `fails: ${replay.outcomes[failed]!.text}`}`);
   const results = replay.outcomes.map((result) => result.text);
   const changes = gold.filter((action) => action.tool !== 'verify_identity' && action.tool !== 'transfer_to_human');
   if (kind !== 'identity-failed') {

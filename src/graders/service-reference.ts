@@ -2,7 +2,7 @@ import { SERVICE_TOOL_LISTING } from '../../databases/contact-center/accounts/se
 import { replayCalls } from '../../databases/contact-center/accounts/replay-calls.ts';
 import { diffOutcomes, stateHash } from '../../databases/contact-center/accounts/state-diff.ts';
 import { SandboxError } from '../sandbox-error.ts';
-import type { ServiceTask } from '../schemas/service-task.ts';
+import { containsPhrase, type ServiceTask } from '../schemas/service-task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
 import { saysValue } from './said-values.ts';
 import { goldReplay, serviceWorldOf } from './service-world.ts';
@@ -41,11 +41,11 @@ export async function serviceTaskProblems(task: ServiceTask): Promise<string[]> 
   for (const value of task.grading.requiredValues) if (!saysValue(said, value.value, value.tolerance)) problems.push(`the reference never tells the customer ${value.name} (${value.value})`);
   const lower = replies.map((reply) => reply.toLowerCase());
   for (const fact of task.customer.facts) {
-    if (!fact.volunteered && !lower.some((reply) => fact.askedBy.some((phrase) => reply.includes(phrase)))) problems.push(`the reference never asks for the customer's ${fact.name} (none of: ${fact.askedBy.join(', ')})`);
+    if (!fact.volunteered && !lower.some((reply) => fact.askedBy.some((phrase) => containsPhrase(reply, phrase)))) problems.push(`the reference never asks for the customer's ${fact.name} (none of: ${fact.askedBy.join(', ')})`);
   }
   if (task.grading.outcome === 'refuse') {
-    if (!lower.some((reply) => task.customer.refused.some((phrase) => reply.includes(phrase)))) problems.push(`no reference reply refuses in the customer's words (${task.customer.refused.join(', ') || 'no refused phrases'})`);
-  } else if (task.customer.goalMet.length === 0 || !lower.some((reply) => task.customer.goalMet.every((group) => group.some((phrase) => reply.includes(phrase))))) {
+    if (!lower.some((reply) => task.customer.refused.some((phrase) => containsPhrase(reply, phrase)))) problems.push(`no reference reply refuses in the customer's words (${task.customer.refused.join(', ') || 'no refused phrases'})`);
+  } else if (task.customer.goalMet.length === 0 || !lower.some((reply) => task.customer.goalMet.every((group) => group.some((phrase) => containsPhrase(reply, phrase))))) {
     problems.push(`no reference reply meets the customer's goal phrases (${JSON.stringify(task.customer.goalMet)})`);
   }
   return problems;

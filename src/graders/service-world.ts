@@ -25,14 +25,17 @@ export async function serviceWorldOf(task: ServiceTask): Promise<ServiceWorld> {
 }
 
 /**
- * The expected outcome: the task's gold actions replayed on a fresh copy. A gold action that fails is the task's
- * fault: `invalid-task` naming the task, the action's position and tool, and the tool's error.
+ * The expected outcome: the task's gold actions replayed on a fresh copy. A gold action that fails (or, marked
+ * `fails`, succeeds) is the task's fault: `invalid-task` naming the task, the action's position and tool, and the
+ * tool's error.
  */
 export function goldReplay(task: ServiceTask, world: ServiceWorld): ReplayResult {
   const result = replayCalls(world.slice, world.now, task.reference.actions.map((action) => ({ tool: action.tool, arguments: action.arguments })));
-  const failed = result.outcomes.findIndex((outcome) => outcome.isError);
-  if (failed >= 0) {
-    throw new SandboxError('invalid-task', `${task.id}: gold action ${failed + 1} (${task.reference.actions[failed]!.tool}) fails on replay: ${result.outcomes[failed]!.text}`);
+  const wrong = result.outcomes.findIndex((outcome, index) => outcome.isError !== (task.reference.actions[index]!.fails === true));
+  if (wrong >= 0) {
+    const action = task.reference.actions[wrong]!;
+    const what = action.fails ? 'is marked "fails" but succeeds on replay' : `fails on replay: ${result.outcomes[wrong]!.text}`;
+    throw new SandboxError('invalid-task', `${task.id}: gold action ${wrong + 1} (${action.tool}) ${what}`);
   }
   return result;
 }

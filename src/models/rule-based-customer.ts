@@ -1,6 +1,6 @@
 import { HANG_UP_TOOL } from '../schemas/customer-turn.ts';
 import type { AssistantMessage } from '../schemas/message.ts';
-import type { Customer } from '../schemas/service-task.ts';
+import { containsPhrase, type Customer } from '../schemas/service-task.ts';
 import type { Model, ModelRequest, ModelResponse } from './model.ts';
 
 /** Why the rule-based customer hangs up, in the order its rules are tried. */
@@ -25,15 +25,14 @@ export const NOTHING_TO_SAY = { question: "I don't know.", statement: 'Okay.' } 
  * It answers only from its facts, and the same message in the same place always gets the same reply.
  */
 export function ruleBasedReply(customer: Customer, said: string, reply: number): { content: string; hangUp: boolean } {
-  const text = said.toLowerCase();
-  if (customer.goalMet.length > 0 && customer.goalMet.every((group) => group.some((phrase) => text.includes(phrase)))) {
+  if (customer.goalMet.length > 0 && customer.goalMet.every((group) => group.some((phrase) => containsPhrase(said, phrase)))) {
     return { content: HANG_UP_LINES.goalMet, hangUp: true };
   }
-  if (customer.refused.some((phrase) => text.includes(phrase))) return { content: HANG_UP_LINES.refused, hangUp: true };
+  if (customer.refused.some((phrase) => containsPhrase(said, phrase))) return { content: HANG_UP_LINES.refused, hangUp: true };
   if (reply > customer.maxTurns) return { content: HANG_UP_LINES.maxTurns, hangUp: true };
-  const facts = customer.facts.filter((fact) => (reply === 1 && fact.volunteered) || fact.askedBy.some((phrase) => text.includes(phrase)));
+  const facts = customer.facts.filter((fact) => (reply === 1 && fact.volunteered) || fact.askedBy.some((phrase) => containsPhrase(said, phrase)));
   if (facts.length > 0) return { content: facts.map((fact) => `${fact.name}: ${fact.value}.`).join(' '), hangUp: false };
-  return { content: text.includes('?') ? NOTHING_TO_SAY.question : NOTHING_TO_SAY.statement, hangUp: false };
+  return { content: said.includes('?') ? NOTHING_TO_SAY.question : NOTHING_TO_SAY.statement, hangUp: false };
 }
 
 /**

@@ -42,8 +42,25 @@ export type ServiceOptions = z.infer<typeof ServiceOptionsSchema>;
 export const GoldActionSchema = z.object({
   tool: z.string().min(1),
   arguments: z.record(z.string(), z.unknown()),
+  /**
+   * The service must refuse this call (a tool error): an attempt that is part of the right outcome all the same — the
+   * caller's details checked and refused (`verify_identity` with what the customer said) leaves the identity outcome
+   * `refused`, where never asking leaves it `not-checked` (databases/contact-center/accounts/state-diff.ts).
+   */
+  fails: z.literal(true).optional(),
 });
 export type GoldAction = z.infer<typeof GoldActionSchema>;
+
+/**
+ * Whether a message contains a customer phrase (`askedBy`, `goalMet`, `refused`), as the rule-based customer and
+ * `sandbox lint` read it: case aside, the phrase starts a word (no letter or digit before it: "pin" is not in
+ * "shipping") and no digit follows it ("9.00" is not in "19.00" or "9.005"); letters may follow, so "credit" is in
+ * "credited".
+ */
+export function containsPhrase(message: string, phrase: string): boolean {
+  const escaped = phrase.toLowerCase().replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
+  return new RegExp(`(?<![\\p{L}\\p{N}])${escaped}(?!\\p{N})`, 'u').test(message.toLowerCase());
+}
 
 /**
  * The simulated customer: who calls, what they want and what they know. The rule-based customer answers only from

@@ -1,7 +1,7 @@
 import { readTables, type StateTables } from './session-copy.ts';
 import { callServiceTool, openSession, type ServiceCallOutcome } from './service-tools.ts';
 import type { SliceTemplate } from './slice-templates.ts';
-import { changedRows, type RowChange } from './state-diff.ts';
+import { changedRows, identityChanges, type RowChange } from './state-diff.ts';
 
 /** One call to replay: a tool and its arguments (a gold action, or a call an episode made). */
 export interface ReplayCall {
@@ -13,7 +13,7 @@ export interface ReplayResult {
   /** Each call's outcome, in order. */
   outcomes: ServiceCallOutcome[];
   final: StateTables;
-  /** The rows the calls changed (graded columns). */
+  /** The rows the calls changed (graded columns), and the caller's identity outcome (state-diff.ts, IDENTITY_TABLE). */
   changes: RowChange[];
 }
 
@@ -28,7 +28,8 @@ export function replayCalls(slice: SliceTemplate, now: string, calls: readonly R
     const initial = readTables(session.db);
     const outcomes = calls.map((call) => callServiceTool(session, call.tool, call.arguments));
     const final = readTables(session.db);
-    return { outcomes, final, changes: changedRows(initial, final) };
+    // the caller's identity outcome is part of the state: refusing a caller is not the same outcome as never asking
+    return { outcomes, final, changes: [...changedRows(initial, final), ...identityChanges(session.identity)] };
   } finally {
     session.db.close();
   }

@@ -5,8 +5,15 @@ import type { AccountTable } from './read-slice.ts';
 import { MONEY_COLUMNS, openCopy, type StateRow } from './session-copy.ts';
 
 /**
+ * What became of the caller's identity in a session: never checked, checked and refused (and never verified since),
+ * or verified. Part of the graded outcome (state-diff.ts): refusing a caller whose details do not match is a different
+ * outcome from never asking, as a real contact center's audit log would show.
+ */
+export type IdentityOutcome = 'not-checked' | 'refused' | 'verified';
+
+/**
  * One service episode's state: a private copy of the customer's slice, the task's fixed "now" that every write is
- * stamped with, and whether the caller's identity has been verified in this session.
+ * stamped with, and what became of the caller's identity in this session.
  */
 export interface ServiceSession {
   db: Database.Database;
@@ -14,11 +21,11 @@ export interface ServiceSession {
   region: string;
   /** ISO local date-time, `YYYY-MM-DDTHH:MM:SS`. */
   now: string;
-  verified: boolean;
+  identity: IdentityOutcome;
 }
 
 export function openSession(template: Buffer, options: { customerId: string; region: string; now: string }): ServiceSession {
-  return { db: openCopy(template), ...options, verified: false };
+  return { db: openCopy(template), ...options, identity: 'not-checked' };
 }
 
 /** A precondition that failed: the call changes nothing and the agent reads the message as a tool error. */
@@ -58,7 +65,7 @@ function account(session: ServiceSession, id: unknown): StateRow {
 /** The account, for a change: the caller verified, the account not cancelled (unless `cancelledToo`). */
 function changeable(session: ServiceSession, id: unknown, cancelledToo = false): StateRow {
   const row = account(session, id);
-  if (!session.verified) throw new ServiceToolError("the caller's identity is not verified: call verify_identity with the details the customer gives first");
+  if (session.identity !== 'verified') throw new ServiceToolError("the caller's identity is not verified: call verify_identity with the details the customer gives first");
   if (!cancelledToo && row.status === 'cancelled') throw new ServiceToolError(`account ${session.customerId} is cancelled; it cannot be changed`);
   return row;
 }
@@ -102,7 +109,7 @@ export const SERVICE_TOOLS: readonly ServiceTool[] = [
         ...visible,
         plan_name: plan.name,
         monthly_fee: dollars(plan.monthly_fee as number),
-        identity_verified: session.verified,
+        identity_verified: session.identity === 'verified',
         credits: rows(session, 'credits').map(shown),
         appointments: rows(session, 'appointments').map(shown),
       };
@@ -160,8 +167,11 @@ export const SERVICE_TOOLS: readonly ServiceTool[] = [
     run(session, args) {
       const row = account(session, args.customer_id);
       const matches = normalized(String(args.full_name)) === normalized(String(row.full_name)) && String(args.zip_code).trim() === row.zip_code && String(args.pin).trim() === row.pin;
-      if (!matches) throw new ServiceToolError('identity not verified: the details given do not match the account');
-      session.verified = true;
+      if (!matches) {
+        if (session.identity === 'not-checked') session.identity = 'refused';
+        throw new ServiceToolError('identity not verified: the details given do not match the account');
+      }
+      session.identity = 'verified';
       return { verified: true, customer_id: session.customerId };
     },
   },

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ACCOUNT_TABLE_NAMES } from './build-accounts.ts';
 import type { AccountTable } from './read-slice.ts';
 import { columnsOf, type StateRow, type StateTables } from './session-copy.ts';
+import type { IdentityOutcome } from './service-tools.ts';
 
 /**
  * The columns an outcome is judged on, per table. Free text the agent writes (reasons, summaries) and the ids and
@@ -19,11 +20,22 @@ const GRADED: Partial<Record<AccountTable, readonly string[]>> = {
 };
 
 /**
+ * The outcome's pseudo-table of the caller's identity (service-tools.ts, IdentityOutcome): one added row
+ * `{ outcome: 'refused' | 'verified' }` when the session checked it, none when it never did.
+ */
+export const IDENTITY_TABLE = 'identity';
+
+/** The change a session's identity outcome adds to its changed rows (none when it was never checked). */
+export function identityChanges(outcome: IdentityOutcome): RowChange[] {
+  return outcome === 'not-checked' ? [] : [{ table: IDENTITY_TABLE, key: null, before: null, after: { outcome } }];
+}
+
+/**
  * One changed row: `key` is the row's id for a row the slice had (its graded columns before and after), null for a
  * row the episode added (identified by its graded columns alone; `before` null).
  */
 export interface RowChange {
-  table: AccountTable;
+  table: AccountTable | typeof IDENTITY_TABLE;
   key: string | null;
   before: StateRow | null;
   after: StateRow | null;
@@ -66,7 +78,7 @@ export function stateHash(changes: readonly RowChange[]): string {
 
 /** One row on which two outcomes differ: what the expected outcome has, and what the actual one has (null: absent). */
 export interface RowDiff {
-  table: AccountTable;
+  table: AccountTable | typeof IDENTITY_TABLE;
   key: string | null;
   expected: StateRow | null;
   actual: StateRow | null;

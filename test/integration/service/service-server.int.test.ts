@@ -195,4 +195,28 @@ describe('the service grader', () => {
     broken.reference.actions = [broken.reference.actions[1]!]; // the credit without verification
     await expect(serviceGrader.grade(broken, [end()] as unknown as TrajectoryEvent[], {})).rejects.toMatchObject({ code: 'invalid-task', message: expect.stringMatching(/service-grader-test: gold action 1 \(issue_credit\) fails/u) });
   });
+
+  it('grades the identity check as part of the outcome: a refusal without checking is not the refusal of a caller whose details failed', async () => {
+    // Rule (src/schemas/service-task.ts GoldActionSchema.fails, state-diff.ts IDENTITY_TABLE): the gold is one
+    // verify_identity the service must refuse (a wrong PIN), so the expected outcome is identity "refused".
+    const wrongPin = String((Number(fixture.pin) + 1) % 10000).padStart(4, '0');
+    const refusal = (): ServiceTask => ({ ...serviceTask(), reference: { ...serviceTask().reference, actions: [{ tool: 'verify_identity', arguments: { ...verifyArgs(), pin: wrongPin }, fails: true }] }, grading: { ...serviceTask().grading, kind: 'identity-failed', outcome: 'refuse', requiredValues: [], policies: [] } });
+    const sorry = 'I am sorry, I cannot verify your identity with those details.';
+    // A blanket refusal, never checking: identity "not-checked" — the state differs.
+    const blanket = await serviceGrader.grade(refusal(), [reply(sorry), end()] as unknown as TrajectoryEvent[], {});
+    expect(blanket).toMatchObject({ passed: false, metrics: { state_match: 0 } });
+    expect(blanket.details.stateDiff).toEqual([{ table: 'identity', key: null, expected: { outcome: 'refused' }, actual: null }]);
+    // The check made with what the customer said, refused by the service, then the refusal: the gold outcome.
+    const checked = await serviceGrader.grade(refusal(), [...callEvents([{ tool: 'verify_identity', arguments: { ...verifyArgs(), pin: wrongPin } }], [true]), reply(sorry), end()] as unknown as TrajectoryEvent[], {});
+    expect(checked).toMatchObject({ passed: true, metrics: { state_match: 1 } });
+    // Verified after all (the right PIN): another outcome than the refusal the task expects.
+    const verified = await serviceGrader.grade(refusal(), [...callEvents([{ tool: 'verify_identity', arguments: verifyArgs() }], [false]), reply(sorry), end()] as unknown as TrajectoryEvent[], {});
+    expect(verified).toMatchObject({ passed: false, metrics: { state_match: 0 } });
+  });
+
+  it('names a gold action marked "fails" that succeeds on replay', async () => {
+    const marked = serviceTask();
+    marked.reference.actions = [{ ...marked.reference.actions[0]!, fails: true }];
+    await expect(serviceGrader.grade(marked, [end()] as unknown as TrajectoryEvent[], {})).rejects.toMatchObject({ code: 'invalid-task', message: expect.stringMatching(/service-grader-test: gold action 1 \(verify_identity\) is marked "fails" but succeeds on replay/u) });
+  });
 });

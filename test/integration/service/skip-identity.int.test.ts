@@ -16,13 +16,13 @@ import type { Task } from '../../../src/schemas/task.ts';
 // dropped); it still asks the customer for the facts, and still says what the reference says. Played through the real
 // engine, service server, validator (block) and rule-based customer, graded by the service grader.
 //
-// The rule the expected set comes from: policy-verify-first (episodes/service-generator) blocks every change before a
-// successful verify_identity, and the server refuses it too (every write tool but transfer_to_human needs a verified
-// caller, mcp-servers/service/README.md); a task whose gold actions change nothing is not touched by the policy.
-// So the tasks that must fail are those that carry policy-verify-first and whose gold actions hold a change other than
-// verify_identity and transfer_to_human — and every other task must still pass.
+// The rule the expected set comes from: the caller's identity outcome is part of the graded state
+// (databases/contact-center/accounts/state-diff.ts, IDENTITY_TABLE: never checked, refused, verified), and every task
+// carrying policy-verify-first has the check in its gold actions (verified, or refused for identity-failed) — so each
+// of them must fail, the ones that change the account also on the policy (it blocks every change before a successful
+// verify_identity). The tasks without the policy (outage, escalation) must still pass.
+/** Calls that change the account without a verified caller being needed (the rest need one). */
 const WRITES_WITHOUT_IDENTITY = new Set(['verify_identity', 'transfer_to_human']);
-
 function withoutVerification(task: ServiceTask): Task {
   const trajectory = task.reference.trajectory
     .map((step) => ('toolCalls' in step ? { ...step, toolCalls: step.toolCalls.filter((call) => call.name !== 'verify_identity') } : step))
@@ -52,9 +52,10 @@ describe('an agent that skips identity verification', () => {
       concurrency: 2,
     });
 
-    const mustFail = new Set(tasks.map(({ task }) => task as ServiceTask)
-      .filter((task) => task.grading.policies.includes('policy-verify-first') && task.reference.actions.some((action) => !WRITES_WITHOUT_IDENTITY.has(action.tool)))
-      .map((task) => task.id));
+    const service = tasks.map(({ task }) => task as ServiceTask);
+    const mustFail = new Set(service.filter((task) => task.grading.policies.includes('policy-verify-first')).map((task) => task.id));
+    // The generator's invariant the rule leans on: the policy is carried exactly by the tasks whose gold checks identity.
+    expect([...mustFail].sort()).toEqual(service.filter((task) => task.reference.actions.some((action) => action.tool === 'verify_identity')).map((task) => task.id).sort());
     // The suite has both kinds, or the figure says nothing.
     expect(mustFail.size).toBeGreaterThan(0);
     expect(mustFail.size).toBeLessThan(tasks.length);
@@ -62,9 +63,11 @@ describe('an agent that skips identity verification', () => {
     expect(result.episodes.every((episode) => episode.score !== null)).toBe(true);
     const failed = new Set(result.episodes.filter((episode) => episode.score!.passed !== true).map((episode) => episode.taskId));
     expect([...failed].sort()).toEqual([...mustFail].sort());
-    // Each of them fails on the policy, not by accident: policy-verify-first has a verdict in it.
     for (const episode of result.episodes.filter((entry) => mustFail.has(entry.taskId))) {
-      expect(episode.score!.details.policiesViolated, episode.taskId).toContain('policy-verify-first');
+      const task = service.find((candidate) => candidate.id === episode.taskId)!;
+      // Not by accident: the identity outcome is missing from the state, and a change was blocked by the policy.
+      expect(episode.score!.metrics.state_match, episode.taskId).toBe(0);
+      if (task.reference.actions.some((action) => !WRITES_WITHOUT_IDENTITY.has(action.tool))) expect(episode.score!.details.policiesViolated, episode.taskId).toContain('policy-verify-first');
     }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createUserModel } from '../../../src/models/create-user-model.ts';
 import { createRuleBasedCustomer, HANG_UP_LINES, NOTHING_TO_SAY, ruleBasedReply } from '../../../src/models/rule-based-customer.ts';
 import { UserModelSpecSchema } from '../../../src/schemas/model-spec.ts';
-import { CustomerSchema } from '../../../src/schemas/service-task.ts';
+import { containsPhrase, CustomerSchema } from '../../../src/schemas/service-task.ts';
 import type { ChatMessage } from '../../../src/schemas/message.ts';
 import { cctuTask } from '../engine/fixtures.ts';
 
@@ -27,6 +27,20 @@ describe('the rule-based customer (ruleBasedReply)', () => {
   it('says only the facts whose askedBy phrase the message contains, lower-casing the message, in the order of facts', () => {
     // "PIN" matches "pin", "Full Name" matches "full name"; the facts come in the order of `facts`, not of the question.
     expect(ruleBasedReply(customer, 'Your PIN and your Full Name, please.', 2)).toEqual({ content: 'full name: Ana Ruiz. PIN: 1234.', hangUp: false });
+  });
+
+  it('matches a phrase only where it starts a word and no digit follows (containsPhrase)', () => {
+    // "pin" inside "shipping" is not asked; "19.99" inside "119.99" or "19.995" does not meet the goal; "refund" in
+    // "refunded" does (letters may follow).
+    expect(ruleBasedReply(customer, 'Let me look at the shipping details.', 2)).toEqual({ content: NOTHING_TO_SAY.statement, hangUp: false });
+    expect(ruleBasedReply(customer, 'I refunded 119.99 and 19.995.', 2).hangUp).toBe(false);
+    expect(ruleBasedReply(customer, 'I refunded $19.99.', 2)).toEqual({ content: HANG_UP_LINES.goalMet, hangUp: true });
+    expect(containsPhrase('PIN-code?', 'pin')).toBe(true);
+    expect(containsPhrase('a pinned note', 'pin')).toBe(true);
+    expect(containsPhrase('spin', 'pin')).toBe(false);
+    expect(containsPhrase('costs 9.00.', '9.00')).toBe(true);
+    expect(containsPhrase('costs 19.00', '9.00')).toBe(false);
+    expect(containsPhrase('a (x) b', '(x)')).toBe(true);
   });
 
   it('adds the volunteered facts to its first reply only', () => {
