@@ -31,6 +31,24 @@ export const serviceStyle: EpisodeStyle = {
 );`,
     }],
     fill: [`INSERT INTO service_outcomes SELECT run_dir, task_id, repeat, d.kind, d.outcome, m.state_match, m.values_said, m.policies_followed, m.writes FROM summary WHERE style = 'service'`],
+    reports: [{
+      // What a service run is graded on, per run and problem kind (with an `all` row): success and its three parts,
+      // rates over the graded episodes (values said over the episodes that had values to say).
+      name: 'service',
+      title: 'Service calls: success, final state, values said, policies followed (per problem kind)',
+      sql: (runs) => `
+    SELECT r.name AS run, CASE WHEN grouping(o.kind) = 1 THEN 'all' ELSE o.kind END AS kind,
+      CAST(count(*) AS INTEGER) AS episodes,
+      round(avg(CASE WHEN e.passed THEN 1.0 ELSE 0.0 END), 4) AS success,
+      round(avg(o.state_match), 4) AS state_match,
+      round(avg(o.values_said), 4) AS values_said,
+      round(avg(o.policies_followed), 4) AS policies_followed,
+      round(avg(o.writes), 2) AS writes_per_episode
+    FROM service_outcomes o JOIN runs r USING (run_dir) JOIN episode_scores e USING (run_dir, task_id, repeat)
+    WHERE ${runs('o.run_dir')} AND e.graded
+    GROUP BY GROUPING SETS ((r.run_dir, r.name, o.kind), (r.run_dir, r.name))
+    ORDER BY run, grouping(o.kind), kind`,
+    }],
   },
   viewer: {
     expected(task, details) {

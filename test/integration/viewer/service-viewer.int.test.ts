@@ -52,4 +52,13 @@ describe('the viewer on a service episode', () => {
     expect(rows['gold action 2']).toMatch(/^issue_credit\(/);
     expect(rows['final state']).toBe('matches the gold actions replayed');
   });
+
+  it('sandbox results prints the service report: success and its three parts per problem kind, and an `all` row', async () => {
+    // One episode of the fixture (billing-dispute), passed: every rate 1, two writes (verify_identity, issue_credit).
+    const printed = JSON.parse(sandboxOk('results', path.join(root, 'runs'), '--store', path.join(root, 'results.duckdb'), '--json')) as { reports: Record<string, Array<Record<string, unknown>>> };
+    expect(printed.reports.service!.map((row) => [row.kind, row.episodes, row.success, row.state_match, row.values_said, row.policies_followed, row.writes_per_episode])).toEqual([
+      ['billing-dispute', 1, 1, 1, 1, 1, 2],
+      ['all', 1, 1, 1, 1, 1, 2],
+    ]);
+  });
 });

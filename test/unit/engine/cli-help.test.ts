@@ -416,8 +416,8 @@ describe('CLI help', () => {
         --json           print every report as JSON
         --csv            print one report (--report) as CSV
         --report <name>  the report --csv prints (choices: "leaderboard", "models",
-                         "pass_k", "flip_rate", "violations", "judges", "cost",
-                         "unreadable", default: "leaderboard")
+                         "pass_k", "flip_rate", "violations", "judges", "service",
+                         "cost", "unreadable", default: "leaderboard")
         -h, --help       display help for command
 
       Usage: sandbox report [options] <run-dir>
