@@ -97,7 +97,7 @@ export function createServer(options: GatewayServerOptions): McpServer {
       capabilities: { tools: { listChanged: suiteMode }, logging: {}, completions: {} },
       instructions: suiteMode
         ? `Call ${LIST_TASKS} to see the tasks and ${START_TASK} to play one; answer with ${SUBMIT_ANSWER}. Each task also has its own endpoint, /mcp/<task-id>.`
-        : `Read the "task" prompt, use the tools, and give your final answer with ${SUBMIT_ANSWER}. Constraints are enforced on every call.`,
+        : `Read the "task" prompt, use the tools, and answer with ${SUBMIT_ANSWER} as the prompt says. Constraints are enforced on every call.`,
     },
   );
   const clientInfo = () => ({ name: mcp.server.getClientVersion()?.name });
@@ -210,7 +210,7 @@ export function createServer(options: GatewayServerOptions): McpServer {
   mcp.registerPrompt('task', { title: 'The task', description: 'The scenario and the query of the task being played.' }, async () => {
     const active = await current();
     const content = active
-      ? `${active.system ? `${active.system}\n\n` : ''}${active.query}\n\nWhen you are done, give your final answer with the ${SUBMIT_ANSWER} tool.`
+      ? `${active.system ? `${active.system}\n\n` : ''}${active.query}\n\n${active.answering}`
       : `No task is running. Call ${LIST_TASKS}, then ${START_TASK} with a task id.`;
     return { messages: [{ role: 'user', content: { type: 'text', text: content } }] };
   });

@@ -8,7 +8,7 @@ import { checkFolderFlag, checkModelSpec, checkUserModelSpec, enforcementOption,
 import { exitCodeOfEnding } from './exit-codes.ts';
 import { UsageError } from './usage-error.ts';
 import { styleOf } from '../styles/registry.ts';
-import { formatEvent, formatScore } from './transcript.ts';
+import { formatEvent, formatScore, personOf } from './transcript.ts';
 import { checkJsonModel, commandOutput, endingFields, jsonOption } from './json-output.ts';
 
 interface EpisodeFlags {
@@ -70,8 +70,8 @@ export function episodeCommand(): Command {
       const outDir = path.resolve(flags.out);
       const repeat = nextFreeRepeat(outDir, task.id);
       const file = trajectoryFile(outDir, task.id, repeat);
-      // Playing as a human, the human model shows the conversation in full: the transcript leaves those parts out.
-      const shownByHuman = spec === 'human';
+      // A person playing either side sees that side's view from the human model: the transcript leaves it out.
+      const person = personOf(spec, userSpec);
       const result = await runEpisode({
         task,
         taskPath,
@@ -83,11 +83,12 @@ export function episodeCommand(): Command {
         createValidator: defaultValidatorFactory,
         planExecutor: lazyPlanExecutor,
         onEvent: (event) => {
-          const text = formatEvent(event, { shownByHuman });
+          const text = formatEvent(event, { person });
           if (text !== null) out.human(`${text}\n`);
         },
       });
-      if (result.finalAnswer !== null) out.human(`${pc.bold('final answer')}: ${result.finalAnswer}\n`);
+      // a conversation's last reply was printed as it was said: it is no final answer to print again
+      if (result.finalAnswer !== null && !styleOf(task.style).protocol.needsUserModel) out.human(`${pc.bold('final answer')}: ${result.finalAnswer}\n`);
       let score: Awaited<ReturnType<typeof gradeEpisode>> | null = null;
       let scoreError: string | null = null;
       try {

@@ -14,7 +14,8 @@ import { checkFolderFlag, checkModelSpec, checkUserModelSpec, enforcementOption 
 import { nextFreeRepeat } from './episode.ts';
 import { exitCodeOfEnding } from './exit-codes.ts';
 import { formatDivergences } from './format-divergences.ts';
-import { formatEvent, formatScore } from './transcript.ts';
+import { styleOf } from '../styles/registry.ts';
+import { formatEvent, formatScore, personOf } from './transcript.ts';
 import { UsageError } from './usage-error.ts';
 import { checkJsonModel, commandOutput, endingFields, jsonOption } from './json-output.ts';
 
@@ -80,6 +81,8 @@ export function forkCommand(): Command {
       if (existsSync(path.join(out, RUN_FILE))) throw new SandboxError('invalid-input', `${flags.out} is a run folder (it has ${RUN_FILE}): give the fork a folder of its own with --out`);
       const repeat = nextFreeRepeat(out, task.id);
       const target = trajectoryFile(out, task.id, repeat);
+      // a person playing either side sees that side's view from the human model: the transcript leaves it out
+      const person = personOf(spec, userSpec);
       output.human(`${pc.dim(`fork of ${displayPath(path.resolve(file))} (sha-256 ${source.sha256.slice(0, 12)}): rounds 1..${at} replayed from it, ${spec} plays from round ${at + 1}`)}\n`);
       const forked = await forkTrajectory({
         source,
@@ -95,7 +98,7 @@ export function forkCommand(): Command {
         createValidator: defaultValidatorFactory,
         planExecutor: lazyPlanExecutor,
         onEvent: (event) => {
-          const text = formatEvent(event);
+          const text = formatEvent(event, { person });
           if (text === null) return;
           const replayed = (event.type === 'model-response' || event.type === 'user-turn') && event.round <= at ? pc.dim(' (replayed from the parent)') : '';
           output.human(`${text}${replayed}\n`);
@@ -104,7 +107,8 @@ export function forkCommand(): Command {
       const { result } = forked;
       output.human(`replayed rounds 1..${at}: `);
       output.human(formatDivergences(forked.divergences));
-      if (result.finalAnswer !== null) output.human(`${pc.bold('final answer')}: ${result.finalAnswer}\n`);
+      // a conversation's last reply was printed as it was said: it is no final answer to print again
+      if (result.finalAnswer !== null && !styleOf(task.style).protocol.needsUserModel) output.human(`${pc.bold('final answer')}: ${result.finalAnswer}\n`);
       let score: Awaited<ReturnType<typeof gradeEpisode>> | null = null;
       let scoreError: string | null = null;
       try {

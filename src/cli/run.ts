@@ -108,6 +108,8 @@ Examples:
     }
     await checkUserModelSetup(userSpec, conversation ?? tasks[0]!.task);
     if (flags.rate !== undefined && flags.queue === undefined) throw new UsageError('--rate needs --queue');
+    // a worker plays in the background: nobody is at its terminal to be the customer
+    if (flags.queue !== undefined && userSpec === 'human') throw new UsageError('--user-model human needs a person at the terminal: it cannot play on --queue workers (run without --queue)');
     const rate = flags.rate === undefined ? undefined : parseRate(flags.rate);
     if (flags.sharedDir !== undefined) checkSharedDir(flags.sharedDir, outDir, flags.queue);
     // An unreachable Redis fails here, before anything is written or enqueued.

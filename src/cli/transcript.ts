@@ -9,13 +9,23 @@ function excerpt(text: string, max = EXCERPT): string {
   return flat.length > max ? `${flat.slice(0, max)}… (${text.length} chars)` : flat;
 }
 
+/** Whom a person plays at this terminal through the `human` model (the agent, or a conversation's customer), if anyone. */
+export type Person = 'agent' | 'customer' | undefined;
+
+/** The side a person plays, from the episode's model and user model specs. */
+export function personOf(modelSpec: string, userModelSpec: string | undefined): Person {
+  if (modelSpec === 'human') return 'agent';
+  return userModelSpec === 'human' ? 'customer' : undefined;
+}
+
 /**
- * One event as lines of the live transcript `sandbox episode` prints; null for events it does not show. With
- * `shownByHuman` (a person plays through the `human` model, which shows the query, tool results and feedback in
- * full), those parts are left out so each is printed once.
+ * One event as lines of the live transcript `sandbox episode` prints; null for events it does not show. What the
+ * `human` model already shows the person is left out, so each part is printed once: playing the agent, the query,
+ * the agent's own messages, tool results, feedback and the user's turns (the human model shows them in full);
+ * playing the customer, the agent's replies (the human customer's view shows each one the customer hears, `[agent]`).
  */
-export function formatEvent(event: TrajectoryEvent, options: { shownByHuman?: boolean } = {}): string | null {
-  const human = options.shownByHuman === true;
+export function formatEvent(event: TrajectoryEvent, options: { person?: Person } = {}): string | null {
+  const human = options.person === 'agent';
   switch (event.type) {
     case 'episode-start': {
       const header = `${pc.bold(`task ${event.taskId}`)} · model ${event.model}${event.userModel === undefined ? '' : ` · user ${event.userModel}`} · enforcement ${event.settings.enforcement} · ${event.tools.length} tools`;
@@ -23,7 +33,7 @@ export function formatEvent(event: TrajectoryEvent, options: { shownByHuman?: bo
     }
     case 'model-response': {
       const lines = [pc.bold(pc.cyan(`── round ${event.round}`))];
-      if (event.message.content && !human) lines.push(`assistant: ${excerpt(event.message.content, 600)}`);
+      if (event.message.content && options.person === undefined) lines.push(`assistant: ${excerpt(event.message.content, 600)}`);
       return lines.join('\n');
     }
     case 'constraint-check': {

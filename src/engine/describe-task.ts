@@ -1,7 +1,6 @@
 import type { Constraint } from '../schemas/constraint.ts';
 import type { Task } from '../schemas/task.ts';
 import type { ToolSpec } from '../schemas/tool-spec.ts';
-import { CUSTOMER_SAYS } from '../schemas/customer-turn.ts';
 import { styleOf } from '../styles/registry.ts';
 
 /** One line saying what a constraint asks, from its description or, failing that, its category and params. */
@@ -21,9 +20,11 @@ export function describeTask(task: Task, tools: readonly ToolSpec[]): string {
     lines.push('', '## Constraints (enforced on every call)', '');
     for (const constraint of task.constraints) lines.push(`- ${describeConstraint(constraint)}`);
   }
-  lines.push('', '## Answering', '');
-  if (styleOf(task.style).protocol.needsUserModel) {
-    lines.push(`This task is a conversation. Each \`submit_answer\` is your reply to the customer (a rejected reply comes back with the reason); its result, starting \`${CUSTOMER_SAYS}\`, is what the customer says back, and you reply with \`submit_answer\` again. The episode ends when the customer hangs up (the result says so), when a transfer tool hands the call on, or at a limit.`);
-  } else lines.push('Give the final answer with the `submit_answer` tool; a rejected answer comes back with the reason.');
+  lines.push('', '## Answering', '', answeringOf(task));
   return lines.join('\n');
+}
+
+/** How a client answers a task over the gateway: its style's words (a conversation's), else one final answer. */
+export function answeringOf(task: Task): string {
+  return styleOf(task.style).protocol.answering ?? 'When you are done, give the final answer with the `submit_answer` tool; a rejected answer comes back with the reason.';
 }

@@ -6,7 +6,7 @@ import type { EpisodeStatus, RunSettings, TrajectoryEvent } from '../schemas/eve
 import type { AssistantMessage, ToolCall } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 import type { StepValidator } from '../validator/step-validator.ts';
-import { describeTask } from './describe-task.ts';
+import { answeringOf, describeTask } from './describe-task.ts';
 import { defaultValidatorFactory } from './episode-defaults.ts';
 import { styleOf } from '../styles/registry.ts';
 import { EpisodeInterrupted, runEpisode, type EpisodeResult, type RunEpisodeOptions } from './run-episode.ts';
@@ -235,6 +235,7 @@ export async function openGatewayEpisode(options: GatewayEpisodeOptions): Promis
     title: task.title,
     system: task.system,
     query: task.query,
+    answering: answeringOf(task),
     description: describeTask(task, environment.tools),
     tools: environment.tools,
     get trajectoryPath() {

@@ -70,6 +70,8 @@ export interface PlayContext {
   identity: RunIdentity;
   outDir: string;
   modelSpec: string;
+  /** The `--user-model` spec, for a player that builds the user model elsewhere (a queue worker). */
+  userModelSpec?: string;
   settings: Partial<Omit<RunSettings, 'repeat'>>;
   signal?: AbortSignal;
   /** Called once an episode's trajectory is written in `outDir`, with the status its `episode-end` records. */
@@ -256,6 +258,7 @@ async function runLocked(options: RunSuiteOptions, identity: RunIdentity, shown:
     identity,
     outDir: options.outDir,
     modelSpec: options.modelSpec,
+    ...(options.userModelSpec === undefined ? {} : { userModelSpec: options.userModelSpec }),
     settings: options.settings ?? {},
     signal: options.signal,
     onEpisodeWritten: ({ loaded, repeat }, status) => {

@@ -93,6 +93,7 @@ export function queuePlayer(redis: Redis, options: QueuePlayerOptions = {}): Epi
         taskSha256: taskSha256(loaded.task, loaded.path),
         repeat,
         modelSpec: context.modelSpec,
+        ...(context.userModelSpec === undefined ? {} : { userModelSpec: context.userModelSpec }),
         settings: context.settings,
         ...(shared ? { shared } : {}),
       };

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { RunSettings } from '../schemas/event.ts';
 import type { RunIdentity } from '../engine/run-identity.ts';
 
-/** What a worker needs to play one episode: the task (by its path in the checkout and content hash), the model, the settings. */
+/** What a worker needs to play one episode: the task (by its path in the checkout and content hash), the model, the user model, the settings. */
 export interface EpisodeJob {
   taskId: string;
   /** The task file as trajectories record it (relative to the checkout when inside it). */
@@ -13,6 +13,8 @@ export interface EpisodeJob {
   taskSha256: string;
   repeat: number;
   modelSpec: string;
+  /** The `--user-model` spec (a conversation's simulated user: a service task's customer), which the worker builds per episode as a local run does. */
+  userModelSpec?: string;
   settings: Partial<RunSettings>;
   /**
    * Set when the run folder is on a file system the workers share (`run --shared-dir`): the worker writes the

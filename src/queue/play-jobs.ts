@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor } from '../engine/episode-defaults.ts';
+import { defaultValidatorFactory, lazyPlanExecutor, modelFactoryFor, userModelFactoryFor } from '../engine/episode-defaults.ts';
 import { EnvironmentPool } from '../engine/environment-pool.ts';
 import { resolveRecordedTaskPath, taskFromText, type LoadedTask } from '../engine/load-task.ts';
 import { runEpisode } from '../engine/run-episode.ts';
@@ -155,6 +155,8 @@ export async function playJob(redis: Redis, job: Job<EpisodeJob>, sharedDir?: st
     taskPath: loaded.path,
     model: modelFactoryFor(data.modelSpec),
     modelSpec: data.modelSpec,
+    // the customer of a conversation is made per episode from the job's spec, as runSuite's local player does
+    ...(data.userModelSpec === undefined ? {} : { userModel: userModelFactoryFor(data.userModelSpec), userModelSpec: data.userModelSpec }),
     settings: { ...data.settings, repeat: data.repeat },
     createValidator: defaultValidatorFactory,
     planExecutor: lazyPlanExecutor,

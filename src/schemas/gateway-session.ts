@@ -27,6 +27,8 @@ export interface GatewayTaskSession {
   /** The scenario (system prompt) and the query, as the `task` prompt gives them. */
   readonly system: string;
   readonly query: string;
+  /** How to answer (the `task` prompt's last paragraph): a final answer, or a conversation's replies, as the task's style says. */
+  readonly answering: string;
   /** Markdown description of the task: query, tools, constraints, how to answer. */
   readonly description: string;
   readonly tools: readonly GatewayTool[];

@@ -79,4 +79,9 @@ export interface EpisodeProtocol {
   readonly endingTools?: readonly string[];
   /** The episode needs a simulated user (`--user-model`): without one it fails before it starts (`invalid-input`). */
   readonly needsUserModel?: boolean;
+  /**
+   * How an MCP client answers over the gateway (the task's description and its `task` prompt end with it): a style
+   * whose answers are not one final answer says how its own go (a conversation's replies). Without it, a final answer.
+   */
+  readonly answering?: string;
 }

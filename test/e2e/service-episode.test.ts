@@ -28,6 +28,8 @@ describe('sandbox episode and run with a simulated customer', { timeout: 300_000
     expect(at('customer: full name: Bruce Torres.')).toBeGreaterThan(at('assistant: I can help with that.'));
     expect(at('customer: Thank you, that is all I needed. Goodbye. (customer ends the conversation)')).toBeGreaterThan(at('assistant: Thank you. I have issued'));
     expect(result.stdout).toContain('episode completed: the customer ended the call');
+    // the last reply is printed once, as it was said: a conversation has no "final answer" to print again
+    expect(result.stdout.split('Thank you. I have issued a credit of $10.00').length - 1).toBe(1);
     const start = JSON.parse((await readFile(path.join(out, 'svc-fixture-credit.0.jsonl'), 'utf8')).split('\n')[0]!) as { userModel?: string };
     expect(start.userModel).toBe('rule-based');
   });
@@ -38,6 +40,11 @@ describe('sandbox episode and run with a simulated customer', { timeout: 300_000
     expect(result.status).toBe(0);
     expect(result.stdout).toContain('[your role]');
     expect(result.stdout).toContain('[agent] I can help with that.');
+    // each of the agent's replies (the reference's two answers) is printed once: the human customer's view shows it
+    // (`[agent]`), the live transcript leaves it out (src/cli/transcript.ts, formatEvent)
+    const count = (text: string) => result.stdout.split(text).length - 1;
+    expect(count('I can help with that. First I need to verify you')).toBe(1);
+    expect(count('Thank you. I have issued a credit of $10.00')).toBe(1);
     expect(result.stdout).toContain('hangup [last words]');
     expect(result.stdout).toContain('customer: Bruce Torres, 82778, PIN 9589');
     expect(result.stdout).toContain('customer: Thanks! (customer ends the conversation)');

@@ -1,4 +1,4 @@
-import { HANG_UP_TOOL } from '../../schemas/customer-turn.ts';
+import { CUSTOMER_SAYS, HANG_UP_TOOL } from '../../schemas/customer-turn.ts';
 import type { ServiceTask } from '../../schemas/service-task.ts';
 import { cctuProtocol } from '../cctu/protocol.ts';
 import type { EpisodeProtocol } from '../protocol.ts';
@@ -21,6 +21,8 @@ export const serviceProtocol: EpisodeProtocol = {
   ...cctuProtocol,
   needsUserModel: true,
   endingTools: [TRANSFER_TOOL],
+  // over the gateway (docs/architecture.md, "Conversations over the gateway"): the customer talks through submit_answer's result
+  answering: `This task is a conversation with a customer. Each \`submit_answer\` is your reply to the customer (a rejected reply comes back with the reason); its result, starting \`${CUSTOMER_SAYS}\`, is what the customer says back, and you reply with \`submit_answer\` again. The episode ends when the customer hangs up (the result says so), when \`${TRANSFER_TOOL}\` hands the call on, or at a limit.`,
   async afterAnswer(context) {
     const customer = context.userModel!;
     const response = await customer.respond({

@@ -55,6 +55,10 @@ describe('gateway', () => {
 
     const prompt = await client.getPrompt({ name: 'task' });
     expect(JSON.stringify(prompt.messages)).toContain('The Starry Harbor');
+    // a style of one final answer (the demo is CCTU) keeps saying so, and nothing of a conversation
+    const promptText = (prompt.messages[0]!.content as { text: string }).text;
+    expect(promptText).toMatch(/give the final answer with the `submit_answer` tool/);
+    expect(promptText).not.toContain('customer');
 
     // Out of order: the forecast before the artwork is blocked, and the feedback names the prerequisite.
     const blocked = await client.callTool({ name: 'city_weather_forecast', arguments: { city: 'Lisbon', day: 'tomorrow' } });

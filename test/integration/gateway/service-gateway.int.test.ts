@@ -50,6 +50,15 @@ describe('a service task over the gateway', () => {
     // the task's description (resource sandbox://task) says how the conversation goes
     const description = await client.readResource({ uri: 'sandbox://task' });
     expect(JSON.stringify(description.contents)).toContain('starting `customer_says:`, is what the customer says back');
+    // and so does the `task` prompt (docs/architecture.md: the client's submit_answer is its reply to the customer,
+    // the customer's next words come back as `customer_says:`): no "final answer" in a conversation
+    const prompt = await client.getPrompt({ name: 'task' });
+    const promptText = (prompt.messages[0]!.content as { text: string }).text;
+    expect(promptText.startsWith(`${task.system}\n\n${task.query}\n\n`)).toBe(true);
+    expect(promptText).toContain('Each `submit_answer` is your reply to the customer');
+    expect(promptText).toContain('its result, starting `customer_says:`, is what the customer says back');
+    expect(promptText).toContain('when `transfer_to_human` hands the call on');
+    expect(promptText).not.toMatch(/final answer/i);
 
     const first = await client.callTool({ name: 'submit_answer', arguments: { answer: 'Please tell me your full name, ZIP code and PIN.' } });
     expect(first.isError).toBeFalsy();
