@@ -26,9 +26,11 @@ function check(state, step) {
 /**
  * Policy: the credits let through on an invoice never add up to more than its disputed amount (a duplicate invoice: its
  * whole amount); no credit on other invoices. The total is kept per invoice across steps and across the calls of one
- * step, in the order proposed. The reducer sees proposed calls, not their outcomes: a credit it lets through counts
- * even if another policy blocks it or the server refuses it (only whole-cent positive amounts count: the server refuses
- * the others). An amount that is not a number is the schema's business (the server answers it with a tool error).
+ * step, in the order proposed. The reducer sees proposed calls, not their outcomes, so what it counts is what could have
+ * run: a credit it lets through, of a positive whole-cent amount (the server refuses others), proposed after a
+ * verify_identity call in an earlier step (before that, policy-verify-first blocks it and the server refuses it; the same
+ * rule as policy-verify-first's). A credit refused for another reason (a failed verification, another customer's id)
+ * still counts. An amount that is not a number is the schema's business (the server answers it with a tool error).
  */
 export function creditWithinDispute(limits: Record<string, number>): Constraint {
   return {
@@ -38,7 +40,7 @@ export function creditWithinDispute(limits: Record<string, number>): Constraint 
     params: {
       name: 'credit within dispute',
       args: { limits },
-      source: `function init(args) { return { limits: args.limits, credited: {} }; }
+      source: `function init(args) { return { limits: args.limits, credited: {}, verified: false }; }
 function check(state, step) {
   if (step.kind !== 'tool-calls') return { verdicts: [], state };
   const verdicts = [];
@@ -54,9 +56,9 @@ function check(state, step) {
     const before = credited[invoice] || 0;
     if (before + args.amount > limit + 0.000001) { verdicts.push({ effect: 'block-call', callId: call.id, message: 'credits on ' + invoice + ' may not exceed the disputed amount (' + limit.toFixed(2) + ') in total; ' + before.toFixed(2) + ' already credited' }); continue; }
     const cents = Math.round(args.amount * 100);
-    if (args.amount > 0 && Math.abs(args.amount * 100 - cents) <= 0.000001) credited[invoice] = Math.round(before * 100 + cents) / 100;
+    if (state.verified && args.amount > 0 && Math.abs(args.amount * 100 - cents) <= 0.000001) credited[invoice] = Math.round(before * 100 + cents) / 100;
   }
-  return { verdicts, state: { limits: state.limits, credited } };
+  return { verdicts, state: { limits: state.limits, credited, verified: state.verified || step.calls.some((call) => call.name === 'verify_identity') } };
 }`,
     },
   } as Constraint;
@@ -65,7 +67,8 @@ function check(state, step) {
 /**
  * Policy: no plan downgrade while the customer's region has an open outage. "Downgrade" is against the tier the account
  * is on at that call: the tier at generation time, then the tier of each change_plan (to a catalogue plan) the policy
- * let through, across steps and the calls of one step in order.
+ * let through after a verify_identity call in an earlier step (what could have run, as in creditWithinDispute), across
+ * steps and the calls of one step in order.
  */
 export function noDowngradeInOutage(openOutage: boolean, currentTier: number, tiers: Record<string, number>): Constraint {
   return {
@@ -75,7 +78,7 @@ export function noDowngradeInOutage(openOutage: boolean, currentTier: number, ti
     params: {
       name: 'no downgrade during an outage',
       args: { openOutage, currentTier, tiers },
-      source: `function init(args) { return { openOutage: args.openOutage, currentTier: args.currentTier, tiers: args.tiers }; }
+      source: `function init(args) { return { openOutage: args.openOutage, currentTier: args.currentTier, tiers: args.tiers, verified: false }; }
 function check(state, step) {
   if (step.kind !== 'tool-calls') return { verdicts: [], state };
   const verdicts = [];
@@ -88,9 +91,9 @@ function check(state, step) {
     if (!known) continue;
     const tier = state.tiers[args.plan_id];
     if (state.openOutage && tier < currentTier) verdicts.push({ effect: 'block-call', callId: call.id, message: 'no plan downgrade while the region has an open outage' });
-    else currentTier = tier;
+    else if (state.verified) currentTier = tier;
   }
-  return { verdicts, state: { openOutage: state.openOutage, currentTier, tiers: state.tiers } };
+  return { verdicts, state: { openOutage: state.openOutage, currentTier, tiers: state.tiers, verified: state.verified || step.calls.some((call) => call.name === 'verify_identity') } };
 }`,
     },
   } as Constraint;

@@ -18,9 +18,11 @@ import { scriptedModel, type ScriptedTurn } from '../../unit/engine/fixtures.ts'
 // The rules the expected dispositions come from:
 // - credit: the credits let through on an invoice may add up to at most its disputed amount, across steps and across
 //   the calls of one step in order; a credit on an invoice not in the limits is blocked; a non-number amount is the
-//   schema's (the server answers it with a tool error) and neither blocked nor counted.
+//   schema's (the server answers it with a tool error) and neither blocked nor counted; only credits proposed after a
+//   verify_identity in an earlier step count (before it, policy-verify-first blocks them and the server refuses them).
 // - downgrade: while the outage is open, a change_plan to a lower tier than the tier the account is on (the generation
-//   tier, then the tier of each change_plan let through) is blocked; the same or a higher tier is not.
+//   tier, then the tier of each change_plan let through after a verify_identity in an earlier step) is blocked; the
+//   same or a higher tier is not.
 const TASK = path.join(REPO_ROOT, 'episodes/service/service-billing-dispute-001.json');
 const CUSTOMER = 'CU-0001587';
 const DISPUTED = 'INV-0001587-03';
@@ -29,10 +31,10 @@ const credit = (amount: unknown, invoice = DISPUTED): [string, Record<string, un
 const plan = (planId: string): [string, Record<string, unknown>] => ['change_plan', { customer_id: CUSTOMER, plan_id: planId }];
 const ofType = <T extends TrajectoryEvent['type']>(events: readonly TrajectoryEvent[], type: T) => events.filter((event): event is EventOf<T> => event.type === type);
 
-/** Plays the turns (after a first question and the verification) and returns, per call of `name`, its disposition, the policy that blocked it (if any) and whether its result was an error. */
-async function play(name: string, turns: ScriptedTurn[]) {
+/** Plays `unverified`, the verification, then the turns (after a first question), and returns, per call of `name`, its disposition, the policy that blocked it (if any) and whether its result was an error. */
+async function play(name: string, turns: ScriptedTurn[], unverified: ScriptedTurn[] = []) {
   const { task } = await loadTask(TASK);
-  const script: ScriptedTurn[] = [{ say: 'Please confirm your full name, ZIP code and PIN.' }, VERIFY, ...turns, { say: 'Is there anything else?' }];
+  const script: ScriptedTurn[] = [{ say: 'Please confirm your full name, ZIP code and PIN.' }, ...unverified, VERIFY, ...turns, { say: 'Is there anything else?' }];
   const limited = { ...task, limits: { ...task.limits, maxRounds: script.length } } as Task;
   const agent = scriptedModel(script, { repeatLast: true });
   const result = await runEpisode({ task: limited, model: agent, createValidator: defaultValidatorFactory, userModel: ({ task: played }) => createUserModel('rule-based', { task: played, tools: [] }) });
@@ -44,6 +46,7 @@ async function play(name: string, turns: ScriptedTurn[]) {
 // A blocked call's result is the block message, an error result.
 const ran = { disposition: 'executed', blockedBy: null, isError: false };
 const creditBlocked = { disposition: 'blocked', blockedBy: 'policy-credit-within-dispute', isError: true };
+const verifyBlocked = { disposition: 'blocked', blockedBy: 'policy-verify-first', isError: true };
 const downgradeBlocked = { disposition: 'blocked', blockedBy: 'policy-no-downgrade-in-outage', isError: true };
 
 describe('policy-credit-within-dispute keeps the total credited per invoice', () => {
@@ -63,6 +66,10 @@ describe('policy-credit-within-dispute keeps the total credited per invoice', ()
     expect(await play('issue_credit', [{ calls: [credit(1, 'INV-0001587-01')] }, { calls: [credit(9)] }])).toEqual([creditBlocked, ran]);
   });
 
+  it('a credit proposed before any verify_identity (blocked by policy-verify-first, refused by the server) does not count: 9.00 after verifying runs', { timeout: 60_000 }, async () => {
+    expect(await play('issue_credit', [{ calls: [credit(9)] }], [{ calls: [credit(9)] }])).toEqual([verifyBlocked, ran]);
+  });
+
   it('a string amount is the schema\'s business: not blocked by the policy (a tool error), not counted — 9.00 after it still runs', { timeout: 60_000 }, async () => {
     expect(await play('issue_credit', [{ calls: [credit('9')] }, { calls: [credit(9)] }])).toEqual([{ disposition: 'executed', blockedBy: null, isError: true }, ran]);
   });
@@ -76,6 +83,11 @@ describe('policy-no-downgrade-in-outage compares with the tier the account is on
   it('in one step: P-PREMIUM (3) runs, P-PLUS after it (2 < 3) is blocked, P-PREMIUM again (same tier) is not', { timeout: 60_000 }, async () => {
     const outcomes = await play('change_plan', [{ calls: [plan('P-PREMIUM'), plan('P-PLUS')] }, { calls: [plan('P-PREMIUM')] }]);
     expect(outcomes.map((outcome) => [outcome.disposition, outcome.blockedBy])).toEqual([['executed', null], ['blocked', 'policy-no-downgrade-in-outage'], ['executed', null]]);
+  });
+
+  it('a change_plan before any verify_identity does not move the tier: P-PREMIUM unverified, then P-PLUS (2 > 1) runs', { timeout: 60_000 }, async () => {
+    const outcomes = await play('change_plan', [{ calls: [plan('P-PLUS')] }], [{ calls: [plan('P-PREMIUM')] }]);
+    expect(outcomes.map((outcome) => [outcome.disposition, outcome.blockedBy])).toEqual([['blocked', 'policy-verify-first'], ['executed', null]]);
   });
 
   it('the same tier is not a downgrade: P-BASIC on P-BASIC (1 < 1 is false) passes the policy, then P-PLUS (2) runs', { timeout: 60_000 }, async () => {
