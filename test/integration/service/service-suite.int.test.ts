@@ -74,6 +74,21 @@ describe('lint on a broken service task', () => {
     expect(await messages(task)).toContainEqual(expect.stringMatching(/^service-billing-dispute-002 policy-credit-within-dispute: the reference breaks it/u));
   }, 60_000);
 
+  it('reports credits that pass the disputed amount only in total (each call within it), in the round of the one that passes it', async () => {
+    // service-billing-dispute-001 disputes 9.00 on INV-0001587-03 and credits 9.00 in its 4th step (round 4). A 2nd credit
+    // of 5.00 after it, in its own step (round 5), is within 9.00 alone but makes 14.00 > 9.00 in total: the policy
+    // blocks it, so lint names round 5. The gold actions get the same extra credit.
+    const task = byId('service-billing-dispute-001');
+    const index = task.reference.trajectory.findIndex((each) => 'toolCalls' in each && each.toolCalls[0]!.name === 'issue_credit');
+    const step = task.reference.trajectory[index]!;
+    if (!('toolCalls' in step)) throw new Error('no credit step');
+    const again = { ...step.toolCalls[0]!, arguments: { ...step.toolCalls[0]!.arguments, amount: 5 } };
+    task.reference.trajectory.splice(index + 1, 0, { toolCalls: [again] });
+    task.reference.actions.push({ tool: 'issue_credit', arguments: again.arguments });
+    expect(index).toBe(3);
+    expect(await messages(task)).toContainEqual(expect.stringMatching(/^service-billing-dispute-001 policy-credit-within-dispute: the reference breaks it in round 5: .*in total; 9\.00 already credited/u));
+  }, 60_000);
+
   it('reports a reference that does not ask for identity, does not say the value, or does not meet the goal phrases', async () => {
     const task = byId('service-cancellation-threat-001');
     task.reference.trajectory = task.reference.trajectory.map((step) => ('answer' in step ? { answer: step.answer.startsWith('I can help') ? 'One moment please.' : 'All done.' } : step));
