@@ -222,6 +222,7 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
   async function runAgentQuery(sql: string, limits: QueryLimits, signal?: AbortSignal): Promise<QueryOutcome> {
     if (signal?.aborted) return CANCELLED;
     const { id, value, child } = await send({ kind: 'query', sql, limits });
+    const sentAt = performance.now();
     const cancel = () => {
       // better-sqlite3 runs the statement synchronously and has no interrupt: its process (running only this query, one slot) is ended.
       if (engine === 'sqlite') {
@@ -255,14 +256,15 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
       if ((residentBytes(child.pid!) ?? 0) > bound) retire(child, 'memory');
       return outcome;
     } catch (error) {
-      if (killedFor === 'time') {
-        return { ok: false, message: `The query was stopped after the ${limits.timeoutMs} ms time limit (it could not be interrupted, so its process was ended). Make it cheaper: filter early, avoid huge strings and cross joins, aggregate.` };
-      }
+      if (killedFor === 'time') return overTime(limits.timeoutMs);
       if (killedFor === 'memory') {
         const who = sharing > 0 ? `it and the ${sharing} other quer${sharing === 1 ? 'y' : 'ies'} running beside it went` : 'it went';
         return { ok: false, message: `The query was stopped: ${who} over the memory allowance (${options.memoryLimit ?? DEFAULT_MEMORY_LIMIT}). Aggregate or filter before joining, and avoid building huge strings or lists.` };
       }
       const ended = error as { ended?: boolean; endedFor?: 'time' | 'memory' };
+      // Sent together, several overrunning queries pass their limits within moments of each other; whichever deadline
+      // fires first ends the process for all. A query that had itself run past its limit by then went over it too.
+      if (ended.endedFor === 'time' && performance.now() - sentAt >= limits.timeoutMs) return overTime(limits.timeoutMs);
       if (ended.endedFor === 'time') {
         return { ok: false, message: 'The query was stopped because another query running beside it went over its time limit and the database process they shared had to be ended; it has been restarted. Run this query again.' };
       }
@@ -278,6 +280,12 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
       signal?.removeEventListener('abort', cancel);
     }
   }
+
+  /** The answer to a query that ran past its own time limit. */
+  const overTime = (timeoutMs: number): QueryOutcome => ({
+    ok: false,
+    message: `The query was stopped after the ${timeoutMs} ms time limit (it could not be interrupted, so its process was ended). Make it cheaper: filter early, avoid huge strings and cross joins, aggregate.`,
+  });
 
   const opened = current().then(() => undefined);
   if (options.openInBackground) opened.catch(() => undefined);

@@ -56,6 +56,17 @@ it('runs calls sent together side by side, and a query ended because another ove
   expect((await connected.call('execute_query', { sql: 'SELECT 1 AS one' })).text).toContain('[[1]]');
 });
 
+it('a query that had itself run past its limit when another\'s deadline ended their process is told of its own limit', { timeout: 120_000 }, async () => {
+  // The rule (query-process.ts): a query is stopped at its limit + 10 % + 0.15 s; one that shares the process is told
+  // "another query went over" only if it was still within its own limit. Sent 200 ms after the first, the second has
+  // run 2.15 s (past its 2 s) when the first is stopped at 2.35 s, before its own deadline (2.55 s) fires. (Under load,
+  // four calls sent together were told "another query" when their deadlines fired a few milliseconds apart.)
+  const first = connected.call('execute_query', { sql: UNINTERRUPTIBLE });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const second = connected.call('execute_query', { sql: UNINTERRUPTIBLE });
+  for (const result of await Promise.all([first, second])) expect(result).toMatchObject({ isError: true, text: expect.stringContaining(`${TIMEOUT_MS} ms time limit`) });
+});
+
 it('sends no more calls than the query process has connections: a call waiting for one is not stopped with the others, nor charged for the wait', { timeout: 120_000 }, async () => {
   // The rule (sql README): up to 4 calls run side by side; a call's time limit counts from when it starts running.
   // Four overrunning calls fill the connections; the fifth, a quick one, waits for a free connection. Sent to the
