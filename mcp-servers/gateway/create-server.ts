@@ -44,6 +44,19 @@ const SUBMIT_ANSWER_TOOL: Tool = {
   annotations: { title: 'Submit the final answer', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
 };
 
+/** `submit_answer` worded as the task's style answers (a conversation's reply), else as a final answer. */
+function submitToolFor(session: GatewayTaskSession): Tool {
+  const wording = session.submitWording;
+  if (!wording) return SUBMIT_ANSWER_TOOL;
+  return {
+    ...SUBMIT_ANSWER_TOOL,
+    title: wording.title,
+    description: wording.description,
+    inputSchema: { ...SUBMIT_ANSWER_TOOL.inputSchema, properties: { answer: { type: 'string', description: wording.answer } } },
+    annotations: { ...SUBMIT_ANSWER_TOOL.annotations, title: wording.title },
+  };
+}
+
 /** A task tool as the gateway lists it: the server's own metadata; every call is recorded and counted, so none is idempotent here. */
 function listedTool(tool: GatewayTool): Tool {
   return {
@@ -134,7 +147,7 @@ export function createServer(options: GatewayServerOptions): McpServer {
   mcp.server.setRequestHandler(ListToolsRequestSchema, async () => {
     const active = await current();
     const tools: Tool[] = suiteMode ? [LIST_TASKS_TOOL, START_TASK_TOOL] : [];
-    if (active) tools.push(...active.tools.map(listedTool), SUBMIT_ANSWER_TOOL);
+    if (active) tools.push(...active.tools.map(listedTool), submitToolFor(active));
     return { tools };
   });
 

@@ -236,6 +236,7 @@ export async function openGatewayEpisode(options: GatewayEpisodeOptions): Promis
     system: task.system,
     query: task.query,
     answering: answeringOf(task),
+    ...(protocol.submitWording ? { submitWording: protocol.submitWording } : {}),
     description: describeTask(task, environment.tools),
     tools: environment.tools,
     get trajectoryPath() {

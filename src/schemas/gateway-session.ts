@@ -12,6 +12,14 @@ export interface GatewayTool {
   outputSchema?: Record<string, unknown>;
 }
 
+/** How the gateway words its `submit_answer` tool for a task: a final answer, or a conversation's next reply. */
+export interface SubmitWording {
+  title: string;
+  description: string;
+  /** The description of its one argument, `answer`. */
+  answer: string;
+}
+
 export interface GatewayOutcome {
   content: string;
   isError: boolean;
@@ -29,6 +37,8 @@ export interface GatewayTaskSession {
   readonly query: string;
   /** How to answer (the `task` prompt's last paragraph): a final answer, or a conversation's replies, as the task's style says. */
   readonly answering: string;
+  /** How `submit_answer` is described to the client when the style answers otherwise than with one final answer. */
+  readonly submitWording?: SubmitWording;
   /** Markdown description of the task: query, tools, constraints, how to answer. */
   readonly description: string;
   readonly tools: readonly GatewayTool[];

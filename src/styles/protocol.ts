@@ -2,6 +2,7 @@ import type { ToolOutcome } from '../mcp/connect-server.ts';
 import type { Model } from '../models/model.ts';
 import type { PlanExecutor } from '../planning/plan-executor.ts';
 import type { RunSettings, TrajectoryEvent } from '../schemas/event.ts';
+import type { SubmitWording } from '../schemas/gateway-session.ts';
 import type { AssistantMessage, ToolCall } from '../schemas/message.ts';
 import type { Task } from '../schemas/task.ts';
 
@@ -84,4 +85,6 @@ export interface EpisodeProtocol {
    * whose answers are not one final answer says how its own go (a conversation's replies). Without it, a final answer.
    */
   readonly answering?: string;
+  /** The gateway's `submit_answer` tool as this style's answers are given (a reply to a customer); without it, a final answer. */
+  readonly submitWording?: SubmitWording;
 }

@@ -23,6 +23,11 @@ export const serviceProtocol: EpisodeProtocol = {
   endingTools: [TRANSFER_TOOL],
   // over the gateway (docs/architecture.md, "Conversations over the gateway"): the customer talks through submit_answer's result
   answering: `This task is a conversation with a customer. Each \`submit_answer\` is your reply to the customer (a rejected reply comes back with the reason); its result, starting \`${CUSTOMER_SAYS}\`, is what the customer says back, and you reply with \`submit_answer\` again. The episode ends when the customer hangs up (the result says so), when \`${TRANSFER_TOOL}\` hands the call on, or at a limit.`,
+  submitWording: {
+    title: 'Reply to the customer',
+    description: `Say your next reply to the customer. It is checked against the task's constraints (a rejected reply comes back with the reason); the result, starting \`${CUSTOMER_SAYS}\`, is what the customer says back, or says that the customer hung up.`,
+    answer: 'What you say to the customer now.',
+  },
   async afterAnswer(context) {
     const customer = context.userModel!;
     const response = await customer.respond({

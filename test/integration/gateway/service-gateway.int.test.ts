@@ -59,6 +59,11 @@ describe('a service task over the gateway', () => {
     expect(promptText).toContain('its result, starting `customer_says:`, is what the customer says back');
     expect(promptText).toContain('when `transfer_to_human` hands the call on');
     expect(promptText).not.toMatch(/final answer/i);
+    // and submit_answer's own description, which clients show beside the tool (issue 35: a reply, not a final answer)
+    const submit = (await client.listTools()).tools.find((tool) => tool.name === 'submit_answer')!;
+    expect(JSON.stringify(submit)).not.toMatch(/final answer/i);
+    expect(submit.description).toContain('reply to the customer');
+    expect(submit.inputSchema).toMatchObject({ required: ['answer'], properties: { answer: { type: 'string' } } });
 
     const first = await client.callTool({ name: 'submit_answer', arguments: { answer: 'Please tell me your full name, ZIP code and PIN.' } });
     expect(first.isError).toBeFalsy();
