@@ -13,9 +13,12 @@ import { REPO_ROOT } from '../../src/data-dir.ts';
 
 const BIN = path.join(REPO_ROOT, 'bin/sandbox.js');
 
-function sandbox(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+function sandbox(...args: string[]): { status: number | null; stdout: string; stderr: string; how: string } {
+  const started = Date.now();
   const result = spawnSync(BIN, args, { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  // How the process ended, said when an exit status is not the one expected (a signal has no status).
+  const how = `signal ${result.signal ?? 'none'} after ${Date.now() - started} ms${result.error ? ` (${result.error.message})` : ''}; stderr ends: ${result.stderr.slice(-600)}`;
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr, how };
 }
 
 interface DemoTask {
@@ -45,7 +48,7 @@ describe('over-limit worlds and tasks name their limit and the field that raises
       task.limits = { ...task.limits, toolMemoryMb: 16 };
     });
     const over = sandbox('episode', '--task', tight, '--model', 'reference', '--out', path.join(dir, 'out'));
-    expect(over.status).toBe(EXIT_CODES['invalid-task']);
+    expect(over.status, over.how).toBe(EXIT_CODES['invalid-task']);
     const output = over.stdout + over.stderr;
     expect(output).toMatch(/world-over-limit: the mock tools' world \(2\d\.\d MB as JSON\) does not fit their isolate's 16 MB memory limit; raise it with "limits": \{ "toolMemoryMb": \d+ \} in the task/);
     expect(output).not.toMatch(/Isolate is disposed/);
@@ -57,7 +60,7 @@ describe('over-limit worlds and tasks name their limit and the field that raises
       task.limits = { ...task.limits, toolMemoryMb: suggested };
     });
     const passed = sandbox('episode', '--task', raised, '--model', 'reference', '--out', path.join(dir, 'out'));
-    expect({ status: passed.status, score: /score: (passed|not passed)/.exec(passed.stdout)?.[1] }).toEqual({ status: EXIT_CODES.ok, score: 'passed' });
+    expect({ status: passed.status, score: /score: (passed|not passed)/.exec(passed.stdout)?.[1] }, passed.how).toEqual({ status: EXIT_CODES.ok, score: 'passed' });
   });
 
   it('tools over limits.validatorMemoryMb: a validator error (exit 8) naming 8 MB and validatorMemoryMb; raised, it passes', async () => {
@@ -69,13 +72,13 @@ describe('over-limit worlds and tasks name their limit and the field that raises
       task.limits = { ...task.limits, validatorMemoryMb: 8 };
     });
     const over = sandbox('episode', '--task', tight, '--model', 'reference', '--out', path.join(dir, 'out'));
-    expect(over.status).toBe(EXIT_CODES['validator-error']);
+    expect(over.status, over.how).toBe(EXIT_CODES['validator-error']);
     expect(over.stdout + over.stderr).toMatch(/exceeded the 8 MB memory limit \(the isolate was disposed; the task's "limits": \{ "validatorMemoryMb": N \} raises it\)/);
     const raised = await demoVariant(dir, 'tools-raised', (task) => {
       task.tools[0]!.description += long;
       task.limits = { ...task.limits, validatorMemoryMb: 128 };
     });
     const passed = sandbox('episode', '--task', raised, '--model', 'reference', '--out', path.join(dir, 'out'));
-    expect({ status: passed.status, score: /score: (passed|not passed)/.exec(passed.stdout)?.[1] }).toEqual({ status: EXIT_CODES.ok, score: 'passed' });
+    expect({ status: passed.status, score: /score: (passed|not passed)/.exec(passed.stdout)?.[1] }, passed.how).toEqual({ status: EXIT_CODES.ok, score: 'passed' });
   });
 });
