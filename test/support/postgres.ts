@@ -69,6 +69,8 @@ export async function startPostgres(): Promise<PostgresCluster> {
   child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
   /** SIGQUIT to the postmaster itself (its pid in postmaster.pid; runuser does not pass the signal on): PostgreSQL's immediate shutdown. */
   const signalPostmaster = () => {
+    // Never once it has exited: the pid in a postmaster.pid left behind may be another process's by now (pids wrap at 32768).
+    if (child.exitCode !== null || child.signalCode !== null) return;
     try {
       process.kill(Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]), 'SIGQUIT');
     } catch {
