@@ -15,7 +15,7 @@
 
 // The three toolset validators ask about the same calls in turn: parse and check each call once. A short
 // list of recent calls by identity beats a WeakMap here (a step has 1-3 calls). Built-in validators only
-// read the cached results; a custom constraint runs in an isolate of its own with its own copy of this file.
+// read the cached results; a custom constraint runs in a context of its own with its own copy of this file.
 const CACHE_SIZE = 8;
 let cachedCalls = [];
 let cachedEntries = [];

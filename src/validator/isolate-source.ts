@@ -143,7 +143,7 @@ export function runtimeSource(): string {
 }
 
 /**
- * The program of a custom constraint's own isolate: the helpers and custom-runtime.js, whose entry function
+ * The program of a custom constraint's own context: the helpers and custom-runtime.js, whose entry function
  * is the closure's value. The constraint's source comes in through that entry as data.
  */
 export function customSource(): string {
