@@ -1,7 +1,8 @@
 /* global lib, libHooks, lockDown, describeError, checkSlot */
 'use strict';
-// One custom constraint, alone in an isolate of its own (its own heap, intrinsics and global object):
-// nothing it can reach belongs to the runtime, a built-in validator or another custom constraint. The host
+// One custom constraint, alone in a context of its own (its own intrinsics and global object) in the isolate of
+// its episode's custom constraints: nothing it can reach belongs to the runtime, a built-in validator or another
+// custom constraint (no object of one context is handed to another; they share only the isolate's heap). The host
 // composes this file with the shared helpers inside one closure (src/validator/isolate-source.ts); the
 // script's value is `entry`, which the host holds as a reference. Its only handles are its own `args`,
 // `tools`, `state`, `step` and the frozen `lib` (its own copy). What it returns is read here and crosses

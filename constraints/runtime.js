@@ -2,7 +2,7 @@
 'use strict';
 // The trusted part of the shared validator isolate: it holds one episode's built-in validators and their
 // state, runs them all on a step in one call, and stamps what they return. No custom constraint's code
-// ever runs here (each runs in an isolate of its own: custom-runtime.js). The host composes this file with
+// ever runs here (they run in an isolate of their own, a context each: custom-runtime.js). The host composes this file with
 // the shared helpers and the validator files inside one closure (src/validator/isolate-source.ts); the
 // script's value is `entry`, which the host holds as a reference: nothing is put on the global object.
 //

@@ -15,7 +15,7 @@
 
 // The three toolset validators ask about the same calls in turn: parse and check each call once. A short
 // list of recent calls by identity beats a WeakMap here (a step has 1-3 calls). Built-in validators only
-// read the cached results; a custom constraint runs in an isolate of its own with its own copy of this file.
+// read the cached results; a custom constraint runs in a context of its own with its own copy of this file.
 const CACHE_SIZE = 8;
 let cachedCalls = [];
 let cachedEntries = [];
@@ -150,8 +150,11 @@ function closeObjects(schema) {
 function prepare(schema) {
   if (!isPlainObject(schema) && typeof schema !== 'boolean') return null;
   const closed = closeObjects(JSON.parse(JSON.stringify(schema)));
+  // Outside the try: a library that failed to set up (vendor() runs it on first use) is an error, not a schema
+  // that constrains nothing, and the tool's check is not cached, so the next call sets it up again.
+  const Validator = vendor().Validator;
   try {
-    return { schema: closed, validator: new vendor.Validator(closed, '2020-12', false) };
+    return { schema: closed, validator: new Validator(closed, '2020-12', false) };
   } catch {
     return null; // a schema the validator cannot read (a duplicate $id) constrains nothing
   }

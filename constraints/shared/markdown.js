@@ -34,7 +34,7 @@ function walk(tokens, visit) {
 /** The Markdown elements of `text`, named ('a heading', 'inline code', …), each once, in reading order. */
 function markdownElements(text) {
   const found = [];
-  walk(vendor.Lexer.lex(text), function (token) {
+  walk(vendor().Lexer.lex(text), function (token) {
     const name = ELEMENT_NAMES[token.type];
     if (name === undefined) return;
     if (token.type === 'link' && typeof token.raw === 'string' && token.raw.charAt(0) !== '[' && token.raw.charAt(0) !== '<') return;
@@ -46,7 +46,7 @@ function markdownElements(text) {
 /** The number of columns of the widest Markdown table in `text` (0: none). */
 function markdownTables(text) {
   let widest = 0;
-  walk(vendor.Lexer.lex(text), function (token) {
+  walk(vendor().Lexer.lex(text), function (token) {
     if (token.type === 'table' && Array.isArray(token.header) && token.header.length > widest) widest = token.header.length;
   });
   return widest;

@@ -1,7 +1,7 @@
 /* exported FOLLOWING_ERROR_PREFIX, describeError, readVerdicts, stampVerdicts, checkSlot */
 'use strict';
 // What a validator's check returned, read without trusting its shape, and stamped with the prefix CCTU's
-// scorer recognises. Shared by the built-in runtime (runtime.js) and a custom constraint's own isolate
+// scorer recognises. Shared by the built-in runtime (runtime.js) and a custom constraint's own context
 // (custom-runtime.js); both return verdicts to the host as JSON text, never as objects.
 
 // The isolate's copy of FOLLOWING_ERROR_PREFIX (src/schemas/cctu-markers.ts): this file runs inside isolated-vm, which

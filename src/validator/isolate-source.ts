@@ -86,9 +86,14 @@ class URL {
 let vendorCache: string | undefined;
 
 /**
- * The third-party code validators use, bundled at first use into one expression `var vendor = …;`:
- * @cfworker/json-schema (an interpreter: no code generation, so no `eval` needed in the isolate) and
- * marked's lexer (a real Markdown tokenizer). Both are pinned in package.json.
+ * The third-party code validators use, bundled at first use: @cfworker/json-schema (an interpreter: no code
+ * generation, so no `eval` needed in the isolate) and marked's lexer (a real Markdown tokenizer), both pinned
+ * in package.json. The bundle is the body of `vendor()`, which runs it on the first call and returns its
+ * exports from then on: running it (marked builds its rules with regular expressions, compiled afresh in
+ * every new isolate) took ~8 ms of the ~20 ms a custom constraint's isolate cost, and most validators never
+ * use it. It then runs after lockDown, against frozen intrinsics, as the validators' own code does; a run
+ * that throws (a custom constraint calling `lib` near the stack limit) stores nothing, so the next call runs
+ * it afresh, never on a half-built library.
  */
 function vendorSource(): string {
   if (vendorCache !== undefined) return vendorCache;
@@ -107,7 +112,7 @@ function vendorSource(): string {
     target: 'es2022',
     logLevel: 'silent',
   });
-  vendorCache = patchBundle(result.outputFiles[0]!.text);
+  vendorCache = `let vendorExports;\nfunction vendor() {\n  if (vendorExports === undefined) vendorExports = (function () {\n${patchBundle(result.outputFiles[0]!.text)}\nreturn vendor;\n  })();\n  return vendorExports;\n}`;
   return vendorCache;
 }
 
@@ -138,7 +143,7 @@ export function runtimeSource(): string {
 }
 
 /**
- * The program of a custom constraint's own isolate: the helpers and custom-runtime.js, whose entry function
+ * The program of a custom constraint's own context: the helpers and custom-runtime.js, whose entry function
  * is the closure's value. The constraint's source comes in through that entry as data.
  */
 export function customSource(): string {

@@ -8,10 +8,13 @@ import {
   disposeCustomIsolate,
   noteDisposedIsolates,
   openContext,
+  openCustomContext,
   openCustomIsolate,
   progressTransfer,
   recycleContext,
   releaseContext,
+  releaseCustomContext,
+  type CustomContext,
   type CustomIsolate,
   type ValidatorContext,
 } from './isolate-pool.ts';
@@ -42,15 +45,18 @@ interface CustomSlot {
   name: string;
   source: string;
   argsJson: string;
-  live: CustomIsolate | undefined;
+  live: CustomContext | undefined;
 }
 
 /**
  * One episode's validators. Built-in validators run together in a context of a shared isolate (trusted
- * code only): each step crosses once as a JSON string and their verdicts come back as one. Each custom
- * constraint runs alone in an isolate of its own, called once per step; it shares no heap, intrinsic,
- * global or reference with the runtime or any other constraint, and only a string comes back, which is
- * checked here before it becomes a verdict. The state of every validator stays in its isolate.
+ * code only): each step crosses once as a JSON string and their verdicts come back as one. The episode's
+ * custom constraints run in an isolate of their own, each alone in a context of its own, called once per
+ * step; one shares no intrinsic, global or reference with the runtime or any other constraint, and only a
+ * string comes back, which is checked here before it becomes a verdict. The state of every validator stays
+ * in its isolate. The custom constraints share that isolate's heap, sized for each to have the memory limit
+ * an isolate of its own had: a breach disposes it under all of them, the one whose call was running is
+ * blamed (calls are synchronous, one at a time), and the others are rebuilt in a new one by replay.
  *
  * When constraint code fails, that constraint gets one `error` verdict and is left out from then on. A
  * timeout is retried once with ten times the time first (a loaded machine stalls calls that do not loop).
@@ -69,6 +75,8 @@ export class IsolatedStepValidator implements StepValidator {
   private readonly history: string[] = [];
   private pending: Verdict[] = [];
   private runtime: ValidatorContext | undefined;
+  /** The isolate of this episode's custom constraints, made at the first one's first check. */
+  private customHost: CustomIsolate | undefined;
   private disposed = false;
   /** Contexts rebuilt because another episode's breach disposed the shared isolate under this one. */
   private rebuilds = 0;
@@ -124,7 +132,9 @@ export class IsolatedStepValidator implements StepValidator {
     this.disposed = true;
     if (this.runtime !== undefined) recycleContext(this.runtime);
     this.runtime = undefined;
-    for (const slot of this.customs) if (slot.live !== undefined) disposeCustomIsolate(slot.live);
+    for (const slot of this.customs) slot.live = undefined;
+    if (this.customHost !== undefined) disposeCustomIsolate(this.customHost);
+    this.customHost = undefined;
   }
 
   // ── built-in validators: one call per step into the shared isolate ──
@@ -197,7 +207,7 @@ export class IsolatedStepValidator implements StepValidator {
     return found;
   }
 
-  // ── custom constraints: each alone in its own isolate, one call per step ──
+  // ── custom constraints: each alone in a context of the episode's custom isolate, one call per step ──
 
   private checkCustom(slot: CustomSlot, stepJson: string, step: Step): Encoded[] {
     let extended = false;
@@ -210,21 +220,43 @@ export class IsolatedStepValidator implements StepValidator {
         }
         return this.decodeCustom(slot, slot.live!.entry.applySync(undefined, ['check', stepJson], { timeout }), step);
       } catch (error) {
-        const disposedIsolate = slot.live?.isolate.isDisposed === true;
-        if (slot.live !== undefined) disposeCustomIsolate(slot.live);
+        const disposedIsolate = this.customHost?.isolate.isDisposed === true;
+        if (disposedIsolate) this.customIsolateLost();
+        else if (slot.live !== undefined) releaseCustomContext(slot.live);
         slot.live = undefined;
         if (!disposedIsolate && isTimeout(error) && !extended) {
           extended = true;
           continue;
         }
-        return this.breakCustom(slot, this.describeFailure(error, disposedIsolate));
+        return this.breakCustom(slot, disposedIsolate ? this.describeCustomBreach() : this.describeFailure(error, false));
       }
     }
   }
 
-  /** A fresh isolate for the constraint, initialised and brought to the current state; null, or why init failed. */
+  /**
+   * A memory-limit breach disposed the custom isolate during one constraint's call (it is blamed): every other
+   * custom constraint's context went with it, so each is rebuilt, in a new isolate, at its next check by
+   * replaying the episode's steps — those that checked the current step already get it back with the history.
+   */
+  private customIsolateLost(): void {
+    for (const other of this.customs) other.live = undefined;
+    this.customHost = undefined;
+  }
+
+  private describeCustomBreach(): string {
+    const shared = this.customs.length > 1 ? `, which the episode's ${this.customs.length} custom constraints share at ${this.customs.length} × ${this.memoryLimitMb} MB` : '';
+    return `exceeded the ${this.memoryLimitMb} MB memory limit (the isolate was disposed${shared}; the task's "limits": { "validatorMemoryMb": N } raises it)`;
+  }
+
+  /** The custom isolate's heap: the memory limit for each custom constraint, as an isolate of its own had. */
+  private customMemoryLimitMb(): number {
+    return this.memoryLimitMb * Math.max(1, this.customs.length);
+  }
+
+  /** A fresh context for the constraint (in the episode's custom isolate, made when needed), initialised and brought to the current state; null, or why init failed. */
   private openCustom(slot: CustomSlot, timeout: number): string | null {
-    const live = openCustomIsolate(this.memoryLimitMb, timeout);
+    this.customHost ??= openCustomIsolate(this.customMemoryLimitMb());
+    const live = openCustomContext(this.customHost, timeout);
     slot.live = live;
     const failure = live.entry.applySync(undefined, ['init', slot.name, slot.source, slot.argsJson, this.toolsJson], { timeout });
     if (typeof failure !== 'string') return 'init failed: the constraint runtime returned no status';
@@ -235,7 +267,7 @@ export class IsolatedStepValidator implements StepValidator {
 
   private breakCustom(slot: CustomSlot, detail: string): Encoded[] {
     this.broken.add(slot.index);
-    if (slot.live !== undefined) disposeCustomIsolate(slot.live);
+    if (slot.live !== undefined) releaseCustomContext(slot.live);
     slot.live = undefined;
     return [[slot.index, 'error', null, detail]];
   }

@@ -6,7 +6,7 @@ import type { Step, Verdict } from '../schemas/step.ts';
  * CCTU's round limit: the episode ends at round `max` whatever the last message was. Tool calls in round
  * `max` (and anything after it) are the interaction_rounds validator's to end; a final answer in round
  * `max` ends the episode when any constraint rejects it, which only the host sees (the custom constraints
- * run in isolates of their own). Returns the `end-episode` verdicts to add to the step's.
+ * run in an isolate of their own). Returns the `end-episode` verdicts to add to the step's.
  */
 export function roundLimitVerdicts(constraints: readonly Constraint[], step: Step, verdicts: readonly Verdict[], broken: ReadonlySet<number>): Verdict[] {
   if (step.kind !== 'final-answer') return [];
