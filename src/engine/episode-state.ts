@@ -1,4 +1,4 @@
-import { Annotation } from '@langchain/langgraph';
+import { BinaryOperatorAggregate, LastValue } from '@langchain/langgraph/channels';
 import type { EpisodeStatus } from '../schemas/event.ts';
 import type { SandboxErrorCode } from '../sandbox-error.ts';
 import type { AssistantMessage, ChatMessage } from '../schemas/message.ts';
@@ -42,12 +42,21 @@ export interface PendingStep {
   userTurn?: string | null;
 }
 
-/** The graph's state, declared once. Messages accumulate; everything else is last-value. */
-export const EpisodeState = Annotation.Root({
-  messages: Annotation<ChatMessage[]>({ reducer: (left, right) => left.concat(right), default: () => [] }),
-  counts: Annotation<EpisodeCounts>,
-  pending: Annotation<PendingStep | null>,
-  ending: Annotation<EpisodeEnding | null>,
-});
-export type EpisodeStateValue = typeof EpisodeState.State;
-export type EpisodeStateUpdate = typeof EpisodeState.Update;
+/** The graph's state: one LangGraph channel per key. Messages accumulate; everything else is last-value. */
+export function episodeChannels() {
+  return {
+    messages: new BinaryOperatorAggregate<ChatMessage[]>((left, right) => left.concat(right), () => []),
+    counts: new LastValue<EpisodeCounts>(),
+    pending: new LastValue<PendingStep | null>(),
+    ending: new LastValue<EpisodeEnding | null>(),
+  };
+}
+export type EpisodeChannel = keyof ReturnType<typeof episodeChannels>;
+export interface EpisodeStateValue {
+  messages: ChatMessage[];
+  counts: EpisodeCounts;
+  pending: PendingStep | null;
+  ending: EpisodeEnding | null;
+}
+/** What a step writes: the keys it sets (a key left out keeps its value; `messages` are appended). */
+export type EpisodeStateUpdate = Partial<EpisodeStateValue>;

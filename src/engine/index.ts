@@ -15,4 +15,4 @@ export { replayTrajectory, taskOfTrajectory, type ReplayReport, type ReplayOptio
 export type { Divergence } from '../schemas/divergence.ts';
 export { defaultValidatorFactory, modelFactoryFor, lazyPlanExecutor } from './episode-defaults.ts';
 export { packageVersions } from './versions.ts';
-export { EpisodeState, type EpisodeCounts, type EpisodeEnding } from './episode-state.ts';
+export type { EpisodeCounts, EpisodeEnding } from './episode-state.ts';
