@@ -68,6 +68,21 @@ describe('gradeChecklist (deterministic)', () => {
     expect(firstCountingK(verdicts)).toEqual([2, 3, null]);
   });
 
+  it('a parenthesised aside is not the subject: "(by departed)" does not make a sentence about the trips to a place one about those leaving it', () => {
+    // Two peak hours as ddr scaffold asks them, one per role of the reference (origin, destination). "departed" is a
+    // paraphrase of "start" (origin); in an aside it only says which time column was read, so each sentence's
+    // subject (the trips with origin id / dest id PL001) decides whose hour it states: both are correct.
+    const byOrigin = item({ id: 'origin-peak', question: 'In which hour of the day (0–23, by departed) do most of the trips with origin id PL001 fall?', answer: 0, answer_type: 'number', tolerance: 0, unit: 'hour of day' });
+    const byDest = item({ id: 'dest-peak', question: 'In which hour of the day (0–23, by departed) do most of the trips with dest id PL001 fall?', answer: 17, answer_type: 'number', tolerance: 0, unit: 'hour of day' });
+    const verdicts = gradeChecklist([byOrigin, byDest], [
+      'Most of the trips with origin id PL001 fall in the hour from 0:00 (by departed).',
+      'Most of the trips with dest id PL001 fall in the hour from 17:00 (by departed).',
+    ], { entityId: 'PL001' });
+    expect(verdicts.map((verdict) => [verdict.itemId, verdict.verdict])).toEqual([['origin-peak', 'CORRECT_INFO'], ['dest-peak', 'CORRECT_INFO']]);
+    // The hour said of the trips to PL001 is not the origin's: stated alone, it leaves the origin item unanswered.
+    expect(gradeChecklist([byOrigin, byDest], ['Most of the trips with dest id PL001 fall in the hour from 0:00 (by departed).'], { entityId: 'PL001' }).map((verdict) => verdict.verdict)).toEqual(['INSUFFICIENT_INFO', 'INCORRECT_INFO']);
+  });
+
   it('splits messages into sentences and list lines but keeps decimals whole', () => {
     expect(splitClauses('Stay is 4.2 days. Revenue grew.\n- Sector: Energy')).toEqual(['stay is 4.2 days.', 'revenue grew.', '- sector: energy']);
   });
