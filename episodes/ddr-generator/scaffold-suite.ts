@@ -52,6 +52,32 @@ async function choicesOf(rows: QueryRows, dialect: SqlDialect, table: string, co
   return found.length >= 2 && found.length <= MAX_CHOICES ? found.map((row) => String(row.v)) : null;
 }
 
+/** A category's value for each row of `table` (alias t): its own column, or, through its join (alias `alias`), the referenced row's. */
+function categoryValue(category: Category, alias: string): { value: string; join: string } {
+  const { join, column } = category;
+  return join
+    ? { value: `${alias}.${quote(column)}`, join: ` JOIN ${quote(join.toTable)} ${alias} ON t.${quote(join.fromColumn)} = ${alias}.${quote(join.toColumn)}` }
+    : { value: `t.${quote(column)}`, join: '' };
+}
+
+/**
+ * Whether a category reached through a join is the same fact as one already asked of the table's rows: their values
+ * correspond one to one over the table (as many value pairs as values of either), so the most frequent of one names
+ * the most frequent of the other ("the district of the end station" where the rows carry the end district too; the
+ * name of the end station where the end station is asked).
+ */
+async function repeatsCategory(rows: QueryRows, dialect: SqlDialect, table: string, category: Category, asked: readonly Category[]): Promise<boolean> {
+  const mine = categoryValue(category, 'b');
+  for (const other of asked) {
+    const theirs = categoryValue(other, 'a');
+    const pairs = `SELECT ${theirs.value} AS x, ${mine.value} AS y FROM ${quote(table)} t${theirs.join}${mine.join} WHERE ${theirs.value} IS NOT NULL AND ${mine.value} IS NOT NULL GROUP BY 1, 2`;
+    const [row] = await rows(`SELECT count(*) AS pairs, count(DISTINCT x) AS xs, count(DISTINCT y) AS ys FROM ${dialect.derived(pairs, 'p')}`);
+    const [found, xs, ys] = [Number(row?.pairs ?? 0), Number(row?.xs ?? 0), Number(row?.ys ?? 0)];
+    if (found > 0 && found === xs && found === ys) return true;
+  }
+  return false;
+}
+
 /** A tolerance a stated value may be off by: the rounding of two decimals, or half a percent of its size. */
 const toleranceSql = (dialect: SqlDialect, value: string) => `SELECT ${dialect.round(dialect.greatest('0.01', `abs(${value}) * 0.005`), 2)}`;
 
@@ -385,7 +411,8 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
         for (const candidate of schema.get(onward.toTable) ?? []) {
           if (categories.length >= MAX_CANDIDATE_COLUMNS || !TEXTUAL.test(candidate.type) || candidate.name === onward.toColumn) continue;
           const choices = await categoryChoices(onward.toTable, candidate.name);
-          if (choices) categories.push({ column: candidate.name, choices, join: onward, references: true });
+          const category: Category = { column: candidate.name, choices: choices ?? [], join: onward, references: true };
+          if (choices && !(await repeatsCategory(rows, dialect, join.fromTable, category, categories))) categories.push(category);
         }
       }
       const calendar = /^TIMESTAMP/i.test(timeType) ? 'timestamp' : TEMPORAL.test(timeType) ? 'date' : undefined;
