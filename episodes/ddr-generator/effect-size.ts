@@ -76,7 +76,7 @@ export function outlierEffect(value: number, peers: readonly number[]): number |
 export const effectStrength = (kind: EffectKind, lower: number): number => lower / EFFECT_THRESHOLDS[kind];
 
 /** z of the confidence bounds: 1.96, a two-sided 95 % interval (each bound alone: 97.5 %). */
-export const Z = 1.959964;
+const Z = 1.959964;
 
 /** A candidate's size as recorded: the estimate, its lower confidence bound (what is ranked) and the rows behind it. */
 export interface MeasuredEffect {
