@@ -5,7 +5,7 @@ import type { ReferenceStep } from '../../src/schemas/reference-step.ts';
 import { TASK_SCHEMA_VERSION } from '../../src/schemas/task-base.ts';
 import type { QueryRows } from '../../mcp-servers/sql/backends/read-catalog.ts';
 import { computeAnswer, rowsFrom } from './compute-answer.ts';
-import { EFFECT_THRESHOLDS, effectStrength } from './effect-size.ts';
+import { EFFECT_THRESHOLDS, effectStrength, type MeasuredEffect } from './effect-size.ts';
 import type { ScenarioSpec } from './scenario-spec.ts';
 
 /** The SQL server's query tool and its argument (mcp-servers/sql). */
@@ -50,8 +50,8 @@ function strongest<T extends { group?: string; kind?: string; strength?: number 
 
 /**
  * Builds the DDR tasks of one scenario from its built database: for each entity, every fact's answer is computed
- * by its verification SQL; ambiguous facts (ties, no data) are dropped; candidate facts (with `effect`) below their
- * kind's effect-size threshold are dropped, and of the rest only the `askStrongest` strongest are asked; entities left with fewer than
+ * by its verification SQL; ambiguous facts (ties, no data) are dropped; candidate facts (with `effect`) whose
+ * effect size's lower confidence bound is below their kind's threshold are dropped, and of the rest only the `askStrongest` strongest are asked; entities left with fewer than
  * MIN_FACTS facts, or with fewer than half of them insights, are skipped. Each task's reference trajectory runs each fact's SQL, says the fact found in
  * the next turn, and ends with FINISH listing all facts.
  */
@@ -65,13 +65,14 @@ export async function generateDdrTasks(spec: ScenarioSpec, source: DuckDBConnect
     const facts = spec.facts(entityId, Object.fromEntries(Object.entries(context).map(([key, value]) => [key, String(value)])));
     const found: Array<{ item: ChecklistItem; statement: string; group?: string; kind?: string; strength?: number }> = [];
     /** Each candidate's effect size, measured once for all its items. */
-    const sizes = new Map<string, number | null>();
+    const sizes = new Map<string, MeasuredEffect | null>();
     for (const { sql, ambiguousSql, toleranceSql, statement, effect, ...fields } of facts) {
-      let size: number | null | undefined;
+      let measured: MeasuredEffect | null | undefined;
       if (effect) {
         if (!sizes.has(effect.group)) sizes.set(effect.group, await effect.measure(rows));
-        size = sizes.get(effect.group)!;
-        if (size === null || size < EFFECT_THRESHOLDS[effect.kind]) continue;
+        measured = sizes.get(effect.group)!;
+        // The lower confidence bound must pass: a large size on a handful of rows is not worth asking.
+        if (measured === null || measured.lower < EFFECT_THRESHOLDS[effect.kind]) continue;
       }
       if (ambiguousSql) {
         const [row] = await rows(ambiguousSql);
@@ -81,9 +82,9 @@ export async function generateDdrTasks(spec: ScenarioSpec, source: DuckDBConnect
       const answer = await computeAnswer(rows, { answer_type: fields.answer_type, verification_sql: sql });
       if (answer === null || (Array.isArray(answer) && answer.length === 0)) continue;
       const tolerance = toleranceSql ? Number(Object.values((await rows(toleranceSql))[0] ?? {})[0]) : fields.tolerance;
-      const recorded = effect && size != null ? { effect: { kind: effect.kind, size: Number(size.toFixed(4)) } } : {};
+      const recorded = effect && measured ? { effect: { kind: effect.kind, size: Number(measured.size.toFixed(4)), lower: Number(measured.lower.toFixed(4)), rows: measured.rows } } : {};
       const item = ChecklistItemSchema.parse({ ...fields, ...(tolerance === undefined ? {} : { tolerance }), answer, verification_sql: sql, ...recorded });
-      found.push({ item, statement: statement(answer), ...(effect && size != null ? { group: effect.group, kind: effect.kind, strength: effectStrength(effect.kind, size) } : {}) });
+      found.push({ item, statement: statement(answer), ...(effect && measured ? { group: effect.group, kind: effect.kind, strength: effectStrength(effect.kind, measured.lower) } : {}) });
     }
     const asked = strongest(found, spec.askStrongest);
     const checklist = asked.map((entry) => entry.item);

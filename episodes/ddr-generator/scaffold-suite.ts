@@ -19,7 +19,7 @@ import {
 import { rowsOf, withCatalog, type QueryRows } from '../../mcp-servers/sql/backends/read-catalog.ts';
 import { SandboxError } from '../../src/sandbox-error.ts';
 import type { DdrTask } from '../../src/schemas/ddr-task.ts';
-import { dominanceEffect, outlierEffect, peakEffect, trendEffect } from './effect-size.ts';
+import { dominanceEffect, dominanceLower, outlierEffect, outlierLower, peakEffect, peakLower, trendEffect, trendLower, type MeasuredEffect, type Sample } from './effect-size.ts';
 import { generateDdrTasks } from './generate-ddr-tasks.ts';
 import { ordinal, type FactTemplate, type ScenarioSpec } from './scenario-spec.ts';
 
@@ -50,6 +50,32 @@ const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Satur
 async function choicesOf(rows: QueryRows, dialect: SqlDialect, table: string, column: string): Promise<string[] | null> {
   const found = await rows(`SELECT DISTINCT ${dialect.text(quote(column))} AS v FROM ${quote(table)} WHERE ${quote(column)} IS NOT NULL ORDER BY 1 LIMIT ${MAX_CHOICES + 1}`);
   return found.length >= 2 && found.length <= MAX_CHOICES ? found.map((row) => String(row.v)) : null;
+}
+
+/** A category's value for each row of `table` (alias t): its own column, or, through its join (alias `alias`), the referenced row's. */
+function categoryValue(category: Category, alias: string): { value: string; join: string } {
+  const { join, column } = category;
+  return join
+    ? { value: `${alias}.${quote(column)}`, join: ` JOIN ${quote(join.toTable)} ${alias} ON t.${quote(join.fromColumn)} = ${alias}.${quote(join.toColumn)}` }
+    : { value: `t.${quote(column)}`, join: '' };
+}
+
+/**
+ * Whether a category reached through a join is the same fact as one already asked of the table's rows: their values
+ * correspond one to one over the table (as many value pairs as values of either), so the most frequent of one names
+ * the most frequent of the other ("the district of the end station" where the rows carry the end district too; the
+ * name of the end station where the end station is asked).
+ */
+async function repeatsCategory(rows: QueryRows, dialect: SqlDialect, table: string, category: Category, asked: readonly Category[]): Promise<boolean> {
+  const mine = categoryValue(category, 'b');
+  for (const other of asked) {
+    const theirs = categoryValue(other, 'a');
+    const pairs = `SELECT ${theirs.value} AS x, ${mine.value} AS y FROM ${quote(table)} t${theirs.join}${mine.join} WHERE ${theirs.value} IS NOT NULL AND ${mine.value} IS NOT NULL GROUP BY 1, 2`;
+    const [row] = await rows(`SELECT count(*) AS pairs, count(DISTINCT x) AS xs, count(DISTINCT y) AS ys FROM ${dialect.derived(pairs, 'p')}`);
+    const [found, xs, ys] = [Number(row?.pairs ?? 0), Number(row?.xs ?? 0), Number(row?.ys ?? 0)];
+    if (found > 0 && found === xs && found === ys) return true;
+  }
+  return false;
 }
 
 /** A tolerance a stated value may be off by: the rounding of two decimals, or half a percent of its size. */
@@ -102,6 +128,22 @@ function measureOf(column: string): { measure: string; unit?: { unit: string; wo
 
 /** Numbers of a query's rows' first column. */
 const numbersOf = (found: Array<Record<string, unknown>>) => found.map((row) => Number(Object.values(row)[0]));
+
+/** The mean, sample standard deviation and count of `value` over the rows `where` selects (effect-size.ts's Sample), or null without rows. */
+async function sampleOf(query: QueryRows, dialect: SqlDialect, table: string, value: string, where: string): Promise<Sample | null> {
+  const [row] = await query(
+    `WITH e AS (SELECT ${dialect.double(value)} AS v FROM ${quote(table)} WHERE ${where} AND ${value} IS NOT NULL) SELECT (SELECT count(v) FROM e) AS n, (SELECT avg(v) FROM e) AS m, ${dialect.stddevSampOver('v', 'e')} AS s`,
+  );
+  const n = Number(row?.n ?? 0);
+  return n === 0 ? null : { n, mean: Number(row!.m), sd: row!.s == null ? 0 : Number(row!.s) };
+}
+
+/** A proportion kind's effect from its bins' counts: size, Wilson lower bound and rows (effect-size.ts). */
+function binnedEffect(counts: number[], size: (counts: number[]) => number | null, lower: (counts: number[]) => number | null): MeasuredEffect | null {
+  const estimate = size(counts);
+  const bound = lower(counts);
+  return estimate === null || bound === null ? null : { size: estimate, lower: bound, rows: counts.reduce((sum, count) => sum + count, 0) };
+}
 
 /**
  * SQL results shared by every entity's candidates (every peer's average is one query, whichever entity asks), for
@@ -162,10 +204,15 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
     const outlier = {
       kind: 'outlier' as const,
       group: `${prefix}-${numeric.name}-outlier`,
-      measure: async () => {
+      measure: async (query: QueryRows) => {
         const averages = await shared(`SELECT k, v FROM ${derived(perEntity, 'g')} WHERE v IS NOT NULL`);
         const own = averages.find((row) => String(row.k) === id);
-        return own ? outlierEffect(Number(own.v), averages.map((row) => Number(row.v))) : null;
+        if (!own) return null;
+        const peerMeans = averages.map((row) => Number(row.v));
+        const size = outlierEffect(Number(own.v), peerMeans);
+        const sample = size === null ? null : await sampleOf(query, dialect, table, value, mine);
+        const lower = sample && outlierLower(sample, peerMeans);
+        return size === null || !sample || lower == null ? null : { size, lower, rows: sample.n };
       },
     };
     facts.push({
@@ -202,8 +249,12 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
         kind: 'trend' as const,
         group: `${prefix}-${numeric.name}-trend`,
         measure: async (query: QueryRows) => {
-          const [row] = await query(`SELECT ${dialect.double(half('<'))} AS before, ${dialect.double(half('>='))} AS after`);
-          return row?.before == null || row.after == null ? null : trendEffect(Number(row.before), Number(row.after));
+          const before = await sampleOf(query, dialect, table, value, `${mine} AND ${quote(related.time!)} < ${midpoint}`);
+          const after = await sampleOf(query, dialect, table, value, `${mine} AND ${quote(related.time!)} >= ${midpoint}`);
+          if (!before || !after) return null;
+          const size = trendEffect(before.mean, after.mean);
+          const lower = trendLower(before, after);
+          return size === null || lower === null ? null : { size, lower, rows: before.n + after.n };
         },
       };
       facts.push({
@@ -252,7 +303,7 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
       sql: `SELECT value FROM ${derived(counts, 'c')} ORDER BY n DESC, value LIMIT 1`,
       ambiguousSql: `SELECT count(*) = 0 OR count(*) FILTER (WHERE n = (SELECT max(n) FROM ${derived(counts, 'm')})) > 1 FROM ${derived(counts, 'c')}`,
       statement: (answer) => `The most frequent ${what} among ${rows} is ${answer}.`,
-      effect: { kind: 'dominant', group: `${prefix}-${join ? `${join.fromColumn}-` : ''}${name}-dominant`, measure: async (query) => dominanceEffect(numbersOf(await query(`SELECT n FROM ${derived(counts, 'c')}`))) },
+      effect: { kind: 'dominant', group: `${prefix}-${join ? `${join.fromColumn}-` : ''}${name}-dominant`, measure: async (query) => binnedEffect(numbersOf(await query(`SELECT n FROM ${derived(counts, 'c')}`)), dominanceEffect, dominanceLower) },
     });
   }
   if (related.time && related.calendar) {
@@ -271,7 +322,7 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
         sql: `SELECT value FROM ${derived(hours, 'c')} ORDER BY n DESC, value LIMIT 1`,
         ambiguousSql: tie(hours),
         statement: (answer) => `Most of ${rows} fall in the hour from ${answer}:00 (by ${words(related.time!)}).`,
-        effect: { kind: 'peak-hour', group: `${prefix}-${related.time}-peak-hour`, measure: async (query) => peakEffect(numbersOf(await query(`SELECT n FROM ${derived(hours, 'c')}`)), 24) },
+        effect: { kind: 'peak-hour', group: `${prefix}-${related.time}-peak-hour`, measure: async (query) => binnedEffect(numbersOf(await query(`SELECT n FROM ${derived(hours, 'c')}`)), (found) => peakEffect(found, 24), (found) => peakLower(found, 24)) },
       });
     }
     const days = peak(dialect.dayName(time));
@@ -284,7 +335,7 @@ function relatedFacts(dialect: SqlDialect, kind: string, id: string, related: Re
       sql: `SELECT value FROM ${derived(days, 'c')} ORDER BY n DESC, value LIMIT 1`,
       ambiguousSql: tie(days),
       statement: (answer) => `Most of ${rows} fall on a ${answer} (by ${words(related.time!)}).`,
-      effect: { kind: 'peak-weekday', group: `${prefix}-${related.time}-peak-weekday`, measure: async (query) => peakEffect(numbersOf(await query(`SELECT n FROM ${derived(days, 'c')}`)), 7) },
+      effect: { kind: 'peak-weekday', group: `${prefix}-${related.time}-peak-weekday`, measure: async (query) => binnedEffect(numbersOf(await query(`SELECT n FROM ${derived(days, 'c')}`)), (found) => peakEffect(found, 7), (found) => peakLower(found, 7)) },
     });
   }
   return facts;
@@ -360,7 +411,8 @@ export async function scaffoldSuite(options: ScaffoldOptions): Promise<{ tasks: 
         for (const candidate of schema.get(onward.toTable) ?? []) {
           if (categories.length >= MAX_CANDIDATE_COLUMNS || !TEXTUAL.test(candidate.type) || candidate.name === onward.toColumn) continue;
           const choices = await categoryChoices(onward.toTable, candidate.name);
-          if (choices) categories.push({ column: candidate.name, choices, join: onward, references: true });
+          const category: Category = { column: candidate.name, choices: choices ?? [], join: onward, references: true };
+          if (choices && !(await repeatsCategory(rows, dialect, join.fromTable, category, categories))) categories.push(category);
         }
       }
       const calendar = /^TIMESTAMP/i.test(timeType) ? 'timestamp' : TEMPORAL.test(timeType) ? 'date' : undefined;

@@ -2,16 +2,17 @@ import type { z } from 'zod';
 import type { Environment } from '../../src/schemas/environment.ts';
 import type { QueryRows } from '../../mcp-servers/sql/backends/read-catalog.ts';
 import type { ChecklistItem, ChecklistItemSchema, EffectKind } from '../../src/schemas/checklist.ts';
+import type { MeasuredEffect } from './effect-size.ts';
 
 /**
  * A candidate fact ranked by effect size (effect-size.ts): its kind, the candidate it belongs to (the items of one
  * candidate, such as a trend's change and direction, share it and are asked or left together) and how to measure its
- * size in the database (null: not measurable, never asked).
+ * size, the size's lower confidence bound and the rows behind it in the database (null: not measurable, never asked).
  */
 export interface EffectCandidate {
   kind: EffectKind;
   group: string;
-  measure(rows: QueryRows): Promise<number | null>;
+  measure(rows: QueryRows): Promise<MeasuredEffect | null>;
 }
 
 /** One checklist fact of an entity, before its answer is computed from the database. */

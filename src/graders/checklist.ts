@@ -85,6 +85,25 @@ interface PreparedItem {
   required: string[];
   /** The answer is a date (ISO): every date a clause names is a candidate for it. */
   date: boolean;
+  /** The terms of the words its question puts right before the entity's id: how its rows reach the entity ("with origin id P1"). */
+  bound: Set<string>;
+}
+
+/**
+ * The terms of the (at most two) words right before each place `text` names the entity's id, with nothing but spaces
+ * between: the role by which the rows reach the entity ("the trips with origin id pl003" → origin, id), as opposed to
+ * what is said about them ("the most frequent dest id").
+ */
+function entityBoundTerms(text: string, entityId: string | undefined): Set<string> {
+  const bound = new Set<string>();
+  if (!entityId) return bound;
+  const id = entityId.toLowerCase().replaceAll('_', ' ');
+  if (!text.includes(id)) return bound;
+  for (const match of text.matchAll(new RegExp(`(?<![\\p{L}\\p{N}])${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}\\p{N}])`, 'gu'))) {
+    const words = /(?:([\p{L}\p{N}]+)\s+)?([\p{L}\p{N}]+)\s+$/u.exec(text.slice(0, match.index));
+    if (words) for (const { term } of termPositions(`${words[1] ?? ''} ${words[2]}`)) bound.add(term);
+  }
+  return bound;
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -114,7 +133,7 @@ function prepare(checklist: readonly ChecklistItem[], context: GradingContext): 
       ? [...new Set([...(item.choices ?? []), ...(Array.isArray(item.answer) ? item.answer : [String(item.answer)])].map((choice) => choice.toLowerCase().replaceAll('_', ' ')))]
       : [];
     const required = [...normaliseText(item.question).matchAll(/\b(?:per|each)\s+([\p{L}]+)/gu)].map((match) => termPositions(match[1]!)[0]?.term).filter((term): term is string => term !== undefined);
-    return { item, quantity: quantityOf(item.unit), terms, keys, choices, required, date: item.answer_type === 'category' && ISO_DATE.test(String(item.answer)) };
+    return { item, quantity: quantityOf(item.unit), terms, keys, choices, required, date: item.answer_type === 'category' && ISO_DATE.test(String(item.answer)), bound: entityBoundTerms(normaliseText(item.question), context.entityId) };
   });
 }
 
@@ -177,7 +196,8 @@ function clauseValues(clause: string, allChoices: readonly string[], aliases: Re
   return [...numbers, ...directionMentions(clause), ...choices].sort((a, b) => a.start - b.start);
 }
 
-function attribute(clause: string, items: readonly PreparedItem[], mentions: readonly Mention[]): Map<PreparedItem, Mention[]> {
+function attribute(clause: string, items: readonly PreparedItem[], mentions: readonly Mention[], entityId?: string): Map<PreparedItem, Mention[]> {
+  const clauseBound = entityBoundTerms(clause, entityId);
   const clauseTerms = new Set(termPositions(clause).map(({ term }) => term));
   const addressed = items.filter((prepared) => [...prepared.keys].some((key) => clauseTerms.has(key)) && prepared.required.every((term) => clauseTerms.has(term)));
   // Named values are not subjects: "Renewables" names a segment, it does not make a sentence about the Renewables share.
@@ -230,6 +250,12 @@ function attribute(clause: string, items: readonly PreparedItem[], mentions: rea
       if (fit.score <= 0) continue;
       if (best.length === 0 || order > 1e-9) [best, bestKey] = [[prepared], key];
       else if (Math.abs(order) <= 1e-9) best.push(prepared);
+    }
+    // Items with the same words in another order ("the most frequent destination of the trips with origin P1" and "the
+    // most frequent origin of the trips with destination P1") tie: the role the clause binds to the entity decides.
+    if (best.length > 1 && clauseBound.size > 0) {
+      const sameRole = best.filter((prepared) => prepared.bound.size === clauseBound.size && [...prepared.bound].every((term) => clauseBound.has(term)));
+      if (sameRole.length > 0) best = sameRole;
     }
     for (const prepared of best) byItem.set(prepared, [...(byItem.get(prepared) ?? []), mention]);
     if (mention.kind === 'number' && best.some((prepared) => isSignedDifference(prepared.item))) signedNumbers.push(mention);
@@ -376,7 +402,7 @@ export function gradeChecklist(checklist: readonly ChecklistItem[], messages: re
           if (lastSubject) carried = lastSubject.entity;
         }
       }
-      for (const [prepared, mentions] of attribute(clause, items, values)) {
+      for (const [prepared, mentions] of attribute(clause, items, values, context.entityId)) {
         const evidence = EVIDENCE[prepared.item.answer_type](prepared, mentions, clause);
         const flag = flags[items.indexOf(prepared)]!;
         if (evidence === 'support') flag.support = true;

@@ -254,7 +254,10 @@ export function choiceMentions(clause: string, choices: readonly string[]): Choi
 /**
  * The subject terms around a number: those between the previous and the next number that is a value (not a year)
  * count fully, the rest of the clause a third (a subject named once for several values: "AHT 305 s, FCR 71 %").
- * Named choices and direction words are not ambiguous the same way: the whole clause is their context.
+ * Named choices and direction words are not ambiguous the same way: the whole clause is their context. A
+ * parenthesised aside that does not hold the value also counts a third: it is not the sentence's subject ("most trips
+ * with destination PL001 fall at 17:00 (by departure time)" is about the trips to PL001, not those departing from it),
+ * as an item's own question is read without its parenthesised notes.
  */
 export function termsAround(clause: string, mentions: readonly Mention[], mention: Mention): Map<string, number> {
   let [from, to] = [0, clause.length];
@@ -265,9 +268,10 @@ export function termsAround(clause: string, mentions: readonly Mention[], mentio
       if (other.start >= mention.end) to = Math.min(to, other.start);
     }
   }
+  const asides = [...clause.matchAll(/\([^()]*\)/g)].map((match) => [match.index, match.index + match[0].length] as const).filter(([open, close]) => !(mention.start >= open && mention.end <= close));
   const weights = new Map<string, number>();
   for (const { term, start } of termPositions(clause)) {
-    const weight = start >= from && start < to ? 1 : 1 / 3;
+    const weight = start >= from && start < to && !asides.some(([open, close]) => start > open && start < close) ? 1 : 1 / 3;
     weights.set(term, Math.max(weights.get(term) ?? 0, weight));
   }
   return weights;

@@ -48,6 +48,15 @@ function formatValue(value: unknown): string {
   return value === null || value === undefined ? 'none' : String(value);
 }
 
+/**
+ * A value of a column as its declared type means it: SQLite keeps a BOOLEAN column's values as 1 and 0, which
+ * would read as numbers ("most frequent resolved: 1" states a count to a grader); true and false, as on the other
+ * engines.
+ */
+function columnValue(value: unknown, type: string): string {
+  return /^BOOL/i.test(type) && (value === 0 || value === 1) ? String(value === 1) : formatValue(value);
+}
+
 /** Rows of the SQL server's JSON result (`{ columns: [{name}], rows: [[…]] }`) as objects; [] for anything else. */
 export function resultRows(content: string): Array<Record<string, unknown>> {
   try {
@@ -129,7 +138,7 @@ export function planProbes(
         describe: (rows) =>
           rows.length === 0
             ? `No ${words(column.name)} recorded in ${words(table)}.`
-            : `Most frequent ${words(column.name)} in the ${rowsText}: ${formatValue(rows[0]!.value)} (${formatValue(rows[0]!.n)} of ${rows.reduce((sum, row) => sum + Number(row.n), 0)}). All ${words(column.name)} values in ${words(table)}: ${rows.map((row) => formatValue(row.value)).join(', ')}.`,
+            : `Most frequent ${words(column.name)} in the ${rowsText}: ${columnValue(rows[0]!.value, column.type)} (${formatValue(rows[0]!.n)} of ${rows.reduce((sum, row) => sum + Number(row.n), 0)}). All ${words(column.name)} values in ${words(table)}: ${rows.map((row) => columnValue(row.value, column.type)).join(', ')}.`,
       });
     }
     for (let index = 1; index < temporal.length; index += 1) {

@@ -41,8 +41,11 @@ export const ChecklistItemSchema = z.object({
   peers: z.number().int().positive().optional(),
   /** number with unit `rank`: whether rank 1 is the highest or the lowest value (so "3rd lowest" of 40 reads as rank 38). */
   rank_by: z.enum(['highest', 'lowest']).optional(),
-  /** Why the item was asked, when it was chosen by effect size (`ddr scaffold`): the candidate's kind and its effect size. */
-  effect: z.object({ kind: z.enum(EFFECT_KINDS), size: z.number().nonnegative() }).optional(),
+  /**
+   * Why the item was asked, when it was chosen by effect size (`ddr scaffold`): the candidate's kind, its effect
+   * size, the lower confidence bound of the size it was ranked by and the rows behind it (effect-size.ts).
+   */
+  effect: z.object({ kind: z.enum(EFFECT_KINDS), size: z.number().nonnegative(), lower: z.number().nonnegative().optional(), rows: z.number().int().nonnegative().optional() }).optional(),
 }).refine((item) => item.answer_type === 'text' || item.verification_sql !== undefined, { message: 'verification_sql is required unless answer_type is text', path: ['verification_sql'] });
 export type ChecklistItem = z.infer<typeof ChecklistItemSchema>;
 

@@ -104,18 +104,20 @@ async function foreignScaffold(): Promise<Record<string, number>> {
   }
 }
 
-/** Pooled accuracy (%) of each adversarial answer set over both foreign databases' entities. */
+/** Accuracy (%) of each adversarial answer set, pooled over both foreign databases' entities and on each alone. */
 async function foreignSets(): Promise<Record<string, number>> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'ddr-bench-sets-'));
   try {
     const files = { 'bike-share': path.join(scratch, 'bike-share.duckdb'), freight: path.join(scratch, 'freight.duckdb') };
     await buildBikeShareDb(files['bike-share']);
     await buildFreightDb(files.freight);
-    const graded = [await gradeForeignSets('bike-share', files['bike-share']), await gradeForeignSets('freight', files.freight)];
+    const graded = { 'bike-share': await gradeForeignSets('bike-share', files['bike-share']), freight: await gradeForeignSets('freight', files.freight) };
+    const percent = (outcomes: readonly string[]) => Number(((100 * outcomes.filter((outcome) => outcome.endsWith(' CORRECT_INFO')).length) / outcomes.length).toFixed(1));
     const figures: Record<string, number> = {};
     for (const set of ANSWER_SETS) {
-      const outcomes = graded.flatMap((database) => database[set].outcomes);
-      figures[`foreign_${set}_pct`] = Number(((100 * outcomes.filter((outcome) => outcome.endsWith(' CORRECT_INFO')).length) / outcomes.length).toFixed(1));
+      figures[`foreign_${set}_pct`] = percent(Object.values(graded).flatMap((database) => database[set].outcomes));
+      // Each database alone too: the targets hold on each, not only pooled.
+      for (const [database, sets] of Object.entries(graded)) figures[`foreign_${database}_${set}_pct`] = percent(sets[set].outcomes);
     }
     return figures;
   } finally {

@@ -16,11 +16,20 @@ afterAll(() => {
 });
 
 const fact = (id: string, extra: Partial<FactTemplate> = {}): FactTemplate => ({ id, kind: 'aggregate', question: `What is ${id}?`, answer_type: 'number', tolerance: 0, sql: 'SELECT 1', statement: () => `${id} is 1.`, ...extra });
-/** A candidate of `kind` whose effect size is `size` (null: not measurable), with `items` facts. */
-const candidate = (group: string, kind: EffectKind, size: number | null, items = 1, extra: Partial<FactTemplate> = {}) =>
-  Array.from({ length: items }, (_, index) => fact(`${group}-${index}`, { effect: { kind, group, measure: () => Promise.resolve(size) }, ...extra }));
+/**
+ * A candidate of `kind` whose effect size is `size` (null: not measurable), or [size, lower bound] when its lower
+ * confidence bound is below it (a size measured on few rows), with `items` facts.
+ */
+const candidate = (group: string, kind: EffectKind, measured: number | [number, number] | null, items = 1, extra: Partial<FactTemplate> = {}) => {
+  const [size, lower] = typeof measured === 'number' ? [measured, measured] : (measured ?? [null, null]);
+  const effect = size === null ? null : { size, lower: lower!, rows: 100 };
+  return Array.from({ length: items }, (_, index) => fact(`${group}-${index}`, { effect: { kind, group, measure: () => Promise.resolve(effect) }, ...extra }));
+};
 
-/** One entity whose candidates have the sizes below; thresholds (effect-size.ts): trend 0.05, dominant 0.1, peaks 0.1, outlier 2. */
+/**
+ * One entity whose candidates have the sizes below; thresholds (effect-size.ts): trend 0.05, dominant 0.1, peaks
+ * 0.1, outlier 2. Strength is the lower bound over the threshold.
+ */
 const spec = (askStrongest: number): ScenarioSpec => ({
   database: 'none',
   taskPrefix: 'ddr-test',
@@ -41,6 +50,8 @@ const spec = (askStrongest: number): ScenarioSpec => ({
     ...candidate('trend-c', 'trend', 0.06), // 1.2
     ...candidate('tied', 'dominant', 0.95, 1, { ambiguousSql: 'SELECT true' }), // the strongest, but a tie: dropped
     ...candidate('unmeasurable', 'outlier', null),
+    ...candidate('few-rows', 'trend', [0.9, 0.25]), // size 18 times its threshold, but its lower bound: 5
+    ...candidate('few-rows-dominant', 'dominant', [0.95, 0.08]), // lower bound under the threshold: never asked
   ],
   minFacts: 1,
   askStrongest,
@@ -64,9 +75,9 @@ describe('which candidates a checklist asks (generate-ddr-tasks.ts, strongest)',
     ]);
   });
 
-  it('then the strongest of the rest: the second trend (6) before the second dominant (4), the weak trend (1.2) last', async () => {
+  it('then the strongest of the rest: the second trend (6), the few-rows trend (5: by its bound, not its size 0.9 → 18), the second dominant (4), the weak trend (1.2) last', async () => {
     const ids = (await asked(10)).map(([id]) => id);
-    expect(ids).toEqual(['count', 'mean', 'trend-a-0', 'trend-a-1', 'dominant-b-0', 'weekday-0', 'outlier-0', 'trend-b-0', 'dominant-a-0', 'trend-c-0']);
+    expect(ids).toEqual(['count', 'mean', 'trend-a-0', 'trend-a-1', 'dominant-b-0', 'weekday-0', 'outlier-0', 'trend-b-0', 'few-rows-0', 'dominant-a-0', 'trend-c-0']);
     expect((await asked(6)).map(([id]) => id)).toEqual(ids.slice(0, 9));
   });
 });

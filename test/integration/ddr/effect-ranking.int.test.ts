@@ -84,18 +84,25 @@ describe('ddr scaffold asks the candidates with the largest effect sizes (effect
       expect(suites[engine], engine).toHaveLength(8);
       const task = taskOf(engine, 'S0');
       expect(effectsOf(task), engine).toEqual([
-        // Strongest of each kind first, by strength = size / threshold: margin trend 0.3 / 0.4 = 0.75, / 0.05 = 15,
-        // payment (63 − 21) / 84 = 0.5, / 0.1 = 5, peak hour 18:00 (42 of 84: (1/2 − 1/24) / (23/24) = 11/23),
-        // / 0.1 = 4.78; then the rest: amount trend 0.5 / 0.05 = 10, weight trend |10.7 − 10| / 10 = 0.07, / 0.05 = 1.4.
+        // Strongest of each kind first, by strength = the size's lower bound (effect-size.ts, z = 1.96) / threshold.
+        // Trends: every half is constant (s = 0), so each bound is its size: margin 0.3 / 0.4 = 0.75, / 0.05 = 15.
+        // Peak hour 18:00, 42 of 84 (size (1/2 − 1/24) / (23/24) = 11/23): Wilson lower bound of 42/84 = 0.395439,
+        // (0.395439 − 1/24) / (23/24) = 0.369154, / 0.1 = 3.69. Payment 63 card, 21 cash (size 0.5): Wilson 0.647857
+        // − 0.352143 = 0.295714, / 0.1 = 2.96 (by their sizes, 5 and 4.78, payment came first). Then the rest: amount
+        // trend 0.5 / 0.05 = 10, weight trend |10.7 − 10| / 10 = 0.07, / 0.05 = 1.4.
         [`${P}-margin-change`, 'trend', 0.75],
         [`${P}-margin-direction`, 'trend', 0.75],
-        [`${P}-payment`, 'dominant', 0.5],
         [`${P}-sold_at-peak-hour`, 'peak-hour', round4(11 / 23)],
+        [`${P}-payment`, 'dominant', 0.5],
         [`${P}-amount-change`, 'trend', 0.5],
         [`${P}-amount-direction`, 'trend', 0.5],
         [`${P}-weight_kg-change`, 'trend', 0.07],
         [`${P}-weight_kg-direction`, 'trend', 0.07],
       ]);
+      const effect = (id: string) => task.grading.checklist.find((item) => item.id === id)?.effect;
+      expect(effect(`${P}-sold_at-peak-hour`), engine).toEqual({ kind: 'peak-hour', size: round4(11 / 23), lower: 0.3692, rows: 84 });
+      expect(effect(`${P}-payment`), engine).toEqual({ kind: 'dominant', size: 0.5, lower: 0.2957, rows: 84 });
+      expect(effect(`${P}-margin-change`), engine).toEqual({ kind: 'trend', size: 0.75, lower: 0.75, rows: 84 });
       const answer = (id: string) => task.grading.checklist.find((item) => item.id === id)?.answer;
       // 100 · (150 / 100 − 1); the most frequent payment; the peak hour; 100 · (10.7 / 10 − 1).
       expect(answer(`${P}-amount-change`), engine).toBe(50);
@@ -123,14 +130,16 @@ describe('ddr scaffold asks the candidates with the largest effect sizes (effect
 
   it('S7, 60 above the others: its outlier (rank and z-score) is asked after the margin trend, with its robust z-score', () => {
     // Shop means 125 … 131 and 185: median 128.5, absolute deviations 3.5 2.5 1.5 0.5 0.5 1.5 2.5 56.5 → MAD 2;
-    // S7's robust z = 56.5 / (1.4826 · 2), strength 9.53: the first outlier after the first trend (margin, 15). Its
-    // amount trend |210 − 160| / 160 = 0.3125 (strength 6.25) comes with the rest, after the payment and peak hour.
+    // S7's robust z = 56.5 / (1.4826 · 2). Its 84 amounts, 42 × 160 and 42 × 210, have s = √(84 · 25² / 83) = 25.1502,
+    // so the bound is (56.5 − 1.96 · 25.1502 / √84) / 2.9652 = 17.2405, strength 8.62: the first outlier after the
+    // first trend (margin, 15), before the peak hour (3.69) and payment (2.96). Its amount trend |210 − 160| / 160 =
+    // 0.3125 (constant halves: strength 6.25) comes with the rest.
     const robust = round4(56.5 / (1.4826 * 2));
     for (const engine of ENGINES) {
       const task = taskOf(engine, 'S7');
       const effects = effectsOf(task);
       expect(effects.map(([id]) => id), engine).toEqual([
-        `${P}-margin-change`, `${P}-margin-direction`, `${P}-amount-rank`, `${P}-amount-z-score`, `${P}-payment`, `${P}-sold_at-peak-hour`,
+        `${P}-margin-change`, `${P}-margin-direction`, `${P}-amount-rank`, `${P}-amount-z-score`, `${P}-sold_at-peak-hour`, `${P}-payment`,
         `${P}-amount-change`, `${P}-amount-direction`, `${P}-weight_kg-change`, `${P}-weight_kg-direction`,
       ]);
       expect(effects.slice(2, 4), engine).toEqual([
@@ -138,6 +147,7 @@ describe('ddr scaffold asks the candidates with the largest effect sizes (effect
         [`${P}-amount-z-score`, 'outlier', robust],
       ]);
       expect(effects[6], engine).toEqual([`${P}-amount-change`, 'trend', 0.3125]);
+      expect(task.grading.checklist.find((item) => item.id === `${P}-amount-rank`)?.effect, engine).toEqual({ kind: 'outlier', size: robust, lower: 17.2405, rows: 84 });
       expect(task.grading.checklist.find((item) => item.id === `${P}-amount-rank`)?.answer, engine).toBe(1);
       // The classical z of the item: (185 − 135.125) / s, s² = Σ(mean − 135.125)² / 7 = 2870.875 / 7.
       const z = task.grading.checklist.find((item) => item.id === `${P}-amount-z-score`)?.answer;

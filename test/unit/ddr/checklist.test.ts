@@ -68,6 +68,36 @@ describe('gradeChecklist (deterministic)', () => {
     expect(firstCountingK(verdicts)).toEqual([2, 3, null]);
   });
 
+  it('a parenthesised aside is not the subject: "(by departed)" does not make a sentence about the trips to a place one about those leaving it', () => {
+    // Two peak hours as ddr scaffold asks them, one per role of the reference (origin, destination). "departed" is a
+    // paraphrase of "start" (origin); in an aside it only says which time column was read, so each sentence's
+    // subject (the trips with origin id / dest id PL001) decides whose hour it states: both are correct.
+    const byOrigin = item({ id: 'origin-peak', question: 'In which hour of the day (0–23, by departed) do most of the trips with origin id PL001 fall?', answer: 0, answer_type: 'number', tolerance: 0, unit: 'hour of day' });
+    const byDest = item({ id: 'dest-peak', question: 'In which hour of the day (0–23, by departed) do most of the trips with dest id PL001 fall?', answer: 17, answer_type: 'number', tolerance: 0, unit: 'hour of day' });
+    const verdicts = gradeChecklist([byOrigin, byDest], [
+      'Most of the trips with origin id PL001 fall in the hour from 0:00 (by departed).',
+      'Most of the trips with dest id PL001 fall in the hour from 17:00 (by departed).',
+    ], { entityId: 'PL001' });
+    expect(verdicts.map((verdict) => [verdict.itemId, verdict.verdict])).toEqual([['origin-peak', 'CORRECT_INFO'], ['dest-peak', 'CORRECT_INFO']]);
+    // The hour said of the trips to PL001 is not the origin's: stated alone, it leaves the origin item unanswered.
+    expect(gradeChecklist([byOrigin, byDest], ['Most of the trips with dest id PL001 fall in the hour from 0:00 (by departed).'], { entityId: 'PL001' }).map((verdict) => verdict.verdict)).toEqual(['INSUFFICIENT_INFO', 'INCORRECT_INFO']);
+  });
+
+  it('two facts in the same words in another order: the role the sentence binds to the entity ("with origin id PL003") decides', () => {
+    // Where the trips from PL003 go, and where the trips to PL003 come from: the same words, so only the role by which
+    // the rows reach the entity tells them apart. Each sentence states one fact and leaves the other alone.
+    const places = ['PL003', 'PL010', 'PL016'];
+    const goesTo = item({ id: 'goes-to', question: 'Which dest id is most frequent among the trips with origin id PL003?', answer: 'PL016', answer_type: 'category', choices: places });
+    const comesFrom = item({ id: 'comes-from', question: 'Which origin id is most frequent among the trips with dest id PL003?', answer: 'PL010', answer_type: 'category', choices: places });
+    // The served database's places, as the grader reads them: this task's own id is never a value.
+    const entities = { kind: 'place', own: ['pl003'], others: new Map([['pl010', 'PL010'], ['pl016', 'PL016']]) };
+    const grade = (messages: string[]) => gradeChecklist([goesTo, comesFrom], messages, { entityId: 'PL003', entities }).map((verdict) => verdict.verdict);
+    expect(grade(['The most frequent dest id among the trips with origin id PL003 is PL016.', 'The most frequent origin id among the trips with dest id PL003 is PL010.'])).toEqual(['CORRECT_INFO', 'CORRECT_INFO']);
+    expect(grade(['The most frequent dest id among the trips with origin id PL003 is PL016.'])).toEqual(['CORRECT_INFO', 'INSUFFICIENT_INFO']);
+    // The two values swapped: both wrong.
+    expect(grade(['The most frequent dest id among the trips with origin id PL003 is PL010.', 'The most frequent origin id among the trips with dest id PL003 is PL016.'])).toEqual(['INCORRECT_INFO', 'INCORRECT_INFO']);
+  });
+
   it('splits messages into sentences and list lines but keeps decimals whole', () => {
     expect(splitClauses('Stay is 4.2 days. Revenue grew.\n- Sector: Energy')).toEqual(['stay is 4.2 days.', 'revenue grew.', '- sector: energy']);
   });
