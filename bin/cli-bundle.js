@@ -229,7 +229,10 @@ export async function loadCliMain() {
       try {
         dir = await buildBundle();
       } catch (error) {
-        process.stderr.write(`sandbox: the start-up bundle could not be built (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); running from the sources\n`);
+        // esbuild's message only counts its errors: the first one says what
+        const first = error?.errors?.[0];
+        const reason = first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : error instanceof Error ? error.message.split('\n')[0] : String(error);
+        process.stderr.write(`sandbox: the start-up bundle could not be built (${reason}); running from the sources\n`);
       }
     }
     if (dir !== undefined) {
