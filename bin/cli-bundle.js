@@ -158,15 +158,11 @@ async function buildBundle() {
       // esbuild's service is a process of its own: not kept for a build done once
       await esbuild.stop();
     }
-    const dir = `${ROOT_KEY}-${sha256(JSON.stringify(Object.entries(inputs).map(([relative, input]) => [relative, input.sha256]).sort())).slice(0, 16)}`;
+    // a folder of its own per build: a folder once pointed to is never written again (a process may run from it)
+    const dir = `${ROOT_KEY}-${Date.now().toString(36)}-${process.pid}`;
     writeFileSync(path.join(temporary, 'manifest.json'), `${JSON.stringify({ root: ROOT }, null, 2)}\n`);
     mkdirSync(path.join(temporary, 'pids'));
-    try {
-      renameSync(temporary, path.join(CACHE, dir));
-    } catch (error) {
-      // the same inputs were bundled before: that folder is kept (a process may be running from it)
-      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
-    }
+    renameSync(temporary, path.join(CACHE, dir));
     const pointer = `${POINTER}.${process.pid}.tmp`;
     writeFileSync(pointer, `${JSON.stringify({ root: ROOT, dir, inputs }, null, 2)}\n`);
     renameSync(pointer, POINTER);

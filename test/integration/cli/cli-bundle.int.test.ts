@@ -31,12 +31,12 @@ function serveHelp(env: Record<string, string> = {}): string {
 }
 
 /** Changes the description in the bundle's code (not in the sources): what a stale bundle would print. */
-function alterBundle(text: string): void {
+function alterBundle(from: string, to: string): void {
   const dir = bundleDir();
-  const chunks = readdirSync(dir).filter((file) => file.endsWith('.js') && readFileSync(path.join(dir, file), 'utf8').includes(DESCRIPTION));
+  const chunks = readdirSync(dir).filter((file) => file.endsWith('.js') && readFileSync(path.join(dir, file), 'utf8').includes(from));
   expect(chunks).toHaveLength(1);
   const file = path.join(dir, chunks[0]!);
-  writeFileSync(file, readFileSync(file, 'utf8').replace(DESCRIPTION, text));
+  writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
 }
 
 beforeAll(async () => {
@@ -73,7 +73,7 @@ describe('the CLI bundle (bin/cli-bundle.js)', { timeout: 300_000 }, () => {
   it('is built at the first start and is what later starts run', () => {
     expect(serveHelp()).toContain(DESCRIPTION);
     expect(pointer().inputs['src/cli/serve.ts']).toBeDefined();
-    alterBundle('Description from the bundle');
+    alterBundle(DESCRIPTION, 'Description from the bundle');
     expect(serveHelp()).toContain('Description from the bundle');
   });
 
@@ -92,7 +92,7 @@ describe('the CLI bundle (bin/cli-bundle.js)', { timeout: 300_000 }, () => {
     expect(help).toContain('Description edited in the sources');
     expect(help).not.toContain('Description from the bundle');
     expect(pointer().dir).not.toBe(before);
-    alterBundle('Description from the rebuilt bundle');
+    alterBundle('Description edited in the sources', 'Description from the rebuilt bundle');
     expect(serveHelp()).toContain('Description from the rebuilt bundle');
   });
 
@@ -107,7 +107,7 @@ describe('the CLI bundle (bin/cli-bundle.js)', { timeout: 300_000 }, () => {
   });
 
   it('SANDBOX_CLI_BUNDLE=off runs the sources even beside a fresh bundle', () => {
-    alterBundle('Description from the third bundle');
+    alterBundle('Description edited in the sources', 'Description from the third bundle');
     expect(serveHelp()).toContain('Description from the third bundle');
     expect(serveHelp({ SANDBOX_CLI_BUNDLE: 'off' })).toContain('Description edited in the sources');
   });
