@@ -1,8 +1,8 @@
 #!/usr/bin/env -S node --no-node-snapshot --
 // The `sandbox` command. isolated-vm needs Node started with --no-node-snapshot (the shebang passes it);
 // started another way (`node bin/sandbox.js`), this file re-runs itself once with the flag, passing signals
-// on so that stopping it stops the real process too. The sources are TypeScript, loaded through tsx's loader
-// registered in this process.
+// on so that stopping it stops the real process too. The sources are TypeScript: they run from their bundle
+// (bin/cli-bundle.js: rebuilt whenever a source differs from what was bundled), or through tsx's loader.
 // The `--` before the script matters: Node 20 reads `--env-file` anywhere on its command line, even after the script,
 // and exits 9 on a missing file before this code runs; after `--` it reads none of the arguments, so `sandbox
 // --env-file FILE` is ours (src/cli/config.ts). `node bin/sandbox.js --env-file FILE` cannot be helped from here:
@@ -24,8 +24,7 @@ if (!process.execArgv.includes('--no-node-snapshot')) {
     if (error.code !== 'EPIPE') throw error;
     process.exit(128 + constants.signals.SIGPIPE);
   });
-  const { register } = await import('tsx/esm/api');
-  register();
-  const { main } = await import('../src/cli/main.ts');
+  const { loadCliMain } = await import('./cli-bundle.js');
+  const main = await loadCliMain();
   process.exitCode = await main(process.argv.slice(2));
 }

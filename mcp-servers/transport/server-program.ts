@@ -3,7 +3,6 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SandboxError, UsageError } from '../../src/sandbox-error.ts';
 import { DEFAULT_MAX_SESSIONS, requireTokenBeyondLoopback } from './limits.ts';
 import { parseHttpAddress } from './parse-http-address.ts';
-import { serveHttp } from './serve-http.ts';
 import { serveStdio } from './serve-stdio.ts';
 
 /** One flag of a server program: `--<name> VALUE` (string) or `--<name>` (boolean). */
@@ -80,6 +79,8 @@ export async function serveProgram(opened: OpenedProgram, label: string, http?: 
     }
     return;
   }
+  // Imported for HTTP only: a stdio server's client would wait for the HTTP transport's modules before `initialize`.
+  const { serveHttp } = await import('./serve-http.ts');
   const serving = await serveHttp(async (route) => (route === '' ? opened.make() : null), { host: http.host, port: http.port, token: http.token, maxSessions: http.maxSessions, routes: false });
   process.stderr.write(`${label}: ${serving.url}${http.token ? ' (bearer token required)' : ''}\n`);
   await new Promise<void>((resolve) => {

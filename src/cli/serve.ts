@@ -6,7 +6,8 @@ import type { GatewayCatalog, GatewayTaskSession } from '../../mcp-servers/gatew
 import type { LoadedTask } from '../engine/load-task.ts';
 import { SandboxError, UsageError } from '../sandbox-error.ts';
 import type { Enforcement } from '../schemas/step.ts';
-import { DEFAULT_MAX_SESSIONS } from '../../mcp-servers/transport/limits.ts';
+import { DEFAULT_MAX_SESSIONS, requireTokenBeyondLoopback } from '../../mcp-servers/transport/limits.ts';
+import { parseHttpAddress } from '../../mcp-servers/transport/parse-http-address.ts';
 import { checkUserModelSpec, enforcementOption, positiveInteger } from './cli-options.ts';
 import { addServerOptions, chosenServer } from './server-options.ts';
 
@@ -106,8 +107,6 @@ export function serveCommand(): Command {
     .option('--max-sessions <n>', 'with --http: sessions open at once; one more is answered 503 with Retry-After', positiveInteger('--max-sessions'), DEFAULT_MAX_SESSIONS)
     .option('--idle-timeout <seconds>', 'with --http: a session with no request for this long ends (its episode recorded as incomplete); 0 = never', '600');
   return addServerOptions(command, 'serve a plain server instead of a task').action(async (flags: ServeFlags) => {
-    // Loaded here, not at the top: every other subcommand would pay for them at start-up.
-    const { parseHttpAddress, requireTokenBeyondLoopback, serveHttp, serveStdio } = await import('../../mcp-servers/transport/index.ts');
     const modes = [flags.task, flags.suite, flags.server].filter((value) => value !== undefined).length;
     if (modes !== 1) throw new UsageError('give exactly one of --task, --suite or --server');
     // Checked before anything opens (a plain server may build its database first).
@@ -158,10 +157,15 @@ export function serveCommand(): Command {
       if (ready) ready.then(announce, () => process.stdin.destroy());
       else announce();
       // SIGINT, SIGTERM or stdin closing: the open episode is recorded as incomplete before the process goes.
+      // The transports are loaded here, not at the top (every other subcommand would pay for them), and only the one
+      // used: the HTTP one (Hono, the SDK's Streamable HTTP, Node's fetch classes: ≈110 ms of CPU) would delay a
+      // stdio client's `initialize`.
+      const { serveStdio } = await import('../../mcp-servers/transport/serve-stdio.ts');
       await Promise.all([serveStdio((await factory(''))!, (reason) => closeAll(reason)), ready]);
       return;
     }
     await ready;
+    const { serveHttp } = await import('../../mcp-servers/transport/serve-http.ts');
     const serving = await serveHttp(factory, {
       ...address,
       token: flags.token,

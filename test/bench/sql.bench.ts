@@ -21,8 +21,10 @@ import { buildContactCenter } from '../../databases/contact-center/index.ts';
 import { openBackend, type Engine } from '../../mcp-servers/sql/backends/backend.ts';
 import { copyDatabase } from '../../mcp-servers/sql/backends/copy-database.ts';
 import { lockedConfig, residentBytes, startQueryProcess } from '../../mcp-servers/sql/index.ts';
+import { serverCommandLine } from '../../src/cli/mcp-config.ts';
 import { REPO_ROOT } from '../../src/data-dir.ts';
 import { startPostgres, type PostgresCluster } from '../support/postgres.ts';
+import { procStatCpuMs } from './proc-cpu.ts';
 
 const CALLS = Number(process.env.SQL_BENCH_CALLS ?? 1_000_000);
 const ENGINES = (process.env.SQL_BENCH_ENGINES ?? 'duckdb,sqlite,postgres').split(',') as Engine[];
@@ -179,20 +181,28 @@ async function buildDatabases(figures: Record<string, number>): Promise<{ databa
   return { databases, cluster };
 }
 
-/** Cold start-up as a client sees it, a new server process each time: spawn → `initialize` answered, → first query answered. */
-async function startup(db: string): Promise<{ initialize: number; firstQuery: number }> {
+/**
+ * Cold start-up as a client sees it, a new server process each time, started by the command line `sandbox mcp-config
+ * --server sql` prints (what a client runs): spawn → `initialize` answered (and the server's CPU by then, /proc), →
+ * first query answered.
+ */
+async function startup(db: string): Promise<{ initialize: number; initializeCpu: number; firstQuery: number }> {
   const initialize: number[] = [];
+  const initializeCpu: number[] = [];
   const firstQuery: number[] = [];
+  const [command, ...args] = serverCommandLine({ server: 'sql', db, timeoutMs: String(LIMITS.timeoutMs) });
   for (let start = 0; start < STARTS; start++) {
     const started = performance.now();
     const client = new Client({ name: 'sql-bench', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: serverArgs(db), stderr: 'inherit' }));
+    const transport = new StdioClientTransport({ command: command!, args, stderr: 'inherit' });
+    await client.connect(transport);
     initialize.push(performance.now() - started);
+    initializeCpu.push(procStatCpuMs(`/proc/${transport.pid}/stat`));
     await client.callTool({ name: 'execute_query', arguments: { sql: 'SELECT 1' } });
     firstQuery.push(performance.now() - started);
     await client.close();
   }
-  return { initialize: median(initialize), firstQuery: median(firstQuery) };
+  return { initialize: median(initialize), initializeCpu: median(initializeCpu), firstQuery: median(firstQuery) };
 }
 
 /** One engine: queries by every path, interleaved; hostile statements; start-up. */
@@ -271,6 +281,7 @@ async function benchEngine(engine: Engine, db: string, figures: Record<string, n
 
   const cold = await startup(db);
   figures[key('connect_initialize_ms')] = Math.round(cold.initialize);
+  figures[key('connect_initialize_cpu_ms')] = Math.round(cold.initializeCpu);
   figures[key('first_query_ms')] = Math.round(cold.firstQuery);
 }
 

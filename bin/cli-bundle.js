@@ -1,0 +1,252 @@
+// The `sandbox` command's code as plain JavaScript, so that a start (above all a server's: an MCP client waits for its
+// `initialize` answer) does not go through tsx's loader, which resolved and compiled ~360 TypeScript modules on every
+// start (issue 36: ≈1.5 s of CPU before the gateway answered). esbuild bundles src/cli/main.ts and everything of this
+// repository it imports into ES modules (split at each dynamic import, so a command still loads only what it uses;
+// packages stay imports of node_modules: native ones, Pyodide's assets and every package's own files work as from
+// the sources) under node_modules/.cache/agent-sandbox/cli-bundle/. The bundle never runs stale: each start hashes
+// every file the build read (and this file, tsconfig.json, package.json and esbuild's package.json) and compares
+// them with what was bundled; any difference rebuilds it (≈1 s) before running. A checkout moved or copied elsewhere
+// has a bundle of its own. Where it cannot be built (or SANDBOX_CLI_BUNDLE=off, or another process is building it)
+// the sources run through tsx as before.
+//   node bin/cli-bundle.js   builds it now (the postinstall step of `npm install` / `npm ci`)
+import { createHash } from 'node:crypto';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CACHE = path.join(ROOT, 'node_modules', '.cache', 'agent-sandbox', 'cli-bundle');
+const ENTRY = 'src/cli/main.ts';
+/** Files that shape the build without being modules of it: the build's options, TypeScript's settings, esbuild's version. */
+const BUILD_FILES = ['bin/cli-bundle.js', 'tsconfig.json', 'package.json', 'node_modules/esbuild/package.json'];
+/** Each checkout's bundle is its own (node_modules may be shared through a symlink, and the bundle names its sources by path). */
+const ROOT_KEY = sha256(ROOT).slice(0, 16);
+/** Names this checkout's bundle folder and what it was built from (read by its test). */
+export const POINTER = path.join(CACHE, `${ROOT_KEY}.json`);
+const LOCK = path.join(CACHE, `${ROOT_KEY}.lock`);
+/** What `import.meta.url` becomes in the bundle: each module's own source URL (declared per module by `sourceFiles`). */
+const SOURCE_URL = '__sourceUrl';
+
+function sha256(data) {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * What the file is: its content's hash, and the stat that lets a start skip reading it (inode, size, mtime, ctime:
+ * any write changes ctime, which no tool can set back). The stat is kept only for a file last changed a while
+ * before the build (`settledBefore`): a write in the same clock tick as the build's read would leave it unchanged.
+ */
+function inputOf(file, bytes, settledBefore) {
+  const stat = signature(file);
+  return { sha256: sha256(bytes), stat: stat !== null && stat.ctimeMs < settledBefore ? stat.text : null };
+}
+
+function signature(file) {
+  try {
+    const stat = statSync(file, { bigint: true });
+    return { text: `${stat.ino}:${stat.size}:${stat.mtimeNs}:${stat.ctimeNs}`, ctimeMs: Number(stat.ctimeMs) };
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the file is still what was bundled: unchanged since (by its stat), or the same content. */
+function unchanged(relative, input) {
+  const file = path.join(ROOT, relative);
+  if (input.stat !== null && signature(file)?.text === input.stat) return true;
+  try {
+    return sha256(readFileSync(file)) === input.sha256;
+  } catch {
+    return input.sha256 === null;
+  }
+}
+
+/** The folder of this checkout's bundle when every input is as it was bundled, else undefined. */
+function freshBundle() {
+  let pointer;
+  try {
+    pointer = JSON.parse(readFileSync(POINTER, 'utf8'));
+  } catch {
+    return undefined;
+  }
+  if (pointer.root !== ROOT) return undefined;
+  for (const [relative, input] of Object.entries(pointer.inputs)) if (!unchanged(relative, input)) return undefined;
+  const dir = path.join(CACHE, pointer.dir);
+  return existsSync(path.join(dir, 'main.js')) ? dir : undefined;
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+}
+
+/** One build per checkout at a time: the lock holds the builder's pid; a dead builder's lock is taken over. */
+function takeLock() {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      closeSync(openSync(LOCK, 'wx'));
+      writeFileSync(LOCK, String(process.pid));
+      return true;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const holder = Number(readFileSync(LOCK, 'utf8'));
+      if (holder > 0 && alive(holder)) return false;
+      rmSync(LOCK, { force: true });
+    }
+  }
+  return false;
+}
+
+/**
+ * Reads every file of this repository the build loads (so the hashes are of exactly what was bundled, even if a
+ * file changes meanwhile) and declares its `import.meta.url` as its own source file's URL, so that paths computed
+ * from it (REPO_ROOT, constraints/*.js read as text, query-worker.ts, createRequire) are the same as from the sources.
+ */
+function sourceFiles(inputs, settledBefore) {
+  const loaders = { '.ts': 'ts', '.mts': 'ts', '.js': 'js', '.mjs': 'js', '.json': 'json' };
+  return {
+    name: 'source-files',
+    setup(build) {
+      build.onLoad({ filter: /.*/ }, (args) => {
+        const loader = loaders[path.extname(args.path)];
+        if (loader === undefined) throw new Error(`the CLI bundle does not know how to load ${args.path}`);
+        const bytes = readFileSync(args.path);
+        inputs[path.relative(ROOT, args.path)] = inputOf(args.path, bytes, settledBefore);
+        const text = bytes.toString('utf8');
+        // on the first line, so line numbers stay those of the source
+        const declared = loader !== 'json' && text.includes('import.meta.url') ? `const ${SOURCE_URL} = ${JSON.stringify(pathToFileURL(args.path).href)}; ` : '';
+        return { contents: declared + text, loader };
+      });
+    },
+  };
+}
+
+/** Builds this checkout's bundle into a new folder, then points to it; undefined when another process is building. */
+async function buildBundle() {
+  mkdirSync(CACHE, { recursive: true });
+  if (!takeLock()) return undefined;
+  const temporary = path.join(CACHE, `${ROOT_KEY}.tmp-${process.pid}`);
+  try {
+    const settledBefore = Date.now() - 2000;
+    const inputs = {};
+    for (const relative of BUILD_FILES) {
+      const file = path.join(ROOT, relative);
+      inputs[relative] = existsSync(file) ? inputOf(file, readFileSync(file), settledBefore) : { sha256: null, stat: null };
+    }
+    const esbuild = await import('esbuild');
+    rmSync(temporary, { recursive: true, force: true });
+    try {
+      await esbuild.build({
+        absWorkingDir: ROOT,
+        entryPoints: { main: ENTRY },
+        outdir: temporary,
+        bundle: true,
+        splitting: true,
+        format: 'esm',
+        platform: 'node',
+        target: 'node20',
+        packages: 'external',
+        define: { 'import.meta.url': SOURCE_URL },
+        plugins: [sourceFiles(inputs, settledBefore)],
+        logLevel: 'silent',
+      });
+    } finally {
+      // esbuild's service is a process of its own: not kept for a build done once
+      await esbuild.stop();
+    }
+    // a folder of its own per build: a folder once pointed to is never written again (a process may run from it)
+    const dir = `${ROOT_KEY}-${Date.now().toString(36)}-${process.pid}`;
+    writeFileSync(path.join(temporary, 'manifest.json'), `${JSON.stringify({ root: ROOT }, null, 2)}\n`);
+    mkdirSync(path.join(temporary, 'pids'));
+    renameSync(temporary, path.join(CACHE, dir));
+    const pointer = `${POINTER}.${process.pid}.tmp`;
+    writeFileSync(pointer, `${JSON.stringify({ root: ROOT, dir, inputs }, null, 2)}\n`);
+    renameSync(pointer, POINTER);
+    prune(dir);
+    return path.join(CACHE, dir);
+  } finally {
+    rmSync(temporary, { recursive: true, force: true });
+    rmSync(LOCK, { force: true });
+  }
+}
+
+/**
+ * Removes this checkout's earlier bundles, and those of checkouts that no longer exist, that no running process
+ * started from: a process loads a command's modules when it runs it, so its folder stays while it runs.
+ */
+function prune(current) {
+  for (const entry of readdirSync(CACHE, { withFileTypes: true })) {
+    if (!entry.isDirectory() || entry.name === current) continue;
+    const dir = path.join(CACHE, entry.name);
+    const builder = /\.tmp-(\d+)$/.exec(entry.name);
+    if (builder) {
+      if (!alive(Number(builder[1]))) rmSync(dir, { recursive: true, force: true });
+      continue;
+    }
+    let root;
+    try {
+      root = JSON.parse(readFileSync(path.join(dir, 'manifest.json'), 'utf8')).root;
+    } catch {
+      root = undefined;
+    }
+    if (root !== undefined && root !== ROOT && existsSync(root)) continue;
+    let users = [];
+    try {
+      users = readdirSync(path.join(dir, 'pids')).map(Number);
+    } catch {
+      // no pids folder: no process ever started from it
+    }
+    if (users.some(alive)) continue;
+    rmSync(dir, { recursive: true, force: true });
+    if (root !== undefined && root !== ROOT) rmSync(path.join(CACHE, `${sha256(root).slice(0, 16)}.json`), { force: true });
+  }
+}
+
+/** Marks the bundle as in use by this process until it exits (so `prune` keeps it). */
+function markInUse(dir) {
+  const mark = path.join(dir, 'pids', String(process.pid));
+  try {
+    writeFileSync(mark, '');
+    process.once('exit', () => rmSync(mark, { force: true }));
+  } catch {
+    // a read-only cache: nothing prunes it either
+  }
+}
+
+/** The CLI's `main`: from the bundle when it is fresh (built now if not), else from the sources through tsx. */
+export async function loadCliMain() {
+  if (process.env.SANDBOX_CLI_BUNDLE !== 'off') {
+    let dir = freshBundle();
+    if (dir === undefined) {
+      try {
+        dir = await buildBundle();
+      } catch (error) {
+        // esbuild's message only counts its errors: the first one says what
+        const first = error?.errors?.[0];
+        const reason = first ? `${first.location ? `${first.location.file}:${first.location.line}: ` : ''}${first.text}` : error instanceof Error ? error.message.split('\n')[0] : String(error);
+        process.stderr.write(`sandbox: the start-up bundle could not be built (${reason}); running from the sources\n`);
+      }
+    }
+    if (dir !== undefined) {
+      markInUse(dir);
+      return (await import(pathToFileURL(path.join(dir, 'main.js')).href)).main;
+    }
+  }
+  const { register } = await import('tsx/esm/api');
+  register();
+  return (await import('../src/cli/main.ts')).main;
+}
+
+if (process.argv[1] !== undefined && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  const dir = freshBundle() ?? (await buildBundle());
+  if (dir === undefined) {
+    console.error('sandbox CLI bundle: another process is building it');
+  } else {
+    console.log(`sandbox CLI bundle: ${path.relative(process.cwd(), dir)} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+  }
+}
