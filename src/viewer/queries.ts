@@ -2,7 +2,7 @@ import { expectedAnswers } from './expected.ts';
 import { costLedger, flipRate, leaderboard, passAtK, violations, type Report } from '../results/reports.ts';
 import type { ResultsStore, Row } from '../results/store.ts';
 import { listValue } from '@duckdb/node-api';
-import { STYLES, styleOf } from '../styles/registry.ts';
+import { STYLES } from '../styles/registry.ts';
 
 /**
  * What the viewer's pages and the HTML report ask the results store, one function per question; every value from
@@ -153,7 +153,10 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
   );
   const order = await store.query('SELECT task_id, repeat FROM episodes WHERE episode_id = $1', [episodeId]);
   const before = (row: Row) => String(row.task_id) < String(order[0]?.task_id) || (row.task_id === order[0]?.task_id && Number(row.repeat) < Number(order[0]?.repeat));
-  const figures = (await styleOf(String(episode.style)).viewer.episodeFigures?.(episode, (sql, params) => store.query(sql, params))) ?? {};
+  // an episode nobody has graded (`sandbox episode`'s trajectory, a run still going, a task not found) has no style:
+  // its page shows without a style's figures
+  const style = STYLES.find((registered) => registered.name === episode.style);
+  const figures = (await style?.viewer.episodeFigures?.(episode, (sql, params) => store.query(sql, params))) ?? {};
   return {
     found: true,
     episode,

@@ -48,3 +48,28 @@ describe('the viewer over a folder nobody has indexed yet', () => {
     expect(runs[0]).toMatchObject({ name: 'cold', episodes: 4, graded: 4 });
   });
 });
+
+describe('an episode nobody has graded', () => {
+  it('opens: its page answers with its events, without a style (a regression: "unknown episode style null", HTTP 500)', async () => {
+    // `sandbox episode` leaves the trajectory alone (no summary.json): the store knows no style for it
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'viewer-ungraded-'));
+    const ungradedStore = await openStore(':memory:');
+    const run = path.join(dir, 'runs', 'episode-only');
+    await writeRun(run, { model: 'reference', trajectoriesOnly: true }, [{ taskId: 'not-a-known-task', repeat: 0, passed: null, usage: [{}, {}] }]);
+    const ungraded = await startViewer({ store: ungradedStore, dirs: [path.join(dir, 'runs')], pollMs: 0 });
+    try {
+      await ungraded.caughtUp;
+      const response = await fetch(`${ungraded.url}api/episode?id=${encodeURIComponent(path.join(run, 'not-a-known-task.0.jsonl'))}`);
+      expect(response.status).toBe(200);
+      const detail = (await response.json()) as Record<string, unknown>;
+      expect(detail.found).toBe(true);
+      expect(detail.episode).toMatchObject({ task_id: 'not-a-known-task', style: null });
+      // writeRun's episode with two model calls: start, response, check, call, result, response, end
+      expect((detail.events as unknown[]).length).toBe(7);
+    } finally {
+      await ungraded.close();
+      ungradedStore.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
