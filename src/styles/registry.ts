@@ -17,9 +17,14 @@ export const STYLES: readonly EpisodeStyle[] = [
 
 const BY_NAME = new Map(STYLES.map((style) => [style.name, style]));
 
+/** The style `name` names, if any is registered (an ungraded episode's style is null). */
+export function findStyle(name: string | null | undefined): EpisodeStyle | undefined {
+  return name == null ? undefined : BY_NAME.get(name);
+}
+
 /** The style a task or score names. */
 export function styleOf(name: string): EpisodeStyle {
-  const style = BY_NAME.get(name);
+  const style = findStyle(name);
   if (!style) throw new SandboxError('invalid-input', `unknown episode style "${name}" (known: ${[...BY_NAME.keys()].join(', ')})`);
   return style;
 }

@@ -2,7 +2,7 @@ import { expectedAnswers } from './expected.ts';
 import { costLedger, flipRate, leaderboard, passAtK, violations, type Report } from '../results/reports.ts';
 import type { ResultsStore, Row } from '../results/store.ts';
 import { listValue } from '@duckdb/node-api';
-import { STYLES } from '../styles/registry.ts';
+import { STYLES, findStyle } from '../styles/registry.ts';
 
 /**
  * What the viewer's pages and the HTML report ask the results store, one function per question; every value from
@@ -155,7 +155,7 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
   const before = (row: Row) => String(row.task_id) < String(order[0]?.task_id) || (row.task_id === order[0]?.task_id && Number(row.repeat) < Number(order[0]?.repeat));
   // an episode nobody has graded (`sandbox episode`'s trajectory, a run still going, a task not found) has no style:
   // its page shows without a style's figures
-  const style = STYLES.find((registered) => registered.name === episode.style);
+  const style = findStyle(episode.style as string | null);
   const figures = (await style?.viewer.episodeFigures?.(episode, (sql, params) => store.query(sql, params))) ?? {};
   return {
     found: true,

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Constraint } from '../../../src/schemas/constraint.ts';
 import type { Step, Verdict } from '../../../src/schemas/step.ts';
-import { createStepValidator, disposeIsolatePool } from '../../../src/validator/index.ts';
+import { disposeIsolatePool } from '../../../src/validator/index.ts';
+import { playValidator } from '../../support/play-validator.ts';
 import { TOOLS, answer, calls, constraint } from '../../unit/validator/fixtures.ts';
 
 afterAll(() => disposeIsolatePool());
@@ -35,15 +36,8 @@ const bomb = constraint('bomb', 'custom', {
 
 const STEPS: Step[] = [calls(1, ['urban_forest_locator', '{"city":"Oslo"}']), calls(2, ['urban_forest_locator', '{"city":"Rome"}']), answer(3, 'Oslo.')];
 
-async function play(constraints: Constraint[]): Promise<Verdict[][]> {
-  const validator = await createStepValidator(constraints, TOOLS, { memoryLimitMb: MB, timeoutMs: 5000 });
-  try {
-    const out: Verdict[][] = [];
-    for (const step of STEPS) out.push(await validator.check(step));
-    return out;
-  } finally {
-    validator.dispose();
-  }
+function play(constraints: Constraint[]): Promise<Verdict[][]> {
+  return playValidator(constraints, TOOLS, STEPS, { memoryLimitMb: MB, timeoutMs: 5000 });
 }
 
 /** The final answer's verdict of a hoarder that kept its state through the episode's 3 steps. */

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Step, Verdict } from '../../../src/schemas/step.ts';
-import { createStepValidator, disposeIsolatePool } from '../../../src/validator/index.ts';
+import { disposeIsolatePool } from '../../../src/validator/index.ts';
+import { playValidator } from '../../support/play-validator.ts';
 import { TOOLS, answer, calls, constraint } from '../../unit/validator/fixtures.ts';
 
 afterAll(() => disposeIsolatePool());
@@ -19,15 +20,8 @@ function reported(verdicts: Verdict[]): unknown[] {
   return verdicts.map((verdict) => JSON.parse(verdict.message.slice(verdict.message.indexOf('NOT FOLLOWED! ') + 'NOT FOLLOWED! '.length)) as unknown);
 }
 
-async function play(source: string, steps: Step[]): Promise<Verdict[][]> {
-  const validator = await createStepValidator([constraint('reporter', 'custom', { name: 'reporter', source })], TOOLS, { timeoutMs: 5000 });
-  try {
-    const out: Verdict[][] = [];
-    for (const step of steps) out.push(await validator.check(step));
-    return out;
-  } finally {
-    validator.dispose();
-  }
+function play(source: string, steps: Step[]): Promise<Verdict[][]> {
+  return playValidator([constraint('reporter', 'custom', { name: 'reporter', source })], TOOLS, steps, { timeoutMs: 5000 });
 }
 
 describe("a custom constraint's lib", () => {

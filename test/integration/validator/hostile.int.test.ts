@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConstraintSchema, type Constraint } from '../../../src/schemas/constraint.ts';
 import type { Step, Verdict } from '../../../src/schemas/step.ts';
 import { createStepValidator, disposeIsolatePool, type ValidatorOptions } from '../../../src/validator/index.ts';
+import { playValidator } from '../../support/play-validator.ts';
 import { TOOLS, answer, calls, constraint } from '../../unit/validator/fixtures.ts';
 
 afterAll(() => disposeIsolatePool());
@@ -147,15 +148,8 @@ function attacker(attack: Attack): Constraint {
   return ConstraintSchema.parse({ id: 'evil', category: 'custom', params: { name: 'evil', source } });
 }
 
-async function play(constraints: Constraint[], options: ValidatorOptions = {}): Promise<Verdict[][]> {
-  const validator = await createStepValidator(constraints, TOOLS, options);
-  try {
-    const out: Verdict[][] = [];
-    for (const step of EPISODE) out.push(await validator.check(step));
-    return out;
-  } finally {
-    validator.dispose();
-  }
+function play(constraints: Constraint[], options: ValidatorOptions = {}): Promise<Verdict[][]> {
+  return playValidator(constraints, TOOLS, EPISODE, options);
 }
 
 describe('hostile custom constraints', () => {
