@@ -4,7 +4,7 @@ import type { DdrTask } from '../schemas/ddr-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { checklistAccuracy, firstCountingK, gradeChecklist, judgeChecklist } from './checklist.ts';
 import { gradingContext, readCatalog, servedDatabase, type DatabaseCatalog } from './database-catalog.ts';
-import { ddrBenchAccuracy, judgeDdrBench } from './ddr-bench-judge.ts';
+import { ddrBenchAccuracy, judgeDdrBench, type DdrBenchJudgement } from './ddr-bench-judge.ts';
 import { explorationMetrics } from './exploration.ts';
 import { agentMessages, extractInsights, NOT_EXTRACTED } from './insights.ts';
 import { judgeUsageMetrics, metered, type JudgeUsage } from './metered-judge.ts';
@@ -39,11 +39,13 @@ export const ddrGrader: StyleGrader<DdrTask> = {
     const protocol = task.grading.judge_protocol;
     let judged: ItemVerdict[] | null = null;
     let insights: string[] | null = null;
+    let ddrBench: DdrBenchJudgement | null = null;
     let judgeUsage: JudgeUsage | null = null;
     if (options.judge) {
       const judge = metered(options.judge);
       if (protocol === 'ddr-bench') {
-        judged = await judgeDdrBench(checklist, events, task.grading.ddr_bench!, judge.model);
+        ddrBench = await judgeDdrBench(checklist, events, task.grading.ddr_bench!, judge.model);
+        judged = ddrBench.chat;
       } else {
         insights = await extractInsights(events, judge.model);
         judged = await judgeChecklist(checklist, insights, judge.model);
@@ -57,6 +59,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
     const counts = tally(verdicts);
     const judgedCounts = judged ? tally(judged) : null;
     const judgeAccuracy = judged && judgedCounts ? protocolAccuracy(protocol, judged, judgedCounts.unjudged) : null;
+    const messageWise = ddrBench?.message ?? null;
     const turns = events.filter((event) => event.type === 'model-response').length;
     const score: EpisodeScore = {
       taskId: task.id,
@@ -75,6 +78,16 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         judge_accuracy: judgeAccuracy,
         judge_unjudged: judgedCounts ? judgedCounts.unjudged : null,
         judge_unextracted: insights ? insights.filter((insight) => insight === NOT_EXTRACTED).length : null,
+        // DDR-Bench's message-wise score beside its chat-wise one (evaluate_entity judges both): null when the entity
+        // has no insight (DDR-Bench evaluates it chat-wise only) or the task was imported without the message prompts.
+        ...(ddrBench
+          ? {
+              judge_message_accuracy: messageWise ? ddrBenchAccuracy(messageWise) : null,
+              judge_message_unjudged: messageWise ? tally(messageWise).unjudged : null,
+              judge_insights: ddrBench.insights ? ddrBench.insights.length : null,
+              judge_insights_failed: ddrBench.insights ? ddrBench.insightFailures : null,
+            }
+          : {}),
         ...judgeUsageMetrics(judgeUsage),
         // Without a served database exploration is not measured: those metrics are absent (reports say "not measured").
         ...(exploration
@@ -92,7 +105,12 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         countingK: firstCountingK(verdicts),
         ...(options.judge ? { judgeProtocol: protocol } : {}),
         ...(judged ? { judgeVerdicts: judged, judgeCountingK: firstCountingK(judged), insights } : {}),
-        ...(options.judge && !judged ? { judge: 'not judged: the agent left no final summary, and DDR-Bench leaves such an entity out' } : {}),
+        ...(messageWise ? { judgeMessageVerdicts: messageWise } : {}),
+        ...(ddrBench?.insights ? { ddrBenchInsights: ddrBench.insights } : {}),
+        ...(ddrBench && ddrBench.insights === null ? { judgeMessageWise: 'not judged: the task was imported without DDR-Bench\'s message-wise prompts (import it again)' } : {}),
+        ...(options.judge && !judged && !messageWise
+          ? { judge: 'not judged: the agent left neither a final summary nor an insight, and DDR-Bench leaves such an entity out' }
+          : {}),
         ...(exploration ? { tables: exploration.tables, columns: exploration.columns, database: catalog!.file } : { exploration: 'not measured: the task serves no database' }),
       },
     };
@@ -162,6 +180,8 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
       graded ? percent(median(metric(group, 'accuracy'))) : 'judge only',
       graded ? percent(pooled(group, 'correct')) : 'judge only',
       judged ? whenAll(group.filter((score) => typeof score.metrics.judge_accuracy === 'number'), 'judge_accuracy', 'not judged', percent) : 'not judged',
+      // DDR-Bench's message-wise score beside its chat-wise one, over the entities it judged message-wise.
+      metric(group, 'judge_message_accuracy').length > 0 ? percent(mean(metric(group, 'judge_message_accuracy'))) : 'not judged',
       judged ? sum(group, 'judge_unjudged') : 'not judged',
       judged ? sum(group, 'judge_input_tokens') + sum(group, 'judge_output_tokens') : 'not judged',
       judged ? (cost.some((value) => value === null || value === undefined) ? 'unknown' : Number(sum(group, 'judge_cost_usd').toFixed(4))) : 'not judged',
@@ -182,7 +202,7 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
     {
       title: 'DDR: checklist accuracy (deterministic grader, %) and exploration',
       columns: [
-        'scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'unjudged', 'judge tokens', 'judge cost $',
+        'scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'judge msg acc', 'unjudged', 'judge tokens', 'judge cost $',
         'table cov', 'column cov', 'entropy', 'turns', 'ended itself', 'explorer acc',
       ],
       rows,
