@@ -23,7 +23,8 @@ async function catalogOf(task: DdrTask): Promise<DatabaseCatalog | null> {
 
 /**
  * The DDR grader: the deterministic checklist grader always (subject terms from the questions and the served
- * database's column comments); DDR-Bench's judge (insight extraction, then one verdict per item) when
+ * database's column comments); the task's judge protocol (ours: insight extraction, then one verdict per item;
+ * DDR-Bench's: chat-wise and message-wise verdicts, `ddr-bench-judge.ts`) when
  * `options.judge` is set, else `judge_accuracy` is null (not judged), with the judge's tokens and cost; exploration
  * metrics against the served database's own catalog (null, "not measured", when the task serves no database); and
  * the explorer baseline the task records, beside the score.
@@ -147,7 +148,8 @@ export const TOP_K = [1, 2, 5, 10, 20, 30, 50, 100] as const;
 
 /**
  * Per scenario: checklist accuracy (mean, median and pooled over entities; judged when a judge ran, else "not
- * judged", with the items the judge left unjudged and its tokens and cost), exploration (coverage, entropy, turns,
+ * judged", and beside it DDR-Bench's message-wise mean over the entities it judged so, with the items the judge left
+ * unjudged and its tokens and cost), exploration (coverage, entropy, turns,
  * ended by itself; "not measured" without a database), and beside them the explorer's mean accuracy on the same
  * tasks (the baseline each task records; "none" when the tasks record none); and the top-k curve of pooled accuracy.
  */
