@@ -151,17 +151,42 @@ function verdictOf(item: ChecklistItem, judged: Judged | null, reply: (judged: J
  * indices the judge names are insight indices; each verdict carries the agent messages those insights were written
  * from (the store's supporting / contradicting columns are agent messages), and the judge's own indices in its reason.
  */
-async function messageWiseVerdict(judge: Model, settings: DdrBenchJudge, item: ChecklistItem, insights: readonly DdrBenchInsight[]): Promise<ItemVerdict> {
+async function messageWiseVerdict(judge: Model, settings: DdrBenchJudge, item: ChecklistItem, insights: readonly DdrBenchInsight[]): Promise<{ verdict: ItemVerdict; reach: MessageReach }> {
   const numberedContext = insights.map((insight, index) => `[Message ${index}]: ${insight.text}\n\n`).join('');
   const user = pythonFormat(settings.prompts.message_user!, { numbered_context: numberedContext, question: item.question, ground_truth: String(item.answer) });
   const judged = await judgeItem(judge, settings, item, settings.prompts.message_system!, user);
   const messagesOf = (indices: unknown[]) => [...new Set(indices.flatMap((index) => (typeof index === 'number' && Number.isInteger(index) && index >= 0 && index < insights.length ? [insights[index]!.messageIndex] : [])))].sort((a, b) => a - b);
-  return verdictOf(item, judged, (found) => ({
+  const verdict = verdictOf(item, judged, (found) => ({
     supporting: messagesOf(found.supporting),
     contradicting: messagesOf(found.contradicting),
     reason: `${found.supporting.length + found.contradicting.length > 0 ? `messages ${JSON.stringify(found.supporting)} / ${JSON.stringify(found.contradicting)}; ` : ''}${found.reason}`,
   }));
+  return { verdict, reach: reachOf(verdict.verdict, judged) };
 }
+
+/**
+ * Where DDR-Bench's top-k analysis counts a message-wise verdict (evaluate/base_evaluator.py,
+ * `calculate_cumulative_message_stats`): a CORRECT one as correct at every threshold k above the largest supporting
+ * index the judge named (`max(supporting_indices) < threshold`), an INCORRECT one likewise with its contradicting
+ * indices, and anything else — or a verdict naming no index — as insufficient at every k. `correct` / `incorrect` is
+ * that largest index + 1, the smallest k that counts it; null where it never is. The judge's own insight indices,
+ * unmapped: an index beyond the list counts as DDR-Bench counts it (non-numbers, on which its max() would fail, are
+ * left out).
+ */
+export interface MessageReach {
+  correct: number | null;
+  incorrect: number | null;
+}
+function reachOf(verdict: Outcome, judged: Judged | null): MessageReach {
+  const from = (indices: unknown[] | undefined) => {
+    const numbers = (indices ?? []).filter((index): index is number => typeof index === 'number' && Number.isFinite(index));
+    return numbers.length === 0 ? null : Math.max(...numbers) + 1;
+  };
+  return { correct: verdict === 'CORRECT_INFO' ? from(judged?.supporting) : null, incorrect: verdict === 'INCORRECT_INFO' ? from(judged?.contradicting) : null };
+}
+
+/** calculate_cumulative_message_stats' thresholds. */
+export const DDR_BENCH_THRESHOLDS = [5, 10, 15, 20, 25, 30, 35, 40, 45, 50, 55, 60, 65, 70, 75, 80, 85, 90, 95, 100] as const;
 
 /** What DDR-Bench's evaluator makes of one entity, both contexts (`evaluate_entity`). */
 export interface DdrBenchJudgement {
@@ -169,6 +194,8 @@ export interface DdrBenchJudgement {
   chat: ItemVerdict[] | null;
   /** Message-wise verdicts (over the insights list); null when the list is empty or the task has no message prompts. */
   message: ItemVerdict[] | null;
+  /** Per message-wise verdict, where DDR-Bench's top-k analysis counts it. */
+  messageReach: MessageReach[] | null;
   /** The insights list (null: the task was imported without the message-wise prompts), and the insight calls that raised. */
   insights: DdrBenchInsight[] | null;
   insightFailures: number;
@@ -186,9 +213,15 @@ export async function judgeDdrBench(checklist: readonly ChecklistItem[], events:
   const written = messageWise ? await ddrBenchInsights(events, settings.insight!, judge) : null;
   const insights = written?.insights ?? null;
   let message: ItemVerdict[] | null = null;
+  let messageReach: MessageReach[] | null = null;
   if (insights !== null && insights.length > 0) {
     message = [];
-    for (const item of checklist) message.push(await messageWiseVerdict(judge, settings, item, insights));
+    messageReach = [];
+    for (const item of checklist) {
+      const judged = await messageWiseVerdict(judge, settings, item, insights);
+      message.push(judged.verdict);
+      messageReach.push(judged.reach);
+    }
   }
   const chat = chatWiseContext(events);
   let chatVerdicts: ItemVerdict[] | null = null;
@@ -203,7 +236,7 @@ export async function judgeDdrBench(checklist: readonly ChecklistItem[], events:
       }));
     }
   }
-  return { chat: chatVerdicts, message, insights, insightFailures: written?.failed ?? 0 };
+  return { chat: chatVerdicts, message, messageReach, insights, insightFailures: written?.failed ?? 0 };
 }
 
 /**

@@ -4,7 +4,7 @@ import type { DdrTask } from '../schemas/ddr-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { checklistAccuracy, firstCountingK, gradeChecklist, judgeChecklist } from './checklist.ts';
 import { gradingContext, readCatalog, servedDatabase, type DatabaseCatalog } from './database-catalog.ts';
-import { ddrBenchAccuracy, judgeDdrBench, type DdrBenchJudgement } from './ddr-bench-judge.ts';
+import { DDR_BENCH_THRESHOLDS, ddrBenchAccuracy, judgeDdrBench, type DdrBenchJudgement, type MessageReach } from './ddr-bench-judge.ts';
 import { explorationMetrics } from './exploration.ts';
 import { agentMessages, extractInsights, NOT_EXTRACTED } from './insights.ts';
 import { judgeUsageMetrics, metered, type JudgeUsage } from './metered-judge.ts';
@@ -106,7 +106,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         countingK: firstCountingK(verdicts),
         ...(options.judge ? { judgeProtocol: protocol } : {}),
         ...(judged ? { judgeVerdicts: judged, judgeCountingK: firstCountingK(judged), insights } : {}),
-        ...(messageWise ? { judgeMessageVerdicts: messageWise } : {}),
+        ...(messageWise ? { judgeMessageVerdicts: messageWise, judgeMessageReach: ddrBench!.messageReach } : {}),
         ...(ddrBench?.insights ? { ddrBenchInsights: ddrBench.insights } : {}),
         ...(ddrBench && ddrBench.insights === null ? { judgeMessageWise: 'not judged: the task was imported without DDR-Bench\'s message-wise prompts (import it again)' } : {}),
         ...(options.judge && !judged && !messageWise
@@ -200,6 +200,14 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
     const ks = group.flatMap((score) => (score.details.countingK as Array<number | null> | undefined) ?? []);
     return [scenario, ...TOP_K.map((k) => (items === 0 ? 'judge only' : percent(ks.filter((value) => value !== null && value <= k).length / items)))];
   });
+  // DDR-Bench's top-k analysis of its message-wise verdicts (calculate_cumulative_message_stats), pooled over the
+  // scenario's judged items: correct and incorrect % at each threshold, the rest insufficient.
+  const reachTable = groups.flatMap(([scenario, group]) => {
+    const reach = group.flatMap((score) => (score.details.judgeMessageReach as MessageReach[] | undefined) ?? []);
+    if (reach.length === 0) return [];
+    const share = (k: number, field: keyof MessageReach) => percent(reach.filter((value) => value[field] !== null && value[field] <= k).length / reach.length);
+    return [[scenario, 'correct', ...DDR_BENCH_THRESHOLDS.map((k) => share(k, 'correct'))], [scenario, 'incorrect', ...DDR_BENCH_THRESHOLDS.map((k) => share(k, 'incorrect'))]];
+  });
   return [
     {
       title: 'DDR: checklist accuracy (deterministic grader, %) and exploration',
@@ -210,5 +218,8 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
       rows,
     },
     { title: 'DDR: top-k curve (pooled accuracy, counting a correct fact once a message among the first k stated it, %)', columns: ['scenario', ...TOP_K.map((k) => `k=${k}`)], rows: curve },
+    ...(reachTable.length > 0
+      ? [{ title: "DDR-Bench message-wise top-k (its cumulative statistics: a verdict counted once every message it names is among the first k insights, %)", columns: ['scenario', 'verdict', ...DDR_BENCH_THRESHOLDS.map((k) => `top-${k}`)], rows: reachTable }]
+      : []),
   ];
 }

@@ -218,6 +218,11 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
     expect(ddrBench.get('ddr-bench-10k-1002')!.metrics.judge_message_accuracy).toBe(0.5);
     // Its insight prompt: the agent's text, and the tool result (the SQL server's JSON body) as Python prints the dict
     // json.loads makes of it — single-quoted keys, no JSON double quotes left — then the fixture's literal braces.
+    // Its top-k table (calculate_cumulative_message_stats) in the run's summary: revenue and cash correct on insight 0,
+    // so counted from top-5 on, 2 of 5 items = 40 %; no incorrect verdict.
+    const tables = (JSON.parse(readFileSync(path.join(dir, 'runs', 'ddr-bench', 'summary.json'), 'utf8')) as { tables: Array<{ title: string; rows: unknown[][] }> }).tables;
+    const topK = tables.find((table) => table.title.startsWith('DDR-Bench message-wise top-k'))!;
+    expect(topK.rows.map((row) => [row[0], row[1], row[2], row.at(-1)])).toEqual([['ddr-bench-10k (ddr-bench judge)', 'correct', 40, 40], ['ddr-bench-10k (ddr-bench judge)', 'incorrect', 0, 0]]);
     const insightCall = judge.requests.find((request) => promptsOf(request).system === 'Fixture insight system.')!;
     const [before, result] = promptsOf(insightCall).user.split('What came back: Tool execution result: ');
     expect(before).toBe('Fixture insight writer. Goal: Study filer 1001 closely\nWhy the tool ran: Checking revenue.\n');

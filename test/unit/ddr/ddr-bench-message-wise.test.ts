@@ -103,6 +103,9 @@ describe("DDR-Bench's message-wise evaluation", () => {
       ['UNJUDGED', [], []],
     ]);
     expect(messageCalls).toHaveLength(1 + 1 + 5);
+    // calculate_cumulative_message_stats counts q1 correct from top-1 on (max supporting 0 < k), q2 incorrect from
+    // top-8 on (max contradicting 7 < k: the judge's index, though no insight 7 exists), q3 never.
+    expect(result.messageReach).toEqual([{ correct: 1, incorrect: null }, { correct: null, incorrect: 8 }, { correct: null, incorrect: null }]);
     // The chat-wise verdicts beside: CORRECT, INSUFFICIENT, and a non-JSON reply read by substring as CORRECT_INFO.
     expect(result.chat!.map((verdict) => verdict.verdict)).toEqual(['CORRECT_INFO', 'INSUFFICIENT_INFO', 'CORRECT_INFO']);
     // Per call, DDR-Bench's limits: max_tokens=2048 for context calls, temperature 0.5 on its openai route.

@@ -54,4 +54,23 @@ describe('DDR summary', () => {
     ]);
     expect(table!.rows[0]!.slice(5, 7)).toEqual([75, 33.3]);
   });
+
+  it("DDR-Bench's message-wise top-k table (calculate_cumulative_message_stats), pooled over the scenario's items", () => {
+    const withReach = (reach: Array<{ correct: number | null; incorrect: number | null }>) => {
+      const scored = score('ddr-bench-10k', 0, 0, [], { judge_message_accuracy: 0.5 });
+      return { ...scored, details: { ...scored.details, judgeMessageReach: reach } };
+    };
+    // Four items: correct from k=1 and k=6, incorrect from k=8, one never counted. By hand, over 4 items:
+    // top-5 correct 1/4, incorrect 0; top-10 correct 2/4, incorrect 1/4; the same up to top-100.
+    const tables = summarizeDdr([withReach([{ correct: 1, incorrect: null }, { correct: null, incorrect: 8 }]), withReach([{ correct: null, incorrect: null }, { correct: 6, incorrect: null }])]);
+    const topK = tables[2]!;
+    expect(topK.columns.slice(0, 4)).toEqual(['scenario', 'verdict', 'top-5', 'top-10']);
+    expect(topK.columns.at(-1)).toBe('top-100');
+    expect(topK.rows.map((row) => [row[0], row[1], row[2], row[3], row.at(-1)])).toEqual([
+      ['ddr-bench-10k', 'correct', 25, 50, 50],
+      ['ddr-bench-10k', 'incorrect', 0, 25, 25],
+    ]);
+    // Without message-wise verdicts there is no such table.
+    expect(summarizeDdr([score('clinical', 1, 1, [1])])).toHaveLength(2);
+  });
 });
