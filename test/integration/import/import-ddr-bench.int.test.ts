@@ -111,6 +111,12 @@ describe('sandbox import ddr-bench', () => {
     // A database without the entity column is bad input (exit 4), named with the column.
     const noColumn = await sandbox('import', 'ddr-bench', '--repo', FIXTURE, '--scenario', '10k', '--db', db, '--out', out, '--entity-column', 'ticker');
     expect([noColumn.code, noColumn.stderr]).toEqual([EXIT_CODES['invalid-input'], `sandbox: ${db}: no table has a column ticker to find the entities in\n`]);
+    // A checkout whose get_prompts lacks the message-wise prompts (evaluate_entity needs them): bad input, named.
+    const promptsFile = path.join(broken, 'evaluate/prompts.py');
+    writeFileSync(promptsFile, readFileSync(path.join(FIXTURE, 'evaluate/prompts.py'), 'utf8').replace('"message_system": FIN_MESSAGE_SYSTEM,', ''));
+    writeFileSync(qaFile, JSON.stringify(qa));
+    const noMessage = await sandbox('import', 'ddr-bench', '--repo', broken, '--scenario', '10k', '--db', db, '--out', out);
+    expect([noMessage.code, noMessage.stderr]).toEqual([EXIT_CODES['invalid-input'], `sandbox: ${promptsFile}: get_prompts("10k") has no "message_system"\n`]);
     expect(readdirSync(dir).filter((name) => name.startsWith('never'))).toEqual([]);
   });
 });
