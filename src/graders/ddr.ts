@@ -4,7 +4,7 @@ import type { DdrTask } from '../schemas/ddr-task.ts';
 import type { EpisodeScore, SummaryTable } from '../schemas/score.ts';
 import { checklistAccuracy, firstCountingK, gradeChecklist, judgeChecklist } from './checklist.ts';
 import { gradingContext, readCatalog, servedDatabase, type DatabaseCatalog } from './database-catalog.ts';
-import { ddrBenchAccuracy, judgeDdrBench } from './ddr-bench-judge.ts';
+import { DDR_BENCH_THRESHOLDS, ddrBenchAccuracy, judgeDdrBench, type DdrBenchJudgement, type MessageReach } from './ddr-bench-judge.ts';
 import { explorationMetrics } from './exploration.ts';
 import { agentMessages, extractInsights, NOT_EXTRACTED } from './insights.ts';
 import { judgeUsageMetrics, metered, type JudgeUsage } from './metered-judge.ts';
@@ -23,7 +23,8 @@ async function catalogOf(task: DdrTask): Promise<DatabaseCatalog | null> {
 
 /**
  * The DDR grader: the deterministic checklist grader always (subject terms from the questions and the served
- * database's column comments); DDR-Bench's judge (insight extraction, then one verdict per item) when
+ * database's column comments); the task's judge protocol (ours: insight extraction, then one verdict per item;
+ * DDR-Bench's: chat-wise and message-wise verdicts, `ddr-bench-judge.ts`) when
  * `options.judge` is set, else `judge_accuracy` is null (not judged), with the judge's tokens and cost; exploration
  * metrics against the served database's own catalog (null, "not measured", when the task serves no database); and
  * the explorer baseline the task records, beside the score.
@@ -39,11 +40,13 @@ export const ddrGrader: StyleGrader<DdrTask> = {
     const protocol = task.grading.judge_protocol;
     let judged: ItemVerdict[] | null = null;
     let insights: string[] | null = null;
+    let ddrBench: DdrBenchJudgement | null = null;
     let judgeUsage: JudgeUsage | null = null;
     if (options.judge) {
       const judge = metered(options.judge);
       if (protocol === 'ddr-bench') {
-        judged = await judgeDdrBench(checklist, events, task.grading.ddr_bench!, judge.model);
+        ddrBench = await judgeDdrBench(checklist, events, task.grading.ddr_bench!, judge.model);
+        judged = ddrBench.chat;
       } else {
         insights = await extractInsights(events, judge.model);
         judged = await judgeChecklist(checklist, insights, judge.model);
@@ -57,6 +60,7 @@ export const ddrGrader: StyleGrader<DdrTask> = {
     const counts = tally(verdicts);
     const judgedCounts = judged ? tally(judged) : null;
     const judgeAccuracy = judged && judgedCounts ? protocolAccuracy(protocol, judged, judgedCounts.unjudged) : null;
+    const messageWise = ddrBench?.message ?? null;
     const turns = events.filter((event) => event.type === 'model-response').length;
     const score: EpisodeScore = {
       taskId: task.id,
@@ -75,6 +79,16 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         judge_accuracy: judgeAccuracy,
         judge_unjudged: judgedCounts ? judgedCounts.unjudged : null,
         judge_unextracted: insights ? insights.filter((insight) => insight === NOT_EXTRACTED).length : null,
+        // DDR-Bench's message-wise score beside its chat-wise one (evaluate_entity judges both): null when the entity
+        // has no insight (DDR-Bench evaluates it chat-wise only) or the task was imported without the message prompts.
+        ...(ddrBench
+          ? {
+              judge_message_accuracy: messageWise ? ddrBenchAccuracy(messageWise) : null,
+              judge_message_unjudged: messageWise ? tally(messageWise).unjudged : null,
+              judge_insights: ddrBench.insights ? ddrBench.insights.length : null,
+              judge_insights_failed: ddrBench.insights ? ddrBench.insightFailures : null,
+            }
+          : {}),
         ...judgeUsageMetrics(judgeUsage),
         // Without a served database exploration is not measured: those metrics are absent (reports say "not measured").
         ...(exploration
@@ -92,7 +106,12 @@ export const ddrGrader: StyleGrader<DdrTask> = {
         countingK: firstCountingK(verdicts),
         ...(options.judge ? { judgeProtocol: protocol } : {}),
         ...(judged ? { judgeVerdicts: judged, judgeCountingK: firstCountingK(judged), insights } : {}),
-        ...(options.judge && !judged ? { judge: 'not judged: the agent left no final summary, and DDR-Bench leaves such an entity out' } : {}),
+        ...(messageWise ? { judgeMessageVerdicts: messageWise, judgeMessageReach: ddrBench!.messageReach } : {}),
+        ...(ddrBench?.insights ? { ddrBenchInsights: ddrBench.insights } : {}),
+        ...(ddrBench && ddrBench.insights === null ? { judgeMessageWise: 'not judged: the task was imported without DDR-Bench\'s message-wise prompts (import it again)' } : {}),
+        ...(options.judge && !judged && !messageWise
+          ? { judge: 'not judged: the agent left neither a final summary nor an insight, and DDR-Bench leaves such an entity out' }
+          : {}),
         ...(exploration ? { tables: exploration.tables, columns: exploration.columns, database: catalog!.file } : { exploration: 'not measured: the task serves no database' }),
       },
     };
@@ -129,7 +148,8 @@ export const TOP_K = [1, 2, 5, 10, 20, 30, 50, 100] as const;
 
 /**
  * Per scenario: checklist accuracy (mean, median and pooled over entities; judged when a judge ran, else "not
- * judged", with the items the judge left unjudged and its tokens and cost), exploration (coverage, entropy, turns,
+ * judged", and beside it DDR-Bench's message-wise mean over the entities it judged so, with the items the judge left
+ * unjudged and its tokens and cost), exploration (coverage, entropy, turns,
  * ended by itself; "not measured" without a database), and beside them the explorer's mean accuracy on the same
  * tasks (the baseline each task records; "none" when the tasks record none); and the top-k curve of pooled accuracy.
  */
@@ -162,6 +182,8 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
       graded ? percent(median(metric(group, 'accuracy'))) : 'judge only',
       graded ? percent(pooled(group, 'correct')) : 'judge only',
       judged ? whenAll(group.filter((score) => typeof score.metrics.judge_accuracy === 'number'), 'judge_accuracy', 'not judged', percent) : 'not judged',
+      // DDR-Bench's message-wise score beside its chat-wise one, over the entities it judged message-wise.
+      metric(group, 'judge_message_accuracy').length > 0 ? percent(mean(metric(group, 'judge_message_accuracy'))) : 'not judged',
       judged ? sum(group, 'judge_unjudged') : 'not judged',
       judged ? sum(group, 'judge_input_tokens') + sum(group, 'judge_output_tokens') : 'not judged',
       judged ? (cost.some((value) => value === null || value === undefined) ? 'unknown' : Number(sum(group, 'judge_cost_usd').toFixed(4))) : 'not judged',
@@ -178,15 +200,26 @@ export function summarizeDdr(scores: readonly EpisodeScore[]): SummaryTable[] {
     const ks = group.flatMap((score) => (score.details.countingK as Array<number | null> | undefined) ?? []);
     return [scenario, ...TOP_K.map((k) => (items === 0 ? 'judge only' : percent(ks.filter((value) => value !== null && value <= k).length / items)))];
   });
+  // DDR-Bench's top-k analysis of its message-wise verdicts (calculate_cumulative_message_stats), pooled over the
+  // scenario's judged items: correct and incorrect % at each threshold, the rest insufficient.
+  const reachTable = groups.flatMap(([scenario, group]) => {
+    const reach = group.flatMap((score) => (score.details.judgeMessageReach as MessageReach[] | undefined) ?? []);
+    if (reach.length === 0) return [];
+    const share = (k: number, field: keyof MessageReach) => percent(reach.filter((value) => value[field] !== null && value[field] <= k).length / reach.length);
+    return [[scenario, 'correct', ...DDR_BENCH_THRESHOLDS.map((k) => share(k, 'correct'))], [scenario, 'incorrect', ...DDR_BENCH_THRESHOLDS.map((k) => share(k, 'incorrect'))]];
+  });
   return [
     {
       title: 'DDR: checklist accuracy (deterministic grader, %) and exploration',
       columns: [
-        'scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'unjudged', 'judge tokens', 'judge cost $',
+        'scenario', 'episodes', 'acc mean', 'acc median', 'acc pooled', 'judge acc', 'judge msg acc', 'unjudged', 'judge tokens', 'judge cost $',
         'table cov', 'column cov', 'entropy', 'turns', 'ended itself', 'explorer acc',
       ],
       rows,
     },
     { title: 'DDR: top-k curve (pooled accuracy, counting a correct fact once a message among the first k stated it, %)', columns: ['scenario', ...TOP_K.map((k) => `k=${k}`)], rows: curve },
+    ...(reachTable.length > 0
+      ? [{ title: "DDR-Bench message-wise top-k (its cumulative statistics: a verdict counted once every message it names is among the first k insights, %)", columns: ['scenario', 'verdict', ...DDR_BENCH_THRESHOLDS.map((k) => `top-${k}`)], rows: reachTable }]
+      : []),
   ];
 }

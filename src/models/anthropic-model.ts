@@ -23,17 +23,19 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
   const apiKey = options.env.ANTHROPIC_API_KEY;
   if (!apiKey) throw new SandboxError('invalid-input', `model ${options.spec} needs ANTHROPIC_API_KEY in the environment`);
   const baseUrl = (options.env.ANTHROPIC_BASE_URL ?? ANTHROPIC_DEFAULT_BASE_URL).replace(/\/+$/, '');
-  const chatModel = new ChatAnthropic({
-    model: options.model,
-    apiKey,
-    anthropicApiUrl: baseUrl,
-    maxRetries: 0,
-    maxTokens: options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
-    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-  });
   return createLangChainModel({
     spec: options.spec,
-    chatModel,
+    chatModel: (generation) => {
+      const temperature = generation.temperature ?? options.temperature;
+      return new ChatAnthropic({
+        model: options.model,
+        apiKey,
+        anthropicApiUrl: baseUrl,
+        maxRetries: 0,
+        maxTokens: generation.maxOutputTokens ?? options.maxOutputTokens ?? DEFAULT_MAX_OUTPUT_TOKENS,
+        ...(temperature === undefined ? {} : { temperature }),
+      });
+    },
     // The Messages API takes tool_use input only as an object.
     invalidArguments: 'empty-object',
     endpoint: `${baseUrl}/v1/messages`,

@@ -11,6 +11,19 @@ export interface ModelRequest {
    * (`human`), whose thinking time is not the agent's time.
    */
   pauseWallTime?: () => () => void;
+  /**
+   * Limits of this one call, for callers whose protocol sets them per call (DDR-Bench's judge: 2048 output tokens
+   * for a context-quality call, 4096 for GLOBEM's accuracy check). Providers (openai, openai-compatible, anthropic)
+   * send them on the wire; playback models have nothing to limit and ignore them. Absent: the model's own settings.
+   */
+  generation?: GenerationOptions;
+}
+
+/** Per-call generation settings (see `ModelRequest.generation`). */
+export interface GenerationOptions {
+  /** The most tokens the reply may have (OpenAI `max_tokens`, or `max_completion_tokens` for reasoning models; Anthropic `max_tokens`). */
+  maxOutputTokens?: number;
+  temperature?: number;
 }
 
 export interface ModelResponse {

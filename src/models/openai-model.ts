@@ -36,16 +36,21 @@ export function createOpenAIModel(options: OpenAIModelOptions): Model {
   if (!apiKey) {
     throw new SandboxError('invalid-input', `model ${options.spec} needs OPENAI_API_KEY in the environment`);
   }
-  const chatModel = new ChatOpenAICompletions({
-    model: options.model,
-    apiKey,
-    configuration: { baseURL: baseUrl },
-    maxRetries: 0,
-    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-  });
   return createLangChainModel({
     spec: options.spec,
-    chatModel,
+    // LangChain's `maxTokens` goes on the wire as `max_tokens`, or as `max_completion_tokens` for the models it
+    // counts as reasoning models (o-series, gpt-5 but gpt-5-chat), which refuse `max_tokens`.
+    chatModel: (generation) => {
+      const temperature = generation.temperature ?? options.temperature;
+      return new ChatOpenAICompletions({
+        model: options.model,
+        apiKey,
+        configuration: { baseURL: baseUrl },
+        maxRetries: 0,
+        ...(temperature === undefined ? {} : { temperature }),
+        ...(generation.maxOutputTokens === undefined ? {} : { maxTokens: generation.maxOutputTokens }),
+      });
+    },
     invalidArguments: 'raw',
     endpoint: `${baseUrl}/chat/completions`,
     price: compatible ? undefined : lookupPrice('openai', options.model),

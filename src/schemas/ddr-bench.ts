@@ -25,7 +25,20 @@ export const DdrBenchJudgeSchema = z.object({
     chat_user: z.string().min(1),
     accuracy_system: z.string().min(1).optional(),
     accuracy_user: z.string().min(1).optional(),
+    /**
+     * The message-wise prompts (get_prompts(scenario)["message_system"], ["message_user"], filled with
+     * `numbered_context`, `question`, `ground_truth` by evaluate_qa_with_message_list). Absent in tasks imported
+     * before the message-wise evaluation was built: such a task is judged chat-wise only (re-import it).
+     */
+    message_system: z.string().min(1).optional(),
+    message_user: z.string().min(1).optional(),
   }),
+  /**
+   * How DDR-Bench's agent writes the message-wise insights (agent/prompt_manager.py): `get_insight_system_prompt()`,
+   * `build_insight_prompt(…)` as a str.format template of {assistant_content}, {user_content}, {task}, and the task
+   * sentence of this entity it is filled with (the session's task, run_agent.py). Absent with the message prompts.
+   */
+  insight: z.object({ system: z.string().min(1), user: z.string().min(1), task: z.string().min(1) }).optional(),
   /** Where the prompts were read: the checkout and its commit, when it is a git checkout. */
   source: z.string(),
 }).refine((judge) => !judge.use_qa_accuracy || (judge.prompts.accuracy_system !== undefined && judge.prompts.accuracy_user !== undefined), {

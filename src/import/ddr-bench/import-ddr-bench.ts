@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { findEntities } from '../../graders/find-entities.ts';
-import { pythonFormat } from '../../graders/ddr-bench-judge.ts';
+import { pythonFormat } from '../../graders/python-format.ts';
 import { SandboxError } from '../../sandbox-error.ts';
 import type { DdrBenchJudge, DdrBenchScenario } from '../../schemas/ddr-bench.ts';
 import { DdrTaskSchema, type DdrTask } from '../../schemas/ddr-task.ts';
 import { parseJson } from '../../schemas/json-with-schema.ts';
-import { agentSystemPrompt, agentTask, getPrompts } from './read-python.ts';
+import { agentSystemPrompt, agentTask, getPrompts, insightPrompts } from './read-python.ts';
 
 function invalid(message: string): never {
   throw new SandboxError('invalid-task', message);
@@ -145,9 +145,13 @@ export async function importDdrBench(options: DdrBenchImportOptions): Promise<{ 
   const runnerFile = file('run_agent.py');
   const runner = await readText(runnerFile);
 
-  const required = ['chat_system', 'chat_user', ...(useQaAccuracy ? ['accuracy_system', 'accuracy_user'] : [])];
+  // evaluate_entity judges both contexts: the message-wise prompts are as required as the chat-wise ones.
+  const required = ['message_system', 'message_user', 'chat_system', 'chat_user', ...(useQaAccuracy ? ['accuracy_system', 'accuracy_user'] : [])];
   for (const key of required) if (!prompts.has(key)) throw new SandboxError('invalid-input', `${promptsFile}: get_prompts("${scenario}") has no "${key}"`);
   checkTemplate(promptsFile, 'chat_user', prompts.get('chat_user')!, ['context', 'question', 'ground_truth']);
+  checkTemplate(promptsFile, 'message_user', prompts.get('message_user')!, ['numbered_context', 'question', 'ground_truth']);
+  const insight = insightPrompts(managerFile, manager);
+  checkTemplate(managerFile, 'build_insight_prompt', insight.user, ['assistant_content', 'user_content', 'task']);
   if (useQaAccuracy) checkTemplate(promptsFile, 'accuracy_user', prompts.get('accuracy_user')!, ['ground_truth', 'model_answer']);
   const commit = await commitOf(repo);
   const judge: DdrBenchJudge = {
@@ -156,9 +160,11 @@ export async function importDdrBench(options: DdrBenchImportOptions): Promise<{ 
     prompts: {
       chat_system: prompts.get('chat_system')!,
       chat_user: prompts.get('chat_user')!,
+      message_system: prompts.get('message_system')!,
+      message_user: prompts.get('message_user')!,
       ...(useQaAccuracy ? { accuracy_system: prompts.get('accuracy_system')!, accuracy_user: prompts.get('accuracy_user')! } : {}),
     },
-    source: `${path.resolve(repo)}${commit ? ` @ ${commit}` : ''} (evaluate/prompts.py get_prompts("${scenario}"))`,
+    source: `${path.resolve(repo)}${commit ? ` @ ${commit}` : ''} (evaluate/prompts.py get_prompts("${scenario}"), agent/prompt_manager.py insight prompts)`,
   };
 
   const listedSet = new Set(listed);
@@ -196,7 +202,8 @@ export async function importDdrBench(options: DdrBenchImportOptions): Promise<{ 
         scenario: `ddr-bench-${scenario}`,
         checklist: pairs.map((pair, index) => ({ id: `q${index + 1}`, question: pair.question, answer: pair.answer, answer_type: 'text' })),
         judge_protocol: options.judgeProtocol,
-        ddr_bench: judge,
+        // The insight prompt is filled with the session's task (agent/data_agent.py, `self.session.task`): this entity's.
+        ddr_bench: { ...judge, insight: { ...insight, task: taskText } },
       },
       metadata: { ddr_bench: { scenario, entity_id: entity, source_text: pairs.map((pair) => pair.source_text ?? null) } },
     };

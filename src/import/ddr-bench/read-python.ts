@@ -151,3 +151,60 @@ export function agentTask(file: string, source: string, scenario: string, entity
   if (!task) refuse(file, `${choice[1]} sets no task = f"…{id}…"`);
   return `${task[1]}${entity}${task[3]}`;
 }
+
+/**
+ * The one `return <string literal>` of `def name(self, …):` (a docstring and comments aside), and its parameters after
+ * `self`. Read on the source text, not line by line: the literal's own lines may start at any column.
+ */
+function returnedLiteral(file: string, source: string, name: string): { value: string; fString: boolean; params: string[] } {
+  const def = new RegExp(`^([ \\t]*)def ${name}\\(([^)]*)\\)[^:\\n]*:[ \\t]*\\n`, 'm').exec(source);
+  if (!def) refuse(file, `no function ${name}()`);
+  const params = def[2]!.split(',').map((param) => param.split(/[:=]/)[0]!.trim()).filter((param) => param !== '' && param !== 'self');
+  let at = def.index + def[0].length;
+  const skip = () => {
+    for (;;) {
+      const blank = /^(?:[ \t]*(?:#[^\n]*)?\n)+/.exec(source.slice(at));
+      if (!blank) return;
+      at += blank[0].length;
+    }
+  };
+  skip();
+  const docstring = /^[ \t]*/.exec(source.slice(at))![0];
+  const doc = literalAt(source.slice(at + docstring.length));
+  if (doc !== null && !doc.fString && /^[ \t]*(?:#[^\n]*)?\n/.test(source.slice(at + docstring.length + doc.length))) {
+    at += docstring.length + doc.length;
+    skip();
+  }
+  const statement = /^[ \t]+return[ \t]+/.exec(source.slice(at));
+  const literal = statement ? literalAt(source.slice(at + statement[0].length)) : null;
+  if (!statement || literal === null) refuse(file, `${name}() is not one "return <string>" statement`);
+  at += statement[0].length + literal.length;
+  // Nothing else may follow in the function: the next line that is not blank is indented as the def, or less.
+  const after = /^[ \t]*(?:#[^\n]*)?(?:\n|$)/.exec(source.slice(at));
+  const next = after ? /^(?:[ \t]*(?:#[^\n]*)?\n)*([ \t]*)\S/.exec(source.slice(at + after[0].length)) : null;
+  if (!after || (next !== null && next[1]!.length > def[1]!.length)) refuse(file, `${name}() is not one "return <string>" statement`);
+  return { value: literal.value, fString: literal.fString, params };
+}
+
+/**
+ * The insight prompts of DDR-Bench's agent (agent/prompt_manager.py): `get_insight_system_prompt()`'s string, and
+ * `build_insight_prompt(assistant_content, user_content, task)`'s f-string as a str.format template whose fields are
+ * named by position — agent/data_agent.py `_generate_and_save_insight` calls it positionally with the agent's message,
+ * the environment's message and the session's task — so whatever the checkout names its parameters, the template's
+ * fields are {assistant_content}, {user_content} and {task}. Any other expression in the f-string is refused.
+ */
+export function insightPrompts(file: string, source: string): { system: string; user: string } {
+  const system = returnedLiteral(file, source, 'get_insight_system_prompt');
+  if (system.fString) refuse(file, 'get_insight_system_prompt() returns an f-string; this import reads a plain string');
+  const user = returnedLiteral(file, source, 'build_insight_prompt');
+  const CANONICAL = ['assistant_content', 'user_content', 'task'];
+  if (user.params.length !== CANONICAL.length) refuse(file, `build_insight_prompt() takes ${user.params.length} parameters; DDR-Bench's agent passes 3 (assistant content, tool result, task)`);
+  const template = user.fString
+    ? user.value.replace(/\{\{|\}\}|\{([^{}]*)\}/g, (match, name: string | undefined) => {
+        if (name === undefined) return match;
+        const position = user.params.indexOf(name.trim());
+        return position < 0 ? refuse(file, `build_insight_prompt() formats {${name}}, not one of its parameters`) : `{${CANONICAL[position]}}`;
+      })
+    : user.value.replace(/[{}]/g, (brace) => brace + brace);
+  return { system: system.value, user: template };
+}

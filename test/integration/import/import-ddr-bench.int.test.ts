@@ -77,6 +77,14 @@ describe('sandbox import ddr-bench', () => {
     expect(task.grading.judge_protocol).toBe('ddr-bench');
     expect(task.grading.ddr_bench?.use_qa_accuracy).toBe(false);
     expect(task.grading.ddr_bench?.prompts.chat_user).toBe('Context:\n{context}\n\nQuestion: {question}\nReference: {ground_truth}\nBraces stay literal: {{json}}');
+    // The message-wise prompts (get_prompts("10k")), and the insight prompts of agent/prompt_manager.py (fixture), whose
+    // parameters (reasoning, result, goal) are renamed by position, filled later with this entity's task sentence.
+    expect(task.grading.ddr_bench?.prompts.message_user).toBe('Messages:\n{numbered_context}\nQuestion: {question}\nReference: {ground_truth}');
+    expect(task.grading.ddr_bench?.insight).toEqual({
+      system: 'Fixture insight system.',
+      user: 'Fixture insight writer. Goal: {task}\nWhy the tool ran: {assistant_content}\nWhat came back: {user_content}\nBraces stay literal: {{x}}. Reply NO INSIGHT when nothing was learned.',
+      task: 'Study filer 1001 closely',
+    });
     // The integer id 1002 is entity "1002" (str(entity_id)), found in the database, where most of the ids are: companies.cik.
     expect(suite.get('ddr-bench-10k-1002.json')!.grading.entity).toEqual({ kind: 'company', id: '1002', key: { table: 'companies', column: 'cik' } });
     expect(task.environment.servers).toEqual([{ name: 'sql', options: { dbPath: db } }]);
@@ -103,6 +111,12 @@ describe('sandbox import ddr-bench', () => {
     // A database without the entity column is bad input (exit 4), named with the column.
     const noColumn = await sandbox('import', 'ddr-bench', '--repo', FIXTURE, '--scenario', '10k', '--db', db, '--out', out, '--entity-column', 'ticker');
     expect([noColumn.code, noColumn.stderr]).toEqual([EXIT_CODES['invalid-input'], `sandbox: ${db}: no table has a column ticker to find the entities in\n`]);
+    // A checkout whose get_prompts lacks the message-wise prompts (evaluate_entity needs them): bad input, named.
+    const promptsFile = path.join(broken, 'evaluate/prompts.py');
+    writeFileSync(promptsFile, readFileSync(path.join(FIXTURE, 'evaluate/prompts.py'), 'utf8').replace('"message_system": FIN_MESSAGE_SYSTEM,', ''));
+    writeFileSync(qaFile, JSON.stringify(qa));
+    const noMessage = await sandbox('import', 'ddr-bench', '--repo', broken, '--scenario', '10k', '--db', db, '--out', out);
+    expect([noMessage.code, noMessage.stderr]).toEqual([EXIT_CODES['invalid-input'], `sandbox: ${promptsFile}: get_prompts("10k") has no "message_system"\n`]);
     expect(readdirSync(dir).filter((name) => name.startsWith('never'))).toEqual([]);
   });
 });
@@ -117,7 +131,10 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
   let judge: LoopbackServer;
   const SUMMARY = 'FINISH: Revenue rose 12 % to 44.8 million; cash fell to 8 million.';
   /**
-   * The judge's replies, by question. DDR-Bench's protocol (fixture prompts, "Fixture judge"): revenue → JSON
+   * The judge's replies, by question. DDR-Bench's insight writer (fixture prompt_manager.py): the one query's result
+   * (44.8) as an insight. Its message-wise judge ("Fixture judge (finance, per message)"): revenue and cash →
+   * CORRECT_INFO on message 0, the others INSUFFICIENT_INFO; GLOBEM's ("Fixture answerer (wearables, per message)"):
+   * sleep → "It improved. Used messages: 0" then YES, mood → "NO IDEA". Its chat-wise protocol ("Fixture judge"): revenue → JSON
    * CORRECT_INFO in ```json fences; debt → JSON INCORRECT_INFO; profitable → not JSON, saying INCORRECT_INFO; cash →
    * JSON INSUFFICIENT_INFO; dividends → empty every time (API_FAILED). Ours (its own prompts): an extraction call per
    * agent message, then {"verdict": …}: revenue CORRECT, debt INCORRECT, profitable unusable (3 times), cash and
@@ -126,6 +143,11 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
   function reply(request: RecordedRequest) {
     const { system, user } = promptsOf(request);
     const question = /Question: ([^\n]*)/.exec(user)?.[1] ?? '';
+    if (system === 'Fixture insight system.') return chatCompletion({ content: user.includes('44.8') ? ' Revenue reached 44.8 million in 2023. ' : 'NO INSIGHT' });
+    if (system.startsWith('Fixture judge (finance, per message)')) {
+      return chatCompletion({ content: /revenue|cash/.test(question) ? '{"context_quality": "CORRECT_INFO", "supporting_message_indices": [0]}' : '{"context_quality": "INSUFFICIENT_INFO"}' });
+    }
+    if (system.startsWith('Fixture answerer (wearables, per message)')) return chatCompletion({ content: question.includes('sleep') ? 'It improved. Used messages: 0' : 'NO IDEA' });
     if (system.startsWith('Fixture judge')) {
       if (question.includes('revenue')) return chatCompletion({ content: '```json\n{"context_quality": "CORRECT_INFO", "reasoning": "stated"}\n```' });
       if (question.includes('debt')) return chatCompletion({ content: '{"context_quality": "INCORRECT_INFO", "reasoning": "other ratio"}' });
@@ -191,10 +213,33 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
     expect(ddrBench.get('ddr-bench-10k-1002')!.metrics.judge_unjudged).toBe(1);
     expect((ddrBench.get('ddr-bench-10k-1001')!.details.judgeVerdicts as Array<{ verdict: string }>).map((verdict) => verdict.verdict)).toEqual(['CORRECT_INFO', 'INCORRECT_INFO', 'CORRECT_INFO']);
     // The dividends item's judge answered "" five times (DDR-Bench's call_llm_api retries, config.yaml max_retries: 5).
-    const dividendCalls = judge.requests.filter((request) => promptsOf(request).user.includes('dividends') && promptsOf(request).system.startsWith('Fixture judge'));
+    const dividendCalls = judge.requests.filter((request) => promptsOf(request).user.includes('dividends') && promptsOf(request).system.startsWith('Fixture judge (finance).'));
     expect(dividendCalls).toHaveLength(5);
     // Its prompt is the checkout's template filled as Python's str.format fills it: the final summary whole, braces unescaped.
     expect(promptsOf(dividendCalls[0]!).user).toBe(`Context:\n${SUMMARY}\n\nQuestion: Does the company pay dividends?\nReference: No dividends were paid.\nBraces stay literal: {json}`);
+
+    // DDR-Bench's message-wise score beside (evaluate_qa_with_message_list over the one insight the one query gave):
+    // 1001 — revenue CORRECT, debt and profitable INSUFFICIENT → 1/3; 1002 — cash CORRECT, dividends INSUFFICIENT → 1/2.
+    expect(ddrBench.get('ddr-bench-10k-1001')!.metrics).toMatchObject({ judge_message_accuracy: 1 / 3, judge_insights: 1, judge_insights_failed: 0 });
+    expect(ddrBench.get('ddr-bench-10k-1002')!.metrics.judge_message_accuracy).toBe(0.5);
+    // Its insight prompt: the agent's text, and the tool result (the SQL server's JSON body) as Python prints the dict
+    // json.loads makes of it — single-quoted keys, no JSON double quotes left — then the fixture's literal braces.
+    // Its top-k table (calculate_cumulative_message_stats) in the run's summary: revenue and cash correct on insight 0,
+    // so counted from top-5 on, 2 of 5 items = 40 %; no incorrect verdict.
+    const tables = (JSON.parse(readFileSync(path.join(dir, 'runs', 'ddr-bench', 'summary.json'), 'utf8')) as { tables: Array<{ title: string; rows: unknown[][] }> }).tables;
+    const topK = tables.find((table) => table.title.startsWith('DDR-Bench message-wise top-k'))!;
+    expect(topK.rows.map((row) => [row[0], row[1], row[2], row.at(-1)])).toEqual([['ddr-bench-10k (ddr-bench judge)', 'correct', 40, 40], ['ddr-bench-10k (ddr-bench judge)', 'incorrect', 0, 0]]);
+    const insightCall = judge.requests.find((request) => promptsOf(request).system === 'Fixture insight system.')!;
+    const [before, result] = promptsOf(insightCall).user.split('What came back: Tool execution result: ');
+    expect(before).toBe('Fixture insight writer. Goal: Study filer 1001 closely\nWhy the tool ran: Checking revenue.\n');
+    expect(result).toMatch(/^\{'[a-z_]+': [^"]*\[\[44\.8\]\][^"]*\}\nBraces stay literal: \{x\}\. Reply NO INSIGHT when nothing was learned\.$/);
+    // On the wire, per call (DDR-Bench's values; the openai-compatible judge is its vllm route, temperature 0.6):
+    // context and message-wise calls max_tokens 2048 (unified_evaluator.py), insight calls 512 and no temperature (data_agent.py).
+    const bodies = (system: string) => judge.requests.filter((request) => promptsOf(request).system.startsWith(system)).map((request) => request.body as Record<string, unknown>);
+    for (const system of ['Fixture judge (finance).', 'Fixture judge (finance, per message)']) {
+      expect(new Set(bodies(system).map((body) => `${String(body.max_tokens)}/${String(body.temperature)}`))).toEqual(new Set(['2048/0.6']));
+    }
+    expect(new Set(bodies('Fixture insight system.').map((body) => `${String(body.max_tokens)}/${'temperature' in body}`))).toEqual(new Set(['512/false']));
 
     // Ours (checklist.ts judgeChecklist): over the items with a verdict — 1001: CORRECT, INCORRECT, unusable (UNJUDGED) → 1/2.
     const ours = await run(oursSuite, 'ours', true);
@@ -216,11 +261,25 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
     }
     expect(globem.get('ddr-bench-globem-ins-w_7')!.metrics.judge_accuracy).toBe(0.5);
     expect(globem.get('ddr-bench-globem-ins-w_7')!.passed).toBe(false);
+    // Message-wise the same rule: sleep "It improved. Used messages: 0", checked YES → CORRECT; mood NO IDEA → 1/2.
+    expect(globem.get('ddr-bench-globem-ins-w_7')!.metrics.judge_message_accuracy).toBe(0.5);
+    // openai:gpt-4o-mini is DDR-Bench's openai route: temperature 0.5; the answers 2048 tokens, the accuracy checks
+    // call_llm_api's default 4096 (LangChain names the limit max_tokens for this non-reasoning model).
+    const globemBodies = (system: string) => judge.requests.filter((request) => promptsOf(request).system.startsWith(system)).map((request) => request.body as Record<string, unknown>);
+    expect(new Set(globemBodies('Fixture answerer').map((body) => `${String(body.max_tokens)}/${String(body.temperature)}`))).toEqual(new Set(['2048/0.5']));
+    expect(globemBodies('Fixture checker').map((body) => `${String(body.max_tokens)}/${String(body.temperature)}`)).toEqual(['4096/0.5', '4096/0.5']);
 
     const results = await sandbox('results', path.join(dir, 'runs'), '--store', path.join(dir, 'results.duckdb'), '--json');
     expect(results.code).toBe(0);
     const reports = (JSON.parse(results.stdout) as { reports: Record<string, Array<Record<string, unknown>>> }).reports;
     const rows = reports.judges!.map((row) => [row.run, row.group, row.protocol, row.episodes, row.items, row.correct, row.unjudged, row.mean_accuracy, row.pooled_accuracy]);
+    // Beside them DDR-Bench's message-wise scores, by hand: 10k (1/3 + 1/2) / 2 = 0.4167 mean, 2/5 pooled; GLOBEM 1/2; ours none.
+    const messageRows = reports.judges!.map((row) => [row.run, row.message_episodes, row.message_items, row.message_correct, row.message_insufficient, row.message_mean_accuracy, row.message_pooled_accuracy]);
+    expect(messageRows).toEqual([
+      ['ddr-bench', 2, 5, 2, 3, 0.4167, 0.4],
+      ['globem', 1, 2, 1, 1, 0.5, 0.5],
+      ['ours', null, null, null, null, null, null],
+    ]);
     // mean over entities (DDR-Bench's average_correct_percentage) and pooled (its overall_correct_percentage), by hand:
     // ddr-bench 10k: (2/3 + 0) / 2 = 0.3333, 2/5 = 0.4; ours: (0.5 + 0) / 2 = 0.25, 1/5 = 0.2; globem 1/2.
     expect(rows).toEqual([
@@ -229,15 +288,17 @@ describe('grading imported DDR-Bench tasks through a loopback judge', () => {
       ['ours', 'ddr-bench-10k', 'ours', 2, 5, 1, 1, 0.25, 0.2],
     ]);
     // The judge's tokens in the ledger, 100 in and 20 out per call (the loopback server's usage), calls counted by hand:
-    // DDR-Bench's 10-K: 1001 three, 1002 one + five → 9; ours: 1001 two extractions (two agent messages) + 1 + 1 + 3
-    // attempts, 1002 two extractions + 1 + 1 → 11; GLOBEM: answer + check, answer alone → 3.
+    // DDR-Bench's 10-K: chat-wise 1001 three, 1002 one + five → 9, and per entity one insight (one tool call) and one
+    // message-wise call per item (3 + 2) → 7: 16; ours: 1001 two extractions (two agent messages) + 1 + 1 + 3
+    // attempts, 1002 two extractions + 1 + 1 → 11; GLOBEM: chat-wise answer + check, answer alone → 3, and one
+    // insight + message-wise answer + check, answer alone → 4: 7.
     // The loopback model of the 10-K runs has no price (unknown, never 0); gpt-4o-mini's is $0.15 in and $0.60 out per
-    // million tokens: 300 × 0.15 / 1e6 + 60 × 0.6 / 1e6 = $0.000081 — shown though the scripted agent's own price is unknown.
+    // million tokens: 700 × 0.15 / 1e6 + 140 × 0.6 / 1e6 = $0.000189 — shown though the scripted agent's own price is unknown.
     const ledger = new Map(reports.cost!.filter((row) => row.task === 'all tasks').map((row) => [row.run, [row.judged, row.judge_input_tokens, row.judge_output_tokens, row.judge_price, row.judge_usd, row.price]]));
-    expect(ledger.get('ddr-bench')).toEqual([2, 900, 180, 'unknown', null, 'unknown']);
+    expect(ledger.get('ddr-bench')).toEqual([2, 1600, 320, 'unknown', null, 'unknown']);
     expect(ledger.get('ours')).toEqual([2, 1100, 220, 'unknown', null, 'unknown']);
-    expect(ledger.get('globem')).toEqual([1, 300, 60, 'known', 0.000081, 'unknown']);
+    expect(ledger.get('globem')).toEqual([1, 700, 140, 'known', 0.000189, 'unknown']);
     expect(ledger.get('unjudged')).toEqual([0, null, null, 'not judged', null, 'unknown']);
-    expect(reports.judges!.find((row) => row.run === 'globem')!.judge_usd).toBe(0.000081);
+    expect(reports.judges!.find((row) => row.run === 'globem')!.judge_usd).toBe(0.000189);
   });
 });

@@ -100,6 +100,17 @@ describe('anthropic: against a loopback Messages server', () => {
     });
   });
 
+  it('sends a call\'s own max_tokens and temperature; the calls without them keep the model\'s max_tokens', async () => {
+    server = await startAnthropicServer([{ text: 'a' }, { text: 'b' }]);
+    const model = await anthropic();
+    await model.respond({ messages: start, tools: [], generation: { maxOutputTokens: 2048, temperature: 0.5 } });
+    await model.respond({ messages: start, tools: [] });
+    const sent = server.requests.map((request) => request.body as SentBody & { temperature?: number });
+    expect([sent[0]!.max_tokens, sent[0]!.temperature]).toEqual([2048, 0.5]);
+    // anthropic-model.ts DEFAULT_MAX_OUTPUT_TOKENS (the Messages API requires max_tokens), no temperature.
+    expect([sent[1]!.max_tokens, 'temperature' in sent[1]!]).toEqual([8192, false]);
+  });
+
   it('keeps a tool_use input that is not an object as raw text; sends it back as {} under the same id', async () => {
     server = await startAnthropicServer([{ toolUses: [{ id: 'toolu_bad', name: 'get_weather', input: '{"city": "Par' }] }, { text: 'ok' }]);
     const model = await anthropic();

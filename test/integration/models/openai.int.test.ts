@@ -68,6 +68,23 @@ describe('openai: against a loopback Chat Completions server', () => {
     ]);
   });
 
+  it('sends a call\'s own output limit and temperature, and the model\'s own settings on the calls without them', async () => {
+    server = await startOpenAIServer([{ content: 'a' }, { content: 'b' }, { content: 'c' }, { content: 'd' }]);
+    const model = await openai();
+    await model.respond({ messages: start, tools: [], generation: { maxOutputTokens: 2048, temperature: 0.5 } });
+    await model.respond({ messages: start, tools: [] });
+    await model.respond({ messages: start, tools: [WEATHER_TOOL], generation: { maxOutputTokens: 4096 } });
+    const sent = server.requests.map((request) => request.body as Record<string, unknown>);
+    expect([sent[0]!.max_tokens, sent[0]!.temperature]).toEqual([2048, 0.5]);
+    // The call without limits goes out as before: no max_tokens, no temperature (the server's defaults).
+    expect(['max_tokens' in sent[1]!, 'max_completion_tokens' in sent[1]!, 'temperature' in sent[1]!]).toEqual([false, false, false]);
+    expect([sent[2]!.max_tokens, 'temperature' in sent[2]!, (sent[2]!.tools as unknown[]).length]).toEqual([4096, false, 1]);
+    // A reasoning model (DDR-Bench's default judge, gpt-5-mini) refuses max_tokens: LangChain names the limit max_completion_tokens.
+    const reasoning = await openai('gpt-5-mini');
+    await reasoning.respond({ messages: start, tools: [], generation: { maxOutputTokens: 2048 } });
+    expect([(server.requests[3]!.body as Record<string, unknown>).max_completion_tokens, 'max_tokens' in (server.requests[3]!.body as object)]).toEqual([2048, false]);
+  });
+
   it('keeps invalid JSON arguments as raw text, and sends them back verbatim', async () => {
     server = await startOpenAIServer([
       { toolCalls: [{ id: 'ok', name: 'get_weather', arguments: '{"city":"Rome"}' }, { id: 'bad', name: 'get_weather', arguments: '{"city": "Par' }] },

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { chatWiseContext, pythonFormat } from '../../../src/graders/ddr-bench-judge.ts';
-import { agentSystemPrompt, agentTask, getPrompts } from '../../../src/import/ddr-bench/read-python.ts';
+import { chatWiseContext } from '../../../src/graders/ddr-bench-judge.ts';
+import { pythonFormat } from '../../../src/graders/python-format.ts';
+import { agentSystemPrompt, agentTask, getPrompts, insightPrompts } from '../../../src/import/ddr-bench/read-python.ts';
 import type { TrajectoryEvent } from '../../../src/schemas/event.ts';
 
 describe("Python's str.format, as DDR-Bench fills its templates", () => {
@@ -58,6 +59,25 @@ ${extra}        return enhanced_prompt
       'm.py: build_system_prompt_with_task() appends an expression this import does not read: task.upper()',
     );
     expect(() => agentSystemPrompt('m.py', MANAGER('        print(enhanced_prompt)\n'), 'Go')).toThrow(/has a statement this import does not read: print\(enhanced_prompt\)/);
+  });
+  const INSIGHTS = (body: string) => `class PromptManager:
+    def build_insight_prompt(self, why: str, got: str, goal: str) -> str:
+        """Build prompt"""
+        # a comment
+${body}
+
+    def get_insight_system_prompt(self) -> str:
+        return "Sys {not a field}"
+`;
+  it('the insight prompts: the system string as is; build_insight_prompt\'s f-string with its fields named by position (data_agent.py passes them so)', () => {
+    // The f-string's own lines start at column 0, as DDR-Bench's do; {{ }} stay doubled (a str.format template now).
+    expect(insightPrompts('m.py', INSIGHTS('        return f"""Goal {goal}\nWhy {why}\nGot {got} {{k}}"""'))).toEqual({
+      system: 'Sys {not a field}',
+      user: 'Goal {task}\nWhy {assistant_content}\nGot {user_content} {{k}}',
+    });
+    expect(() => insightPrompts('m.py', INSIGHTS('        return f"{why.upper()}"'))).toThrow('m.py: build_insight_prompt() formats {why.upper()}, not one of its parameters');
+    expect(() => insightPrompts('m.py', INSIGHTS('        text = f"{why}"\n        return text'))).toThrow('m.py: build_insight_prompt() is not one "return <string>" statement');
+    expect(() => insightPrompts('m.py', INSIGHTS('        return "a"\n        print(1)'))).toThrow('m.py: build_insight_prompt() is not one "return <string>" statement');
   });
   it("run_agent.py: the scenario's analyzer's task f-string with the entity in its field", () => {
     const runner = 'class PatientBatchAnalyzer(B):\n    def p(self):\n        task = f"Look at patient {sid} now"\n\ndef main():\n    if args.scenario == "mimic":\n        analyzer = PatientBatchAnalyzer(x)\n';
