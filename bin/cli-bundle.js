@@ -9,8 +9,7 @@
 // has a bundle of its own. Where it cannot be built (or SANDBOX_CLI_BUNDLE=off, or another process is building it)
 // the sources run through tsx as before.
 //   node bin/cli-bundle.js   builds it now (the postinstall step of `npm install` / `npm ci`)
-import { createHash } from 'node:crypto';
-import { isBuiltin } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -21,27 +20,43 @@ const ENTRY = 'src/cli/main.ts';
 /** Files that shape the build without being modules of it: the build's options, TypeScript's settings, esbuild's version. */
 const BUILD_FILES = ['bin/cli-bundle.js', 'tsconfig.json', 'package.json', 'node_modules/esbuild/package.json'];
 /** Each checkout's bundle is its own (node_modules may be shared through a symlink, and the bundle names its sources by path). */
-const ROOT_KEY = sha256(ROOT).slice(0, 16);
+const ROOT_KEY = keyOf(ROOT);
 /** Names this checkout's bundle folder and what it was built from (read by its test). */
 export const POINTER = path.join(CACHE, `${ROOT_KEY}.json`);
 const LOCK = path.join(CACHE, `${ROOT_KEY}.lock`);
 /**
  * The packages bundled with our code, with every package they import in turn: what a server start loads before it can
- * answer `initialize` (commander, our task schemas' zod, the MCP SDK with its ajv, the argument checker). From
- * node_modules they cost ≈250 ms of CPU at each start (Node resolves, reads and compiles ~260 ES modules one by one;
- * bundled ≈50 ms). Each bundled file is an input like our sources (checked by its stat at each start, rebuilt when it
- * changes). The others stay imports of node_modules: native ones, those reading their own files (Pyodide, DuckDB,
- * LanceDB), and the rest, which a start does not load before answering. None of these is handed a schema or an object
- * by a package left outside (a second copy of zod, loaded by LangChain for `run`, meets none of ours).
+ * answer `initialize` (commander, zod for our schemas, the MCP SDK with its ajv, the argument checker, the task
+ * lookup's glob). From node_modules they cost ≈250 ms of CPU at each start (Node resolves, reads and compiles ~300 ES
+ * modules one by one); bundled, ≈50 ms. Each bundled file is an input like our sources (checked by its stat at each
+ * start, rebuilt when it changes). The others stay imports of node_modules: native ones, those reading their own files
+ * (Pyodide, DuckDB, LanceDB), and the rest, which a start does not load before answering. None of ours hands a schema
+ * or an object to a package left outside (LangChain, loaded by `run`, brings its own copy of zod and meets none of ours).
  */
-const BUNDLED_PACKAGES = new Set(['commander', 'dotenv', 'zod', '@modelcontextprotocol/sdk', '@cfworker/json-schema']);
+const BUNDLED_PACKAGES = new Set(['commander', 'zod', '@modelcontextprotocol/sdk', '@cfworker/json-schema', 'tinyglobby']);
 /** A bundled package's CommonJS code (`require('node:fs')`) needs `require` in an ES module chunk. */
 const REQUIRE_BANNER = "import { createRequire as __sandboxCreateRequire } from 'node:module'; const require = __sandboxCreateRequire(import.meta.url);";
 /** What `import.meta.url` becomes in the bundle: each module's own source URL (declared per module by `sourceFiles`). */
 const SOURCE_URL = '__sourceUrl';
 
+/**
+ * node:crypto is loaded only when a file's content is hashed (a build, or a file whose stat changed): a start that finds
+ * the bundle fresh does without its ~16 internal modules, which Node compiles at load under --no-node-snapshot.
+ */
+let crypto;
 function sha256(data) {
-  return createHash('sha256').update(data).digest('hex');
+  crypto ??= createRequire(import.meta.url)('node:crypto');
+  return crypto.createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * A checkout's key (its pointer file's and bundle folders' name): FNV-1a (64 bits) of its path, so that a start
+ * needs no node:crypto. Two paths with one key could only make each other rebuild: the pointer names its root.
+ */
+function keyOf(root) {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(root)) hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * 0x100000001b3n);
+  return hash.toString(16).padStart(16, '0');
 }
 
 /**
@@ -234,7 +249,7 @@ function prune(current) {
     }
     if (users.some(alive)) continue;
     rmSync(dir, { recursive: true, force: true });
-    if (root !== undefined && root !== ROOT) rmSync(path.join(CACHE, `${sha256(root).slice(0, 16)}.json`), { force: true });
+    if (root !== undefined && root !== ROOT) rmSync(path.join(CACHE, `${keyOf(root)}.json`), { force: true });
   }
 }
 
