@@ -1,11 +1,12 @@
 // The `sandbox` command's code as plain JavaScript, so that a start (above all a server's: an MCP client waits for its
 // `initialize` answer) does not go through tsx's loader, which resolved and compiled ~360 TypeScript modules on every
 // start (issue 36: ≈1.5 s of CPU before the gateway answered). esbuild bundles src/cli/main.ts and everything of this
-// repository it imports into ES modules (split at each dynamic import, so a command still loads only what it uses;
-// packages stay imports of node_modules: native ones, Pyodide's assets and every package's own files work as from
-// the sources) under node_modules/.cache/agent-sandbox/cli-bundle/. The bundle never runs stale: each start hashes
-// every file the build read (and this file, tsconfig.json, package.json and esbuild's package.json) and compares
-// them with what was bundled; any difference rebuilds it (≈1 s) before running. A checkout moved or copied elsewhere
+// repository it imports into ES modules (split at each dynamic import, so a command still loads only what it uses),
+// with the few packages a server start loads before it answers (BUNDLED_PACKAGES); every other package stays an import
+// of node_modules (native ones, Pyodide's assets and every package's own files work as from the sources), under
+// node_modules/.cache/agent-sandbox/cli-bundle/. The bundle never runs stale: each start checks every file the build
+// read, a bundled package's included (and this file, tsconfig.json, package.json and esbuild's package.json), against
+// what was bundled (by its stat, else its content's hash); any difference rebuilds it (≈3 s) before running. A checkout moved or copied elsewhere
 // has a bundle of its own. Where it cannot be built (or SANDBOX_CLI_BUNDLE=off, or another process is building it)
 // the sources run through tsx as before.
 //   node bin/cli-bundle.js   builds it now (the postinstall step of `npm install` / `npm ci`)
