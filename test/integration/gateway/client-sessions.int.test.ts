@@ -110,13 +110,14 @@ describe('a stdio client that calls a tool with its handshake', () => {
     // artwork_locator's rule (the task's implementation): every artwork whose title contains the one asked, ignoring case
     const expected = demo.environment.servers[0]!.options.world.artworks.filter((artwork) => artwork.title.toLowerCase().includes('starry harbor'));
     const child = spawn(process.execPath, [SANDBOX, 'serve', '--task', 'demo', '--out', out], { stdio: ['pipe', 'pipe', 'ignore'] });
-    const answers = new Map<number, { result?: { content: Array<{ text: string }>; isError?: boolean } }>();
+    type Answer = { id?: number; result?: { content: Array<{ text: string }>; isError?: boolean } };
+    const answers = new Map<number, Answer>();
     const answered = new Promise<void>((resolve, reject) => {
       let buffer = '';
       child.stdout.on('data', (chunk: Buffer) => {
         buffer += chunk.toString();
         for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
-          const message = JSON.parse(buffer.slice(0, end)) as { id?: number };
+          const message = JSON.parse(buffer.slice(0, end)) as Answer;
           buffer = buffer.slice(end + 1);
           if (typeof message.id === 'number') answers.set(message.id, message);
           if (answers.has(2)) resolve();
