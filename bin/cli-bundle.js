@@ -1,15 +1,16 @@
 // The `sandbox` command's code as plain JavaScript, so that a start (above all a server's: an MCP client waits for its
 // `initialize` answer) does not go through tsx's loader, which resolved and compiled ~360 TypeScript modules on every
 // start (issue 36: ≈1.5 s of CPU before the gateway answered). esbuild bundles src/cli/main.ts and everything of this
-// repository it imports into ES modules (split at each dynamic import, so a command still loads only what it uses;
-// packages stay imports of node_modules: native ones, Pyodide's assets and every package's own files work as from
-// the sources) under node_modules/.cache/agent-sandbox/cli-bundle/. The bundle never runs stale: each start hashes
-// every file the build read (and this file, tsconfig.json, package.json and esbuild's package.json) and compares
-// them with what was bundled; any difference rebuilds it (≈1 s) before running. A checkout moved or copied elsewhere
+// repository it imports into ES modules (split at each dynamic import, so a command still loads only what it uses),
+// with the few packages a server start loads before it answers (BUNDLED_PACKAGES); every other package stays an import
+// of node_modules (native ones, Pyodide's assets and every package's own files work as from the sources), under
+// node_modules/.cache/agent-sandbox/cli-bundle/. The bundle never runs stale: each start checks every file the build
+// read, a bundled package's included (and this file, tsconfig.json, package.json and esbuild's package.json), against
+// what was bundled (by its stat, else its content's hash); any difference rebuilds it (≈3 s) before running. A checkout moved or copied elsewhere
 // has a bundle of its own. Where it cannot be built (or SANDBOX_CLI_BUNDLE=off, or another process is building it)
 // the sources run through tsx as before.
 //   node bin/cli-bundle.js   builds it now (the postinstall step of `npm install` / `npm ci`)
-import { createHash } from 'node:crypto';
+import { createRequire, isBuiltin } from 'node:module';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -20,15 +21,43 @@ const ENTRY = 'src/cli/main.ts';
 /** Files that shape the build without being modules of it: the build's options, TypeScript's settings, esbuild's version. */
 const BUILD_FILES = ['bin/cli-bundle.js', 'tsconfig.json', 'package.json', 'node_modules/esbuild/package.json'];
 /** Each checkout's bundle is its own (node_modules may be shared through a symlink, and the bundle names its sources by path). */
-const ROOT_KEY = sha256(ROOT).slice(0, 16);
+const ROOT_KEY = keyOf(ROOT);
 /** Names this checkout's bundle folder and what it was built from (read by its test). */
 export const POINTER = path.join(CACHE, `${ROOT_KEY}.json`);
 const LOCK = path.join(CACHE, `${ROOT_KEY}.lock`);
+/**
+ * The packages bundled with our code, with every package they import in turn: what a server start loads before it can
+ * answer `initialize` (commander, zod for our schemas, the MCP SDK with its ajv, the argument checker, the task
+ * lookup's glob). From node_modules they cost ≈250 ms of CPU at each start (Node resolves, reads and compiles ~300 ES
+ * modules one by one); bundled, ≈50 ms. Each bundled file is an input like our sources (checked by its stat at each
+ * start, rebuilt when it changes). The others stay imports of node_modules: native ones, those reading their own files
+ * (Pyodide, DuckDB, LanceDB), and the rest, which a start does not load before answering. None of ours hands a schema
+ * or an object to a package left outside (LangChain, loaded by `run`, brings its own copy of zod and meets none of ours).
+ */
+const BUNDLED_PACKAGES = new Set(['commander', 'zod', '@modelcontextprotocol/sdk', '@cfworker/json-schema', 'tinyglobby']);
+/** A bundled package's CommonJS code (`require('node:fs')`) needs `require` in an ES module chunk. */
+const REQUIRE_BANNER = "import { createRequire as __sandboxCreateRequire } from 'node:module'; const require = __sandboxCreateRequire(import.meta.url);";
 /** What `import.meta.url` becomes in the bundle: each module's own source URL (declared per module by `sourceFiles`). */
 const SOURCE_URL = '__sourceUrl';
 
+/**
+ * node:crypto is loaded only when a file's content is hashed (a build, or a file whose stat changed): a start that finds
+ * the bundle fresh does without its ~16 internal modules, which Node compiles at load under --no-node-snapshot.
+ */
+let crypto;
 function sha256(data) {
-  return createHash('sha256').update(data).digest('hex');
+  crypto ??= createRequire(import.meta.url)('node:crypto');
+  return crypto.createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * A checkout's key (its pointer file's and bundle folders' name): FNV-1a (64 bits) of its path, so that a start
+ * needs no node:crypto. Two paths with one key could only make each other rebuild: the pointer names its root.
+ */
+function keyOf(root) {
+  let hash = 0xcbf29ce484222325n;
+  for (const byte of Buffer.from(root)) hash = BigInt.asUintN(64, (hash ^ BigInt(byte)) * 0x100000001b3n);
+  return hash.toString(16).padStart(16, '0');
 }
 
 /**
@@ -107,7 +136,7 @@ function takeLock() {
  * from it (REPO_ROOT, constraints/*.js read as text, query-worker.ts, createRequire) are the same as from the sources.
  */
 function sourceFiles(inputs, settledBefore) {
-  const loaders = { '.ts': 'ts', '.mts': 'ts', '.js': 'js', '.mjs': 'js', '.json': 'json' };
+  const loaders = { '.ts': 'ts', '.mts': 'ts', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.json': 'json' };
   return {
     name: 'source-files',
     setup(build) {
@@ -120,6 +149,25 @@ function sourceFiles(inputs, settledBefore) {
         // on the first line, so line numbers stay those of the source
         const declared = loader !== 'json' && text.includes('import.meta.url') ? `const ${SOURCE_URL} = ${JSON.stringify(pathToFileURL(args.path).href)}; ` : '';
         return { contents: declared + text, loader };
+      });
+    },
+  };
+}
+
+const packageOf = (specifier) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+
+/**
+ * Bundles the packages of BUNDLED_PACKAGES and what they import (resolved from their own folder, as Node would: a
+ * nested version stays theirs); leaves every other package an import.
+ */
+function choosePackages() {
+  return {
+    name: 'choose-packages',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (isBuiltin(args.path)) return { external: true };
+        if (args.importer.split(path.sep).includes('node_modules')) return undefined;
+        return BUNDLED_PACKAGES.has(packageOf(args.path)) ? undefined : { external: true };
       });
     },
   };
@@ -149,9 +197,9 @@ async function buildBundle() {
         format: 'esm',
         platform: 'node',
         target: 'node20',
-        packages: 'external',
         define: { 'import.meta.url': SOURCE_URL },
-        plugins: [sourceFiles(inputs, settledBefore)],
+        banner: { js: REQUIRE_BANNER },
+        plugins: [choosePackages(), sourceFiles(inputs, settledBefore)],
         logLevel: 'silent',
       });
     } finally {
@@ -202,7 +250,7 @@ function prune(current) {
     }
     if (users.some(alive)) continue;
     rmSync(dir, { recursive: true, force: true });
-    if (root !== undefined && root !== ROOT) rmSync(path.join(CACHE, `${sha256(root).slice(0, 16)}.json`), { force: true });
+    if (root !== undefined && root !== ROOT) rmSync(path.join(CACHE, `${keyOf(root)}.json`), { force: true });
   }
 }
 

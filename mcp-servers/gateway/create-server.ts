@@ -174,10 +174,6 @@ export function createServer(options: GatewayServerOptions): McpServer {
       }
       await session?.close('the client started another task');
       adopt(undefined);
-  // The task's session (its servers, tools and validator) is opened as soon as the handshake is done, so the
-  // client's first tools/list or call finds it ready or under way; the server answered `initialize` without it.
-  // A failed open is reported by the request that needs it (current() tries again).
-  if (!suiteMode) mcp.server.oninitialized = () => void current().catch(() => undefined);
       opening = catalog.open(taskId, clientInfo()).then(adopt);
       const opened = (await opening)!;
       await mcp.server.sendToolListChanged().catch(() => undefined);

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Command, Option } from 'commander';
-import dotenv from 'dotenv';
+import type Dotenv from 'dotenv';
 import type * as Yaml from 'yaml';
 import { z } from 'zod';
 import { formatIssuePath } from '../schemas/describe-zod-error.ts';
@@ -128,10 +128,13 @@ function parseValue(option: Option, key: string, value: ConfigValue, file: strin
  * directory (if any), through dotenv; a variable already set is never overridden.
  */
 export function loadEnvFiles(explicit: string | undefined, cwd = process.cwd()): void {
+  // dotenv is required only when there is a file to read: it loads node:crypto, ~16 internal modules that Node
+  // compiles at each start under --no-node-snapshot (issue 36: a server's start)
+  const dotenv = () => createRequire(import.meta.url)('dotenv') as typeof Dotenv;
   if (explicit !== undefined) {
     if (!existsSync(explicit)) throw new SandboxError('not-found', `no env file ${explicit}`);
-    dotenv.config({ path: explicit, override: false, quiet: true });
+    dotenv().config({ path: explicit, override: false, quiet: true });
   }
   const local = path.join(cwd, '.env');
-  if (existsSync(local) && path.resolve(explicit ?? '') !== local) dotenv.config({ path: local, override: false, quiet: true });
+  if (existsSync(local) && path.resolve(explicit ?? '') !== local) dotenv().config({ path: local, override: false, quiet: true });
 }

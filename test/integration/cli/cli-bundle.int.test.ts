@@ -2,9 +2,10 @@
 // temporary copy of the repository (its node_modules a link to this one's, so the copy's bundle is a checkout's own):
 // a bundle whose code was altered after the build runs as it is (so it is the bundle that runs, not the sources),
 // and once a source differs from what was bundled — edited, or its recorded hash not the file's — the sources' code
-// runs, never the bundle's.
+// runs, never the bundle's. The packages bundled with our code are inputs too: the copy's commander is a copy of its
+// own (every other package a link), and its help text edited in node_modules is what runs.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -52,7 +53,14 @@ beforeAll(async () => {
       // a file deleted in the working tree
     }
   }
-  symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(copy, 'node_modules'));
+  // node_modules: a link per package (not the folder: the bundle cache inside it is the copy's), commander a copy
+  mkdirSync(path.join(copy, 'node_modules'));
+  for (const entry of readdirSync(path.join(REPO_ROOT, 'node_modules'))) {
+    if (entry === '.cache') continue;
+    const from = realpathSync(path.join(REPO_ROOT, 'node_modules', entry));
+    if (entry === 'commander') cpSync(from, path.join(copy, 'node_modules', entry), { recursive: true });
+    else symlinkSync(from, path.join(copy, 'node_modules', entry));
+  }
   // the copy's own module: its pointer file is the copy's
   ({ POINTER: pointerFile } = (await import(pathToFileURL(path.join(copy, 'bin/cli-bundle.js')).href)) as { POINTER: string });
 }, 120_000);
@@ -104,6 +112,18 @@ describe('the CLI bundle (bin/cli-bundle.js)', { timeout: 300_000 }, () => {
     const help = serveHelp();
     expect(help).toContain('Description edited in the sources');
     expect(help).not.toContain('from the rebuilt bundle');
+  });
+
+  it('a bundled package edited in node_modules runs as edited, never the bundle built before the edit', () => {
+    serveHelp();
+    // commander's code in the bundle is what runs (esbuild prints its strings in double quotes)
+    alterBundle('helpGroupHeading ?? "Options:"', 'helpGroupHeading ?? "Options from the bundle:"');
+    expect(serveHelp()).toContain('\nOptions from the bundle:\n');
+    const file = path.join(copy, 'node_modules/commander/lib/help.js');
+    writeFileSync(file, readFileSync(file, 'utf8').replace("helpGroupHeading ?? 'Options:'", "helpGroupHeading ?? 'Options of the edited package:'"));
+    const help = serveHelp();
+    expect(help).toContain('\nOptions of the edited package:\n');
+    expect(help).not.toContain('Options from the bundle:');
   });
 
   it('SANDBOX_CLI_BUNDLE=off runs the sources even beside a fresh bundle', () => {

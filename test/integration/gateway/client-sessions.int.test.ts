@@ -1,4 +1,4 @@
-import { execFile, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -96,6 +96,53 @@ describe('Claude Code over stdio', () => {
     expect(await endOf(path.join(out, files[1]!))).toMatchObject({ type: 'episode-end', status: 'incomplete', reason: 'the server got SIGINT', counts: { toolCalls: 1 } });
     const { stdout } = await run(process.execPath, [SANDBOX, 'grade', path.join(out, files[0]!), '--json'], { timeout: 60_000 });
     expect((JSON.parse(stdout) as { scores: Array<{ metrics: Record<string, number> }> }).scores[0]!.metrics).toMatchObject({ solved: 1, sr: 1, psr: 1 });
+  });
+});
+
+describe('a stdio client that calls a tool with its handshake', () => {
+  // The gateway answers `initialize` before the task's session is open (issue 36); a call sent in the same write as
+  // the handshake, before the answer arrives, waits for the session and is answered as any call.
+  it('answers the call as the task\'s tool does', { timeout: 60_000 }, async () => {
+    const out = mkdtempSync(path.join(os.tmpdir(), 'gateway-eager-'));
+    const demo = JSON.parse(readFileSync(path.join(REPO_ROOT, 'episodes/demo/demo.json'), 'utf8')) as {
+      environment: { servers: Array<{ options: { world: { artworks: Array<{ title: string }> } } }> };
+    };
+    // artwork_locator's rule (the task's implementation): every artwork whose title contains the one asked, ignoring case
+    const expected = demo.environment.servers[0]!.options.world.artworks.filter((artwork) => artwork.title.toLowerCase().includes('starry harbor'));
+    const child = spawn(process.execPath, [SANDBOX, 'serve', '--task', 'demo', '--out', out], { stdio: ['pipe', 'pipe', 'ignore'] });
+    type Answer = { id?: number; result?: { content: Array<{ text: string }>; isError?: boolean } };
+    const answers = new Map<number, Answer>();
+    const answered = new Promise<void>((resolve, reject) => {
+      let buffer = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        buffer += chunk.toString();
+        for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+          const message = JSON.parse(buffer.slice(0, end)) as Answer;
+          buffer = buffer.slice(end + 1);
+          if (typeof message.id === 'number') answers.set(message.id, message);
+          if (answers.has(2)) resolve();
+        }
+      });
+      child.once('exit', (code) => reject(new Error(`the gateway exited ${code}`)));
+    });
+    child.stdin.write(
+      [
+        { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'eager', version: '1' } } },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'artwork_locator', arguments: { title: 'The Starry Harbor' } } },
+      ]
+        .map((message) => `${JSON.stringify(message)}\n`)
+        .join(''),
+    );
+    try {
+      await answered;
+    } finally {
+      await stop(child);
+    }
+    expect(answers.get(1)?.result).toBeDefined();
+    const call = answers.get(2)!.result!;
+    expect(call.isError).toBeFalsy();
+    expect(JSON.parse(call.content[0]!.text)).toEqual(expected);
   });
 });
 
