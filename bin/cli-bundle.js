@@ -9,6 +9,8 @@
 // what was bundled (by its stat, else its content's hash); any difference rebuilds it (≈3 s) before running. A checkout moved or copied elsewhere
 // has a bundle of its own. Where it cannot be built (or SANDBOX_CLI_BUNDLE=off, or another process is building it)
 // the sources run through tsx as before.
+// The SQL server's query worker (mcp-servers/sql/query-worker.ts, a process of its own) is a second entry of the same
+// bundle (`bundledFile`): a server starts it from there instead of bundling it again at every start.
 //   node bin/cli-bundle.js   builds it now (the postinstall step of `npm install` / `npm ci`)
 import { createRequire, isBuiltin } from 'node:module';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -17,7 +19,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CACHE = path.join(ROOT, 'node_modules', '.cache', 'agent-sandbox', 'cli-bundle');
-const ENTRY = 'src/cli/main.ts';
+/**
+ * The bundle's entry points: the CLI, and the SQL server's query worker, a process of its own started by the server
+ * (`bundledFile`), so that it never has to be bundled again at a server's start.
+ */
+const ENTRIES = { main: 'src/cli/main.ts', 'query-worker': 'mcp-servers/sql/query-worker.ts' };
 /** Files that shape the build without being modules of it: the build's options, TypeScript's settings, esbuild's version. */
 const BUILD_FILES = ['bin/cli-bundle.js', 'tsconfig.json', 'package.json', 'node_modules/esbuild/package.json'];
 /** Each checkout's bundle is its own (node_modules may be shared through a symlink, and the bundle names its sources by path). */
@@ -190,7 +196,7 @@ async function buildBundle() {
     try {
       await esbuild.build({
         absWorkingDir: ROOT,
-        entryPoints: { main: ENTRY },
+        entryPoints: ENTRIES,
         outdir: temporary,
         bundle: true,
         splitting: true,
@@ -254,8 +260,13 @@ function prune(current) {
   }
 }
 
+/** Bundle folders this process has marked in use. */
+const marked = new Set();
+
 /** Marks the bundle as in use by this process until it exits (so `prune` keeps it). */
 function markInUse(dir) {
+  if (marked.has(dir)) return;
+  marked.add(dir);
   const mark = path.join(dir, 'pids', String(process.pid));
   try {
     writeFileSync(mark, '');
@@ -263,6 +274,25 @@ function markInUse(dir) {
   } catch {
     // a read-only cache: nothing prunes it either
   }
+}
+
+/** The bundle folder this process's CLI runs from (set by `loadCliMain`). */
+let runningFrom;
+
+/**
+ * The bundled file of one of `ENTRIES` (`query-worker`) as a path to run with plain Node, from the bundle this process's
+ * CLI runs from (the same build as the code asking), else from this checkout's bundle if it is fresh (checked as at a
+ * start: every input by stat, then by hash); undefined when there is none, or SANDBOX_CLI_BUNDLE=off: the caller then
+ * builds it itself. Never builds: a process run from the sources does not pay a whole bundle for one entry.
+ */
+export function bundledFile(entry) {
+  if (!Object.hasOwn(ENTRIES, entry)) throw new Error(`the CLI bundle has no entry ${entry}`);
+  if (process.env.SANDBOX_CLI_BUNDLE === 'off') return undefined;
+  const dir = runningFrom ?? freshBundle();
+  const file = dir === undefined ? undefined : path.join(dir, `${entry}.js`);
+  if (file === undefined || !existsSync(file)) return undefined;
+  markInUse(dir);
+  return file;
 }
 
 /** The CLI's `main`: from the bundle when it is fresh (built now if not), else from the sources through tsx. */
@@ -281,6 +311,7 @@ export async function loadCliMain() {
     }
     if (dir !== undefined) {
       markInUse(dir);
+      runningFrom = dir;
       return (await import(pathToFileURL(path.join(dir, 'main.js')).href)).main;
     }
   }

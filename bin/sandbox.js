@@ -1,7 +1,8 @@
 #!/usr/bin/env -S node --no-node-snapshot --
 // The `sandbox` command. isolated-vm needs Node started with --no-node-snapshot (the shebang passes it);
 // started another way (`node bin/sandbox.js`), this file re-runs itself once with the flag, passing signals
-// on so that stopping it stops the real process too. The sources are TypeScript: they run from their bundle
+// on so that stopping it stops the real process too — unless the command never loads isolated-vm
+// (bin/node-flags.js: `serve --server sql`, which a client's `initialize` waits for). The sources are TypeScript: they run from their bundle
 // (bin/cli-bundle.js: rebuilt whenever a source differs from what was bundled), or through tsx's loader.
 // The `--` before the script matters: Node 20 reads `--env-file` anywhere on its command line, even after the script,
 // and exits 9 on a missing file before this code runs; after `--` it reads none of the arguments, so `sandbox
@@ -10,9 +11,11 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { nodeFlags } from './node-flags.js';
 
-if (!process.execArgv.includes('--no-node-snapshot')) {
-  const child = spawn(process.execPath, ['--no-node-snapshot', ...process.execArgv, '--', fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
+const missing = nodeFlags(process.argv.slice(2)).filter((flag) => !process.execArgv.includes(flag));
+if (missing.length > 0) {
+  const child = spawn(process.execPath, [...missing, ...process.execArgv, '--', fileURLToPath(import.meta.url), ...process.argv.slice(2)], {
     stdio: 'inherit',
   });
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => child.kill(signal));

@@ -6,7 +6,7 @@ import type { Engine } from './backends/backend.ts';
 import { engineOf } from './backends/engine.ts';
 import { QUERY_SLOTS } from './query-slots.ts';
 import { makeTempDirectory, removeTempDirectory } from './temp-directory.ts';
-import { workerSource } from './worker-source.ts';
+import { workerArguments } from './worker-source.ts';
 import { CANCELLED, type Catalog, type QueryLimits, type QueryOutcome } from './backends/types.ts';
 import type { WorkerOpen, WorkerReply, WorkerRequest } from './query-worker.ts';
 
@@ -116,10 +116,11 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
   /** This handle's processes not yet exited (a killed one is answered for before it has gone), with their exit. */
   const running = new Map<ChildProcess, Promise<void>>();
 
-  // Built (esbuild) while the caller goes on: with openInBackground, a server answers `initialize` meanwhile.
-  const built = workerSource();
+  // Found in the CLI bundle (or built by esbuild) while the caller goes on: with openInBackground, a server answers
+  // `initialize` meanwhile.
+  const built = workerArguments();
   const spawnWorker = async () => {
-    const source = await built;
+    const workerArgs = await built;
     return new Promise<{ child: ChildProcess; tempDirectory: string }>((resolve, reject) => {
       const tempDirectory = makeTempDirectory();
       const config = {
@@ -128,7 +129,7 @@ export async function startQueryProcess(options: QueryProcessOptions): Promise<Q
         options: { memoryBytes: limitBytes, threads: options.threads, tempDirectory, maxTempSize: options.maxTempSize ?? '1GB', connections },
       };
       // Plain Node on the bundled worker (no TypeScript loader); messages by structured clone, not JSON.
-      const child = spawn(process.execPath, ['--input-type=module', '-e', source], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
+      const child = spawn(process.execPath, workerArgs, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], serialization: 'advanced' });
       child.send({ kind: 'open', config } satisfies WorkerOpen);
       const entry = { child, tempDirectory };
       live.add(entry);

@@ -1,5 +1,5 @@
 // The process that holds one SQL server's database connections (started by query-process.ts as plain JavaScript,
-// built by worker-source.ts; never run by hand). A query the engine cannot interrupt (DuckDB's
+// an entry of the CLI bundle, or built by worker-source.ts; never run by hand). A query the engine cannot interrupt (DuckDB's
 // `repeat('x', 1000000000)` runs 30 s inside one function call; better-sqlite3 has no interrupt at all) can only be
 // stopped by ending its process: so the connections live here, behind the engine's `SqlBackend`, and the server
 // kills and replaces this process when a query overruns its time or memory.

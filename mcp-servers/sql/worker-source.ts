@@ -2,19 +2,33 @@ import { fileURLToPath } from 'node:url';
 import { build, stop } from 'esbuild';
 
 const WORKER = fileURLToPath(new URL('./query-worker.ts', import.meta.url));
+/** bin/cli-bundle.js, imported by a URL made at run time: never bundled, so this is the module `bin/sandbox.js` loaded. */
+const CLI_BUNDLE = new URL('../../bin/cli-bundle.js', import.meta.url).href;
 
-let source: Promise<string> | undefined;
+let source: Promise<string[]> | undefined;
 
 /**
- * `query-worker.ts` and what it imports from this repository as one plain-JavaScript ES module, built once per
- * process (esbuild, tens of milliseconds) and kept in memory. The query process runs it with plain
- * `node --input-type=module -e`: no TypeScript loader in it, so it starts faster and is smaller (tsx's loader
- * thread and esbuild service are neither started nor resident). Packages stay imports, by absolute URL, so the
- * module runs from no directory in particular. The esbuild service is stopped after the build (a later esbuild
- * call in the process starts it again).
+ * The arguments of `node` that run `query-worker.ts` and what it imports from this repository as plain JavaScript: no
+ * TypeScript loader in the query process, so it starts faster and is smaller (tsx's loader thread and esbuild service
+ * are neither started nor resident). The worker is an entry of the CLI bundle (`bin/cli-bundle.js`), so a server
+ * started by the `sandbox` command (or from the sources while that bundle is fresh: same never-stale rule, every input
+ * by stat then by hash) runs its file and builds nothing. Otherwise (SANDBOX_CLI_BUNDLE=off, a source changed since the
+ * bundle) it is bundled here by esbuild, once per process (tens of milliseconds, in esbuild's own process), and passed
+ * with `-e`: packages stay imports, by absolute URL, so the module runs from no directory in particular; the esbuild
+ * service is stopped after the build (a later esbuild call in the process starts it again).
  */
-export function workerSource(): Promise<string> {
-  source ??= build({
+export function workerArguments(): Promise<string[]> {
+  source ??= (async () => {
+    const { bundledFile } = (await import(CLI_BUNDLE)) as { bundledFile(entry: string): string | undefined };
+    const file = bundledFile('query-worker');
+    return file === undefined ? ['--input-type=module', '-e', await buildWorker()] : [file];
+  })();
+  source.catch(() => (source = undefined));
+  return source;
+}
+
+async function buildWorker(): Promise<string> {
+  const result = await build({
     entryPoints: [WORKER],
     bundle: true,
     write: false,
@@ -30,11 +44,8 @@ export function workerSource(): Promise<string> {
         },
       },
     ],
-  }).then(async (result) => {
-    // esbuild's service is a child process of its own (≈13 MB resident): not kept for a build done once.
-    await stop();
-    return result.outputFiles[0]!.text;
   });
-  source.catch(() => (source = undefined));
-  return source;
+  // esbuild's service is a child process of its own (≈13 MB resident): not kept for a build done once.
+  await stop();
+  return result.outputFiles[0]!.text;
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import { nodeFlags } from '../../bin/node-flags.js';
 import { REPO_ROOT } from '../data-dir.ts';
 import { addServerOptions, chosenServer } from './server-options.ts';
 
@@ -62,7 +63,7 @@ export function serverCommandLine(options: { task?: string; suite?: string; serv
   if (options.suite) return [process.execPath, ...NODE_FLAGS, bin, 'serve', '--suite', path.resolve(options.suite), ...out];
   // A plain server: its own flags as given, a file or folder made absolute.
   const { program, values } = chosenServer(options.server!, options);
-  const args = [process.execPath, ...NODE_FLAGS, bin, 'serve', '--server', options.server!];
+  const args = [process.execPath, ...nodeFlags(['serve', '--server', options.server!]), bin, 'serve', '--server', options.server!];
   for (const [flag, value] of Object.entries(values)) {
     if (value === true) args.push(`--${flag}`);
     else if (typeof value === 'string') args.push(`--${flag}`, program.options[flag]!.path && !/^[a-z][a-z\d+.-]*:\/\//iu.test(value) ? path.resolve(value) : value);
@@ -71,10 +72,11 @@ export function serverCommandLine(options: { task?: string; suite?: string; serv
 }
 
 /**
- * Node's flags for bin/sandbox.js: started without --no-node-snapshot it starts itself again with it (isolated-vm
- * needs it), a second Node start before the server can answer `initialize`.
+ * Node's flags for bin/sandbox.js serving a task or suite (bin/node-flags.js says which for a plain server): started
+ * without --no-node-snapshot it starts itself again with it (isolated-vm needs it), a second Node start before the
+ * server can answer `initialize`.
  */
-const NODE_FLAGS = ['--no-node-snapshot'];
+const NODE_FLAGS = nodeFlags(['serve', '--task']);
 
 function shellQuote(word: string): string {
   return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;

@@ -1,7 +1,7 @@
 // `npm run bench -- sql`: the SQL MCP server on DuckDB, SQLite and PostgreSQL side by side in one run, on one
 // contact-center build (SQL_BENCH_CALLS calls, default 1,000,000, transcripts included) copied into each engine
 // (`sandbox db build --engine` does the same copy; PostgreSQL is a throwaway cluster, test/support/postgres.ts).
-// Per engine: the same portable analytic queries through the server over stdio and over Streamable HTTP and on the
+// Per engine: the same portable analytic queries through the server (started as `sandbox mcp-config` prints) over stdio and over Streamable HTTP and on the
 // engine's own driver, interleaved, with the stages between them (our backend in-process, then behind the query
 // process's IPC); hostile statements with the peak RSS of the server's processes; and the start-up a client sees,
 // cold (a new server process each time). SQL_BENCH_ENGINES=duckdb,sqlite picks engines; SQL_BENCH_SKIP_BUILD=1
@@ -100,7 +100,8 @@ function treeResident(pid: number): number {
   return total;
 }
 
-const serverArgs = (db: string) => ['--no-node-snapshot', '--import', import.meta.resolve('tsx'), path.join(REPO_ROOT, 'mcp-servers/sql/bin.ts'), '--db', db, '--timeout-ms', String(LIMITS.timeoutMs)];
+/** Node's arguments for the server as a client starts it: the command line `sandbox mcp-config --server sql` prints (the CLI from its bundle, not the sources through tsx). */
+const serverArgs = (db: string) => serverCommandLine({ server: 'sql', db, timeoutMs: String(LIMITS.timeoutMs) }).slice(1);
 
 /** Spawns an MCP server with `--http` (it prints its URL on stderr) and connects the SDK's Streamable HTTP client to it. */
 async function connectHttp(args: string[]): Promise<{ child: ChildProcessByStdio<null, null, Readable>; client: Client }> {

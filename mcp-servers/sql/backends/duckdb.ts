@@ -1,6 +1,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { lockedConfig } from './duckdb-config.ts';
 import { runQuery } from './duckdb-query.ts';
+import { textReaderWorks } from './duckdb-text.ts';
 import { ConnectionPool, type BackendOptions, type SqlBackend } from './backend.ts';
 import { CANCELLED, type Catalog, type CatalogKey, type CatalogTable } from './types.ts';
 
@@ -46,7 +47,9 @@ export async function openDuckDb(db: string, options: BackendOptions): Promise<S
       maxTempSize: options.maxTempSize,
     }),
   );
-  const pool = new ConnectionPool(() => instance.connect(), options.connections, await instance.connect());
+  const first = await instance.connect();
+  const readsText = await textReaderWorks(first);
+  const pool = new ConnectionPool(() => instance.connect(), options.connections, first);
   let catalog: Promise<Catalog> | undefined;
   return {
     engine: 'duckdb',
@@ -57,7 +60,7 @@ export async function openDuckDb(db: string, options: BackendOptions): Promise<S
         const interrupt = () => connection.interrupt();
         signal?.addEventListener('abort', interrupt, { once: true });
         try {
-          const outcome = await runQuery(connection, sql, limits);
+          const outcome = await runQuery(connection, sql, limits, readsText);
           return signal?.aborted ? CANCELLED : outcome;
         } finally {
           signal?.removeEventListener('abort', interrupt);

@@ -131,4 +131,21 @@ describe('the CLI bundle (bin/cli-bundle.js)', { timeout: 300_000 }, () => {
     expect(serveHelp()).toContain('Description from the third bundle');
     expect(serveHelp({ SANDBOX_CLI_BUNDLE: 'off' })).toContain('Description edited in the sources');
   });
+
+  it("the SQL server's query worker is the fresh bundle's own file, never a stale bundle's (the server then builds it)", () => {
+    const workerFile = (env: Record<string, string> = {}) => {
+      const script = `const { bundledFile } = await import(${JSON.stringify(pathToFileURL(path.join(copy, 'bin/cli-bundle.js')).href)}); console.log(bundledFile('query-worker') ?? 'none');`;
+      const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: copy, encoding: 'utf8', timeout: 60_000, env: { ...process.env, ...env } });
+      expect(result.status, result.stderr).toBe(0);
+      return result.stdout.trim();
+    };
+    serveHelp();
+    const file = workerFile();
+    expect(file).toBe(path.join(bundleDir(), 'query-worker.js'));
+    expect(readFileSync(file, 'utf8')).toContain('// mcp-servers/sql/query-worker.ts');
+    expect(workerFile({ SANDBOX_CLI_BUNDLE: 'off' })).toBe('none');
+    const source = path.join(copy, 'mcp-servers/sql/query-worker.ts');
+    writeFileSync(source, `${readFileSync(source, 'utf8')}\n// edited after the build\n`);
+    expect(workerFile()).toBe('none');
+  });
 });
