@@ -45,12 +45,15 @@ async function connect(engine: Engine): Promise<{ client: Client; serverPid: num
   return { client, serverPid: transport.pid! };
 }
 
-/** The query processes of a server (its children running the bundled worker). */
+/**
+ * The query processes of a server: its children running the worker, the CLI bundle's `query-worker.js` when that
+ * bundle is fresh, else the worker bundled in memory and passed with `-e` (worker-source.ts).
+ */
 function queryProcesses(serverPid: number): number[] {
   const children = readFileSync(`/proc/${serverPid}/task/${serverPid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   return children.filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--input-type=module');
+      return /query-worker\.js\0|--input-type=module\0-e\0/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
     } catch {
       return false;
     }
