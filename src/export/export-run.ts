@@ -78,13 +78,17 @@ export async function exportRun(runDir: string, format: ExportFormat, out: strin
     if (format === 'chat-jsonl') {
       await writeLines(partial, records, (record) => record);
     } else {
-      // each distinct tools list once (tool-lists.ts): an episode's line carries its index instead of the list, and
-      // its place in the run (`episode`, for the join's ORDER BY)
-      const lists = new ToolLists();
-      await writeLines(episodes, records, ({ tools, ...record }, episode) => ({ ...record, tools_index: lists.indexOf(record.task_id, tools), episode }));
-      const text = lists.lines();
-      await writeFile(toolLists, text);
-      await writeParquet(episodes, toolLists, Buffer.byteLength(text) <= TOOL_LISTS_IN_VARIABLE ? 'variable' : 'join', partial);
+      // each distinct tools list once (tool-lists.ts): an episode's line carries its index instead of the list (or
+      // the list itself, when it was not kept)
+      const lists = new ToolLists(TOOL_LISTS_IN_VARIABLE);
+      await writeLines(episodes, records, (record) => {
+        const index = lists.indexOf(record.task_id, record.tools);
+        if (index === null) return record;
+        const { tools: _tools, ...rest } = record;
+        return { ...rest, tools_index: index };
+      });
+      if (lists.size > 0) await writeFile(toolLists, lists.lines());
+      await writeParquet(episodes, lists.size > 0 ? toolLists : null, partial);
     }
     await rename(partial, out);
   } finally {
@@ -94,15 +98,15 @@ export async function exportRun(runDir: string, format: ExportFormat, out: strin
 }
 
 /**
- * Writes one JSON line per record (as `line` makes it from the record and its place in the run), in order, a batch
- * of trajectories at a time (never the whole run in memory). The files are read synchronously: one small trajectory
- * read through promises cost more than parsing it (10,000 of them).
+ * Writes one JSON line per record (as `line` makes it from the record), in order, a batch of trajectories at a time
+ * (never the whole run in memory). The files are read synchronously: one small trajectory read through promises cost
+ * more than parsing it (10,000 of them).
  */
-async function writeLines(file: string, records: Array<() => ExportRecord>, line: (record: ExportRecord, index: number) => unknown): Promise<void> {
+async function writeLines(file: string, records: Array<() => ExportRecord>, line: (record: ExportRecord) => unknown): Promise<void> {
   const handle = await open(file, 'w');
   try {
     for (let from = 0; from < records.length; from += 256) {
-      await handle.write(records.slice(from, from + 256).map((record, offset) => `${JSON.stringify(line(record(), from + offset))}\n`).join(''));
+      await handle.write(records.slice(from, from + 256).map((record) => `${JSON.stringify(line(record()))}\n`).join(''));
     }
   } finally {
     await handle.close();
@@ -119,36 +123,28 @@ function readJson(file: string, columns: Record<string, string>): string {
 }
 
 /**
- * Up to this many bytes of distinct tools lists (as JSON), DuckDB holds them in a variable, and else joins them. The
- * variable costs CPU in proportion to its size (10,000 distinct CCTU lists, 270 MB: 46 CPU-s, against 8 with 40
- * lists); the join costs ≈1–2 CPU-s more than the variable on 10,000 rows (its ORDER BY holds and sorts every row's
- * tools) but grows only with the rows (25 CPU-s with 10,000 distinct lists). The two meet near 10 MB.
+ * At most this many bytes of distinct tools lists (their JSON) are kept and given to DuckDB in a variable; the
+ * episodes of lists past it carry their own. The variable costs CPU in proportion to its size (10,000 distinct CCTU
+ * lists, 270 MB, in one: 46 CPU-s, against 15 with every episode carrying its own); 8 MB is ≈300 such lists.
  */
 export const TOOL_LISTS_IN_VARIABLE = 8 * 1024 * 1024;
 
 /**
  * The episodes' JSON lines as Parquet, through DuckDB's JSON reader (explicit columns: the schema does not depend on
- * the data), each row's tools taken by its index from the tools lists, in the lines' order. `variable`: the lists
- * are read first into a variable and each row's taken from it, a projection of the scan, which keeps the lines'
- * order and streams to the writer; `join`: the lists are joined by index, the rows ordered by `episode`.
+ * the data). A line without its tools has the index of its list in `toolLists`: the lists are read first into a
+ * variable and each row's taken from it, a projection of the scan, which keeps the lines' order and streams to the
+ * writer (a join would need an ORDER BY, which holds and sorts every row's tools: more CPU and memory).
  */
-async function writeParquet(episodes: string, toolLists: string, tools: 'variable' | 'join', out: string): Promise<void> {
+async function writeParquet(episodes: string, toolLists: string | null, out: string): Promise<void> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
-  const { tools: toolsType, ...episodeColumns } = PARQUET_COLUMNS;
-  const lists = readJson(toolLists, { index: 'INTEGER', tools: toolsType! });
-  const selected = (toolsOfRow: string) => Object.keys(PARQUET_COLUMNS).map((name) => (name === 'tools' ? `${toolsOfRow} AS tools` : `episodes.${identifier(name)}`)).join(', ');
-  const rows = `${readJson(episodes, { ...episodeColumns, tools_index: 'INTEGER', episode: 'INTEGER' })} AS episodes`;
+  const tools = toolLists === null ? 'episodes.tools' : "coalesce(episodes.tools, getvariable('tool_lists')[episodes.tools_index + 1])";
+  const selected = Object.keys(PARQUET_COLUMNS).map((name) => (name === 'tools' ? `${tools} AS tools` : `episodes.${identifier(name)}`));
   try {
-    let query: string;
-    if (tools === 'variable') {
-      await connection.run(`SET VARIABLE tool_lists = (SELECT list(tools ORDER BY index) FROM ${lists})`);
-      query = `SELECT ${selected("getvariable('tool_lists')[episodes.tools_index + 1]")} FROM ${rows}`;
-    } else {
-      query = `SELECT ${selected('lists.tools')} FROM ${rows} JOIN ${lists} AS lists ON lists.index = episodes.tools_index ORDER BY episodes.episode`;
-    }
-    await connection.run(`COPY (${query}) TO ${quote(out)} (FORMAT parquet, COMPRESSION zstd)`);
+    if (toolLists !== null) await connection.run(`SET VARIABLE tool_lists = (SELECT list(tools ORDER BY index) FROM ${readJson(toolLists, { index: 'INTEGER', tools: PARQUET_COLUMNS.tools! })})`);
+    await connection.run(`COPY (SELECT ${selected.join(', ')} FROM ${readJson(episodes, { ...PARQUET_COLUMNS, tools_index: 'INTEGER' })} AS episodes)
+      TO ${quote(out)} (FORMAT parquet, COMPRESSION zstd)`);
   } finally {
     connection.closeSync();
     instance.closeSync();

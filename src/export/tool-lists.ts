@@ -3,28 +3,45 @@ import type { ExportRecord } from './chat-record.ts';
 type Tools = ExportRecord['tools'];
 
 /**
- * The distinct tools lists of a run's records, each kept once: an episode's tools (≈27 KB for a CCTU task) are
- * nearly always those of every episode of its task, so the Parquet export writes each list once and DuckDB puts it
- * back in every row that offered it (export-run.ts), instead of writing and reading it again per episode. A list is
- * compared with those already seen for the same task only, value by value (cheaper than its JSON text each time).
+ * The distinct tools lists of a run's records, each kept once, up to `maxBytes` of their JSON: an episode's tools
+ * (≈27 KB for a CCTU task) are nearly always those of every episode of its task, so the Parquet export writes each
+ * kept list once and DuckDB puts it back in every row that offered it (export-run.ts), instead of writing and reading
+ * it again per episode. A list is compared with those kept for the same task only, value by value (cheaper than its
+ * JSON text each time). Past `maxBytes` a new list is not kept: its episode carries it, as every episode did before.
  */
 export class ToolLists {
   readonly #lists: Tools[] = [];
+  readonly #texts: string[] = [];
   readonly #byTask = new Map<string, number[]>();
+  #bytes = 0;
 
-  /** The index of a task's episode's tools among the lists seen so far (an equal list of the task gets that one's). */
-  indexOf(taskId: string, tools: Tools): number {
-    const seen = this.#byTask.get(taskId) ?? [];
-    const found = seen.find((index) => sameJson(this.#lists[index], tools));
+  constructor(readonly maxBytes: number) {}
+
+  /**
+   * The index of a task's episode's tools among the kept lists (an equal list of the task gets that one's); null
+   * when the list is new and keeping it would pass `maxBytes`.
+   */
+  indexOf(taskId: string, tools: Tools): number | null {
+    const kept = this.#byTask.get(taskId) ?? [];
+    const found = kept.find((index) => sameJson(this.#lists[index], tools));
     if (found !== undefined) return found;
+    const text = JSON.stringify(tools);
+    if (this.#bytes + text.length > this.maxBytes) return null;
+    this.#bytes += text.length;
     const index = this.#lists.push(tools) - 1;
-    this.#byTask.set(taskId, [...seen, index]);
+    this.#texts.push(text);
+    this.#byTask.set(taskId, [...kept, index]);
     return index;
   }
 
-  /** Every list as a JSON line `{"index":…,"tools":[…]}`, in index order. */
+  /** How many lists are kept. */
+  get size(): number {
+    return this.#lists.length;
+  }
+
+  /** Every kept list as a JSON line `{"index":…,"tools":[…]}`, in index order. */
   lines(): string {
-    return this.#lists.map((tools, index) => `${JSON.stringify({ index, tools })}\n`).join('');
+    return this.#texts.map((text, index) => `{"index":${index},"tools":${text}}\n`).join('');
   }
 }
 

@@ -204,17 +204,19 @@ describe('sandbox export of episodes offered different tools', { timeout: 300_00
     expect(await parquetTools(out)).toEqual(expected);
   });
 
-  it('parquet with more distinct tools lists than DuckDB is given in a variable (joined instead): each row its own, in file order', async () => {
-    // every episode a copy of the first with a tools list of its own (its first tool's description numbered)
+  it('parquet with more distinct tools lists than DuckDB is given in a variable (the rest carried by their episodes): each row its own, in file order', async () => {
+    // copies of the first episode: every tenth with its tools as they were, the others with a list of their own (the
+    // first tool's description numbered), more of them than TOOL_LISTS_IN_VARIABLE holds, so that episodes past it
+    // carry their own lists while those with the first list still have it by index
     const many = path.join(scratch, 'many-lists');
     await mkdir(many);
     const [start, ...rest] = (await readFile(path.join(mixed, 'cctu2-mh-001.0.jsonl'), 'utf8')).trim().split('\n');
     const listBytes = Buffer.byteLength(JSON.stringify(JSON.parse(start!).tools));
-    const count = Math.ceil(TOOL_LISTS_IN_VARIABLE / listBytes) + 20;
+    const count = Math.ceil((TOOL_LISTS_IN_VARIABLE / listBytes) * 1.2) + 20;
     for (let repeat = 0; repeat < count; repeat++) {
       const edited = JSON.parse(start!);
       edited.settings.repeat = repeat;
-      edited.tools[0].description = `${changed} (${repeat})`;
+      if (repeat % 10 !== 0) edited.tools[0].description = `${changed} (${repeat})`;
       await writeFile(path.join(many, `cctu2-mh-001.${repeat}.jsonl`), `${[JSON.stringify(edited), ...rest].join('\n')}\n`);
     }
     const out = path.join(scratch, 'many-lists.parquet');
@@ -222,6 +224,7 @@ describe('sandbox export of episodes offered different tools', { timeout: 300_00
     expect(result.status, result.stderr).toBe(0);
     const expected = await offered(many);
     expect(expected).toHaveLength(count);
+    expect(new Set(expected.map((episode) => JSON.stringify(episode.tools))).size * listBytes).toBeGreaterThan(TOOL_LISTS_IN_VARIABLE);
     expect(await parquetTools(out)).toEqual(expected);
   });
 
