@@ -1,9 +1,10 @@
-import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { SandboxError } from '../sandbox-error.ts';
 import { readTrajectorySync } from '../schemas/read-trajectory.ts';
 import type { EpisodeScore } from '../schemas/score.ts';
 import { chatRecord, type ExportRecord } from './chat-record.ts';
+import { ToolLists } from './tool-lists.ts';
 
 export type ExportFormat = 'chat-jsonl' | 'parquet';
 
@@ -67,30 +68,45 @@ export async function exportRun(runDir: string, format: ExportFormat, out: strin
   if (reward !== null) checkReward(reward, scores.values());
   const run = path.basename(path.resolve(runDir));
   const partial = `${out}.${process.pid}.partial`;
-  const lines = format === 'chat-jsonl' ? partial : `${partial}.jsonl`;
+  const records = names.map((name) => () => {
+    const { events } = readTrajectorySync(path.join(runDir, name));
+    return chatRecord(`${run}/${name.replace(/\.jsonl$/, '')}`, events, scores.get(name) ?? null, reward);
+  });
+  const episodes = `${partial}.jsonl`;
+  const toolLists = `${partial}.tools.jsonl`;
   try {
-    await writeLines(lines, names.map((name) => () => {
-      const { events } = readTrajectorySync(path.join(runDir, name));
-      return chatRecord(`${run}/${name.replace(/\.jsonl$/, '')}`, events, scores.get(name) ?? null, reward);
-    }));
-    if (format === 'parquet') await writeParquet(lines, partial);
+    if (format === 'chat-jsonl') {
+      await writeLines(partial, records, (record) => record);
+    } else {
+      // each distinct tools list once (tool-lists.ts): an episode's line carries its index instead of the list (or
+      // the list itself, when it was not kept)
+      const lists = new ToolLists(TOOL_LISTS_IN_VARIABLE);
+      await writeLines(episodes, records, (record) => {
+        const index = lists.indexOf(record.task_id, record.tools);
+        if (index === null) return record;
+        const { tools: _tools, ...rest } = record;
+        return { ...rest, tools_index: index };
+      });
+      if (lists.size > 0) await writeFile(toolLists, lists.lines());
+      await writeParquet(episodes, lists.size > 0 ? toolLists : null, partial);
+    }
     await rename(partial, out);
   } finally {
-    await rm(partial, { force: true });
-    if (lines !== partial) await rm(lines, { force: true });
+    await Promise.all([partial, episodes, toolLists].map((file) => rm(file, { force: true })));
   }
   return names.length;
 }
 
 /**
- * Writes one JSON line per record, in order, a batch of trajectories at a time (never the whole run in memory). The
- * files are read synchronously: one small trajectory read through promises cost more than parsing it (10,000 of them).
+ * Writes one JSON line per record (as `line` makes it from the record), in order, a batch of trajectories at a time
+ * (never the whole run in memory). The files are read synchronously: one small trajectory read through promises cost
+ * more than parsing it (10,000 of them).
  */
-async function writeLines(file: string, records: Array<() => ExportRecord>): Promise<void> {
+async function writeLines(file: string, records: Array<() => ExportRecord>, line: (record: ExportRecord) => unknown): Promise<void> {
   const handle = await open(file, 'w');
   try {
     for (let from = 0; from < records.length; from += 256) {
-      await handle.write(records.slice(from, from + 256).map((record) => `${JSON.stringify(record())}\n`).join(''));
+      await handle.write(records.slice(from, from + 256).map((record) => `${JSON.stringify(line(record()))}\n`).join(''));
     }
   } finally {
     await handle.close();
@@ -98,15 +114,36 @@ async function writeLines(file: string, records: Array<() => ExportRecord>): Pro
 }
 
 const quote = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const identifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-/** The JSON lines as Parquet, through DuckDB's JSON reader (explicit columns: the schema does not depend on the data). */
-async function writeParquet(source: string, out: string): Promise<void> {
+/** DuckDB's JSON reader over a file of JSON lines, with these columns and types. */
+function readJson(file: string, columns: Record<string, string>): string {
+  const struct = `{${Object.entries(columns).map(([name, type]) => `${quote(name)}: ${quote(type)}`).join(', ')}}`;
+  return `read_json(${quote(file)}, format = 'newline_delimited', columns = ${struct}, maximum_object_size = 1073741824)`;
+}
+
+/**
+ * At most this many bytes of distinct tools lists (their JSON) are kept and given to DuckDB in a variable; the
+ * episodes of lists past it carry their own. The variable costs CPU in proportion to its size (10,000 distinct CCTU
+ * lists, 270 MB, in one: 46 CPU-s, against 15 with every episode carrying its own); 8 MB is ≈300 such lists.
+ */
+export const TOOL_LISTS_IN_VARIABLE = 8 * 1024 * 1024;
+
+/**
+ * The episodes' JSON lines as Parquet, through DuckDB's JSON reader (explicit columns: the schema does not depend on
+ * the data). A line without its tools has the index of its list in `toolLists`: the lists are read first into a
+ * variable and each row's taken from it, a projection of the scan, which keeps the lines' order and streams to the
+ * writer (a join would need an ORDER BY, which holds and sorts every row's tools: more CPU and memory).
+ */
+async function writeParquet(episodes: string, toolLists: string | null, out: string): Promise<void> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
+  const tools = toolLists === null ? 'episodes.tools' : "coalesce(episodes.tools, getvariable('tool_lists')[episodes.tools_index + 1])";
+  const selected = Object.keys(PARQUET_COLUMNS).map((name) => (name === 'tools' ? `${tools} AS tools` : `episodes.${identifier(name)}`));
   try {
-    const columns = `{${Object.entries(PARQUET_COLUMNS).map(([name, type]) => `${quote(name)}: ${quote(type)}`).join(', ')}}`;
-    await connection.run(`COPY (SELECT * FROM read_json(${quote(source)}, format = 'newline_delimited', columns = ${columns}, maximum_object_size = 1073741824))
+    if (toolLists !== null) await connection.run(`SET VARIABLE tool_lists = (SELECT list(tools ORDER BY index) FROM ${readJson(toolLists, { index: 'INTEGER', tools: PARQUET_COLUMNS.tools! })})`);
+    await connection.run(`COPY (SELECT ${selected.join(', ')} FROM ${readJson(episodes, { ...PARQUET_COLUMNS, tools_index: 'INTEGER' })} AS episodes)
       TO ${quote(out)} (FORMAT parquet, COMPRESSION zstd)`);
   } finally {
     connection.closeSync();

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../../../src/data-dir.ts';
+import { TOOL_LISTS_IN_VARIABLE } from '../../../src/export/export-run.ts';
 
 /** `sandbox export` on a real run: the scripted agent makes a blocked call and a rejected answer, then plays the reference. */
 function sandbox(...args: string[]) {
@@ -143,5 +144,95 @@ describe('sandbox export (a real run, read back)', { timeout: 300_000 }, () => {
     const result = sandbox('export', run, '--out', path.join(run, 'export.chat.jsonl'));
     expect(result.status).toBe(2);
     expect(existsSync(path.join(run, 'export.chat.jsonl'))).toBe(false);
+  });
+});
+
+/**
+ * The Parquet export writes each distinct tools list once and joins it back per row (src/export/tool-lists.ts): a run
+ * of two tasks with tools of their own (2 repeats each, played by the reference), and a third episode of the first
+ * task whose tools differ from its other episodes' (a copy of its first with one tool's description changed, as after
+ * a server changed its tools between a run and its resume). Each row must carry the tools its own episode was offered.
+ */
+describe('sandbox export of episodes offered different tools', { timeout: 300_000 }, () => {
+  let mixed: string;
+  const changed = 'the description this episode was offered instead';
+
+  beforeAll(async () => {
+    mixed = path.join(scratch, 'two-tasks');
+    const played = sandbox('run', '--suite', 'episodes/cctu/cctu2-mh-00[12].json', '--model', 'reference', '--repeats', '2', '--out', mixed);
+    if (played.status !== 0) throw new Error(`sandbox run exited ${played.status}: ${played.stderr}`);
+    const [start, ...rest] = (await readFile(path.join(mixed, 'cctu2-mh-001.0.jsonl'), 'utf8')).trim().split('\n');
+    const edited = JSON.parse(start!);
+    edited.settings.repeat = 2;
+    edited.tools[0].description = changed;
+    await writeFile(path.join(mixed, 'cctu2-mh-001.2.jsonl'), `${[JSON.stringify(edited), ...rest].join('\n')}\n`);
+  }, 300_000);
+
+  /** Each trajectory of a folder, in file order, with the tools its episode-start offered, as a record holds them. */
+  async function offered(dir: string) {
+    const names = (await readdir(dir)).filter((name) => name.endsWith('.jsonl')).sort();
+    return Promise.all(names.map(async (name) => {
+      const start = JSON.parse((await readFile(path.join(dir, name), 'utf8')).split('\n')[0]!);
+      return { id: `${path.basename(dir)}/${name.replace(/\.jsonl$/, '')}`, tools: start.tools.map((spec: unknown) => ({ type: 'function', function: spec })) };
+    }));
+  }
+
+  /** The id and tools of each row of a Parquet export, in file order, parameters parsed from their JSON text. */
+  async function parquetTools(file: string) {
+    const instance = await DuckDBInstance.create(':memory:');
+    const connection = await instance.connect();
+    const reader = await connection.runAndReadAll(`SELECT id, tools FROM read_parquet('${file}')`);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Parquet rows, read by field
+    const rows = reader.getRowObjectsJson() as any[];
+    connection.closeSync();
+    instance.closeSync();
+    return rows.map((row) => ({
+      id: row.id,
+      tools: row.tools.map((spec: { type: string; function: { name: string; description: string; parameters: string } }) => ({ type: spec.type, function: { ...spec.function, parameters: JSON.parse(spec.function.parameters) } })),
+    }));
+  }
+
+  it('parquet: every row has its own episode\'s tools, rows in file order', async () => {
+    const expected = await offered(mixed);
+    expect(expected.map((episode) => episode.id)).toEqual(['two-tasks/cctu2-mh-001.0', 'two-tasks/cctu2-mh-001.1', 'two-tasks/cctu2-mh-001.2', 'two-tasks/cctu2-mh-002.0', 'two-tasks/cctu2-mh-002.1']);
+    // three distinct lists: the two tasks' and the changed one
+    expect(new Set(expected.map((episode) => JSON.stringify(episode.tools))).size).toBe(3);
+    expect(expected[2]!.tools[0].function.description).toBe(changed);
+    const out = path.join(scratch, 'two-tasks.parquet');
+    const result = sandbox('export', mixed, '--format', 'parquet', '--out', out);
+    expect(result.status, result.stderr).toBe(0);
+    expect(await parquetTools(out)).toEqual(expected);
+  });
+
+  it('parquet with more distinct tools lists than DuckDB is given in a variable (the rest carried by their episodes): each row its own, in file order', async () => {
+    // copies of the first episode: every tenth with its tools as they were, the others with a list of their own (the
+    // first tool's description numbered), more of them than TOOL_LISTS_IN_VARIABLE holds, so that episodes past it
+    // carry their own lists while those with the first list still have it by index
+    const many = path.join(scratch, 'many-lists');
+    await mkdir(many);
+    const [start, ...rest] = (await readFile(path.join(mixed, 'cctu2-mh-001.0.jsonl'), 'utf8')).trim().split('\n');
+    const listBytes = Buffer.byteLength(JSON.stringify(JSON.parse(start!).tools));
+    const count = Math.ceil((TOOL_LISTS_IN_VARIABLE / listBytes) * 1.2) + 20;
+    for (let repeat = 0; repeat < count; repeat++) {
+      const edited = JSON.parse(start!);
+      edited.settings.repeat = repeat;
+      if (repeat % 10 !== 0) edited.tools[0].description = `${changed} (${repeat})`;
+      await writeFile(path.join(many, `cctu2-mh-001.${repeat}.jsonl`), `${[JSON.stringify(edited), ...rest].join('\n')}\n`);
+    }
+    const out = path.join(scratch, 'many-lists.parquet');
+    const result = sandbox('export', many, '--format', 'parquet', '--out', out);
+    expect(result.status, result.stderr).toBe(0);
+    const expected = await offered(many);
+    expect(expected).toHaveLength(count);
+    expect(new Set(expected.map((episode) => JSON.stringify(episode.tools))).size * listBytes).toBeGreaterThan(TOOL_LISTS_IN_VARIABLE);
+    expect(await parquetTools(out)).toEqual(expected);
+  });
+
+  it('chat-jsonl: every line has its own episode\'s tools', async () => {
+    const out = path.join(scratch, 'two-tasks.chat.jsonl');
+    const result = sandbox('export', mixed, '--out', out);
+    expect(result.status, result.stderr).toBe(0);
+    const lines = (await readFile(out, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((line) => ({ id: line.id, tools: line.tools }))).toEqual(await offered(mixed));
   });
 });
