@@ -19,6 +19,8 @@ import { episodeDetail, eventFull, eventPage, listEpisodes, listRuns, runDetail 
  */
 const FIRST_PART_BYTES = 1024 * 1024;
 const PART_BYTES = 16 * 1024 * 1024;
+/** How long the background index waits for a first page to draw before it starts anyway. */
+const FIRST_PAINT_MS = 1000;
 /** A pending episode up to this size is indexed at once when asked for; a larger one shows its first page from the file meanwhile. */
 const INDEX_AT_ONCE_BYTES = 8 * 1024 * 1024;
 
@@ -140,6 +142,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store', connection: 'keep-alive' });
         response.write(`event: hello\ndata: ${JSON.stringify({ version })}\n\n`);
         listeners.add(response);
+        drawn();
         request.on('close', () => listeners.delete(response));
       } else if (api[url.pathname]) {
         // one query at a time on the store's connection, except the runs list (taken after each index) and an
@@ -158,6 +161,8 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
 
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
+  let drawn: () => void = () => undefined;
+  const pageDrawn = new Promise<void>((resolve) => (drawn = resolve));
   /** One re-index (by default of everything changed), announced to the pages when it read or dropped something. */
   const reindex = async (options: IndexOptions = {}) => {
     const summary = await indexPart(options);
@@ -176,6 +181,9 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   };
   // the rest of a first index, part by part: pages are answered between the parts
   const catchUp = async () => {
+    // after the first page has drawn (its live updates connect) or a second without one: the first paint does not
+    // share the two cores with a part of the index
+    await Promise.race([pageDrawn, new Promise((resolve) => setTimeout(resolve, FIRST_PAINT_MS))]);
     try {
       while (pending.size > 0 && !stopped) await reindex({ maxBytes: PART_BYTES });
     } catch (error) {
