@@ -204,6 +204,10 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[], o
     // rows to drop: of vanished files, and of changed files indexed before (a new file has none)
     const gone = [...removed, ...reading.filter((file) => known.has(file.path)).map((file) => file.path)];
     if (gone.length > 0) await forget(store, gone);
+    // Each file about to be read is first recorded as not read (mtime -1, which no file has): a crash before all its
+    // rows are written leaves it looking changed, so the next index drops what it wrote and reads it again (without
+    // this, a file's rows written before a crash and read again would be there twice)
+    await recordFiles(store, reading.map((file) => ({ ...file, mtime: NOT_READ })));
     if (trajectories.length > 0) await readTrajectories(store, trajectories);
     await readJsonFiles(store, reading.filter((entry) => entry.kind === 'run'), readRunJson);
     await readJsonFiles(store, reading.filter((entry) => entry.kind === 'summary'), readSummaries);
@@ -289,8 +293,27 @@ async function forget(store: ResultsStore, files: readonly string[]): Promise<vo
   });
 }
 
+/** The mtime of a file whose rows are being written (`indexRuns`): a file left so by a crash is read again. */
+const NOT_READ = -1;
+
 /** Remembers files as read (their rows were dropped by `forget` first), with why each could not be, in one append. */
 async function recordFiles(store: ResultsStore, files: readonly RunFile[], errors: ReadonlyMap<string, string> = new Map()): Promise<void> {
+  // the row saying the file is being read, replaced by the one saying it was, in one transaction: a crash between
+  // the two would leave the file with neither, its rows kept and read again
+  await withList(store, 'recorded', files.map((file) => file.path), async () => {
+    await store.connection.run('BEGIN TRANSACTION');
+    try {
+      await store.connection.run('DELETE FROM files WHERE path IN (SELECT path FROM recorded)');
+      await appendFiles(store, files, errors);
+      await store.connection.run('COMMIT');
+    } catch (error) {
+      await store.connection.run('ROLLBACK');
+      throw error;
+    }
+  });
+}
+
+async function appendFiles(store: ResultsStore, files: readonly RunFile[], errors: ReadonlyMap<string, string>): Promise<void> {
   const appender = await store.connection.createAppender('files');
   for (const file of files) {
     appender.appendVarchar(file.path);
