@@ -46,7 +46,10 @@ export interface IndexOptions {
    * `pending`, read by the next calls. The viewer shows the first rows of a folder nobody has indexed yet this way.
    */
   maxBytes?: number;
-  /** Trajectories read before the others (an episode a page asks for while its folder is being indexed). */
+  /**
+   * Trajectories read before the others (an episode a page asks for while its folder is being indexed); a summary.json
+   * named here is read even by a `firstPart` call (a page showing a run's scores).
+   */
   first?: readonly string[];
   /**
    * The viewer's first part, read before it answers: the trajectories that fit in `maxBytes` (none larger, not even
@@ -191,7 +194,7 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[], o
     return !before || before.size !== file.size || before.mtime !== file.mtime;
   });
   const trajectories = takeTrajectories(changed, options);
-  const later = (file: RunFile) => file.kind === 'trajectory' || (options.firstPart === true && file.kind === 'summary');
+  const later = (file: RunFile) => file.kind === 'trajectory' || (options.firstPart === true && file.kind === 'summary' && !options.first?.includes(file.path));
   const reading = [...changed.filter((file) => !later(file)), ...trajectories];
   const taken = new Set(reading);
 

@@ -80,7 +80,12 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
 
   const api: Record<string, (query: URLSearchParams) => Promise<unknown>> = {
     '/api/runs': async () => ({ version, runs }),
-    '/api/run': (query) => runDetail(store, need(query, 'dir')),
+    '/api/run': async (query) => {
+      const dir = need(query, 'dir');
+      // the run's scores first, when they are still to be read: its page never shows a scored run without them
+      await readScores(dir);
+      return serial(() => runDetail(store, dir));
+    },
     '/api/episodes': (query) =>
       listEpisodes(store, {
         runDir: need(query, 'dir'),
@@ -100,6 +105,8 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
         void reindex({ maxBytes: 0, first: [id] }).catch(() => undefined);
         return episodeFromFile(store, id);
       }
+      // its run's scores first, when they are still to be read: the page never says "not graded" of a scored episode
+      await readScores(path.dirname(id));
       return serial(async () => {
         const detail = await episodeDetail(store, id);
         if (detail.found || !pending.has(id)) return detail;
@@ -163,6 +170,11 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   let stopped = false;
   let drawn: () => void = () => undefined;
   const pageDrawn = new Promise<void>((resolve) => (drawn = resolve));
+  /** Reads a run's summary.json now when it is still pending (no trajectory with it), ahead of the background's parts. */
+  const readScores = async (runDir: string) => {
+    const summary = path.join(runDir, 'summary.json');
+    if (pending.get(summary)?.kind === 'summary') await reindex({ maxBytes: 0, firstPart: true, first: [summary] });
+  };
   /** One re-index (by default of everything changed), announced to the pages when it read or dropped something. */
   const reindex = async (options: IndexOptions = {}) => {
     const summary = await indexPart(options);
@@ -215,7 +227,7 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
 }
 
 /** API routes that take the store's queue themselves (or need none). */
-const SERIAL_FREE = new Set(['/api/runs', '/api/episode']);
+const SERIAL_FREE = new Set(['/api/runs', '/api/episode', '/api/run']);
 
 /**
  * Each run with what the index has still to read of it: `indexing`, its trajectories not read yet (its figures cover

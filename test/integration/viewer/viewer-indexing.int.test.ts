@@ -34,12 +34,17 @@ const api = async (route: string) => (await fetch(`${viewer.url}api/${route}`)).
 describe('the viewer over a folder nobody has indexed yet', () => {
   let early: Record<string, unknown>;
 
-  it('answers after its first part: the episodes that fit, the scores and the large episode said to be pending', async () => {
+  it('answers after its first part: the episodes that fit, the scores and the large episode said to be pending; the scores read when a page needs them', async () => {
     // B, C and D fit in the first part; A (30 MB) and summary.json are left for the background
     expect(viewer.indexed).toMatchObject({ runs: 1, read: 4, pending: 2 });
     const { runs } = await api('runs') as { runs: Array<Record<string, unknown>> };
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ name: 'cold', episodes: 3, indexing: 1, scores_pending: true });
+    // B was read in the first part, its score (summary.json) was not: asked for, the scores are read first (a scored
+    // episode is never shown "not graded")
+    const b = await api(`episode?id=${encodeURIComponent(path.join(runDir, 'B.0.jsonl'))}`);
+    expect(b).toMatchObject({ found: true, episode: { task_id: 'B', graded: true, passed: true } });
+    expect(((await api('runs')) as { runs: Array<Record<string, unknown>> }).runs[0]).toMatchObject({ episodes: 3, indexing: 1, scores_pending: false });
     // asked for now, A answers from its file: the events before the 30 MB line (start, response, check, call)
     early = await api(`episode?id=${encodeURIComponent(path.join(runDir, 'A.0.jsonl'))}`);
   });
