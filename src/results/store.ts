@@ -17,6 +17,11 @@ export type Row = Record<string, string | number | boolean | null | Array<unknow
 export interface ResultsStore {
   connection: DuckDBConnection;
   query<T extends Row = Row>(sql: string, params?: DuckDBValue[]): Promise<T[]>;
+  /**
+   * A query on a second connection of the same database, which runs beside whatever the first is doing (the viewer
+   * reads an episode's first page from its file while an index holds the first connection).
+   */
+  queryAside<T extends Row = Row>(sql: string, params?: DuckDBValue[]): Promise<T[]>;
   close(): void;
 }
 
@@ -30,6 +35,8 @@ export interface IndexSummary {
   seconds: number;
   /** Changed trajectories left for a later call (`IndexOptions.maxBytes`); 0 when the store is up to date. */
   pending: number;
+  /** The files `pending` counts (trajectories, and summary.json left by `IndexOptions.firstPart`). */
+  pendingFiles: RunFile[];
 }
 
 /** How much one `indexRuns` call reads (by default everything that changed). */
@@ -39,11 +46,20 @@ export interface IndexOptions {
    * `pending`, read by the next calls. The viewer shows the first rows of a folder nobody has indexed yet this way.
    */
   maxBytes?: number;
-  /** Trajectories read before the others (an episode a page asks for while its folder is being indexed). */
+  /**
+   * Trajectories read before the others (an episode a page asks for while its folder is being indexed); a summary.json
+   * named here is read even by a `firstPart` call (a page showing a run's scores).
+   */
   first?: readonly string[];
+  /**
+   * The viewer's first part, read before it answers: the trajectories that fit in `maxBytes` (none larger, not even
+   * one: a 127 MB episode is read later, its first page straight from the file), and summary.json left pending for
+   * the next call (a run's scores take longer to read than its first episodes: 0.3 s for 1,418 of them).
+   */
+  firstPart?: boolean;
 }
 
-/** The changed trajectories one call reads: those of `first`, then in path order, up to `maxBytes`. */
+/** The changed trajectories one call reads: those of `first`, then in path order, up to `maxBytes` (at least one; with `firstPart`, those that fit). */
 function takeTrajectories(changed: readonly RunFile[], options: IndexOptions): RunFile[] {
   const first = new Set(options.first ?? []);
   const ordered = changed.filter((file) => file.kind === 'trajectory')
@@ -52,7 +68,11 @@ function takeTrajectories(changed: readonly RunFile[], options: IndexOptions): R
   let bytes = 0;
   const taken: RunFile[] = [];
   for (const file of ordered) {
-    if (taken.length > 0 && bytes + file.size > options.maxBytes) break;
+    if (bytes + file.size > options.maxBytes) {
+      // the first part takes what fits (a large file waits for the background); a later part keeps path order
+      if (options.firstPart) continue;
+      if (taken.length > 0) break;
+    }
     taken.push(file);
     bytes += file.size;
   }
@@ -109,13 +129,21 @@ async function openStoreFile(file: string): Promise<ResultsStore> {
     throw error;
   }
   const open = connection;
+  let aside: Promise<DuckDBConnection> | undefined;
+  let asideOpen: DuckDBConnection | undefined;
   return {
     connection: open,
     async query<T extends Row = Row>(sql: string, params?: DuckDBValue[]) {
       const reader = await open.runAndReadAll(sql, params);
       return reader.getRowObjectsJson() as T[];
     },
+    async queryAside<T extends Row = Row>(sql: string, params?: DuckDBValue[]) {
+      aside ??= instance.connect().then((second) => (asideOpen = second));
+      const reader = await (await aside).runAndReadAll(sql, params);
+      return reader.getRowObjectsJson() as T[];
+    },
     close() {
+      asideOpen?.closeSync();
       open.closeSync();
       instance.closeSync();
     },
@@ -126,12 +154,12 @@ const EVENT_COLUMNS_SQL = `{${Object.entries(EVENT_COLUMNS).map(([name, type]) =
 /** One JSON line may be a long tool result: DuckDB reads lines up to 64 MB (a longer one makes the file unreadable, with the reason). */
 const MAX_OBJECT = 64 * 1024 * 1024;
 
-function readJsonSql(files: readonly string[]): string {
+export function readJsonSql(files: readonly string[]): string {
   return `read_ndjson([${files.map(quote).join(', ')}], columns = ${EVENT_COLUMNS_SQL}, filename = true, maximum_object_size = ${MAX_OBJECT})`;
 }
 
 /** The steps columns, in table order, as the JSON reader's columns give them (one read of each file, straight into steps). */
-function stepProjection(file: string): string {
+export function stepProjection(file: string): string {
   return `${file}, seq, type, round, time, callId, name, arguments, disposition, content, isError, kind, message, usage, latencyMs,
     step, verdicts, enforcement, durationMs, execution, status, reason, constraintStatus, messages,
     taskId, taskPath, taskSha256, model, settings, finalAnswer, counts, tools, userModel, speaker, hangUp,
@@ -166,7 +194,9 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[], o
     return !before || before.size !== file.size || before.mtime !== file.mtime;
   });
   const trajectories = takeTrajectories(changed, options);
-  const reading = [...changed.filter((file) => file.kind !== 'trajectory'), ...trajectories];
+  const later = (file: RunFile) => file.kind === 'trajectory' || (options.firstPart === true && file.kind === 'summary' && !options.first?.includes(file.path));
+  const reading = [...changed.filter((file) => !later(file)), ...trajectories];
+  const taken = new Set(reading);
 
   // No one transaction around it all: a file DuckDB refuses would abort it, and a refused file must not stop the index.
   const connection = store.connection;
@@ -177,10 +207,14 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[], o
     // rows to drop: of vanished files, and of changed files indexed before (a new file has none)
     const gone = [...removed, ...reading.filter((file) => known.has(file.path)).map((file) => file.path)];
     if (gone.length > 0) await forget(store, gone);
+    // Each file about to be read is first recorded as not read (mtime -1, which no file has): a crash before all its
+    // rows are written leaves it looking changed, so the next index drops what it wrote and reads it again (without
+    // this, a file's rows written before a crash and read again would be there twice)
+    await recordFiles(store, reading.map((file) => ({ ...file, mtime: NOT_READ })));
     if (trajectories.length > 0) await readTrajectories(store, trajectories);
-    await readJsonFiles(store, changed.filter((entry) => entry.kind === 'run'), readRunJson);
-    await readJsonFiles(store, changed.filter((entry) => entry.kind === 'summary'), readSummaries);
-    await readJsonFiles(store, changed.filter((entry) => entry.kind === 'divergences'), readDivergences);
+    await readJsonFiles(store, reading.filter((entry) => entry.kind === 'run'), readRunJson);
+    await readJsonFiles(store, reading.filter((entry) => entry.kind === 'summary'), readSummaries);
+    await readJsonFiles(store, reading.filter((entry) => entry.kind === 'divergences'), readDivergences);
     // a run folder with trajectories but no run.json still gets a row (named after its folder)
     await connection.run(`INSERT INTO runs (run_dir, name)
       SELECT DISTINCT run_dir, regexp_extract(run_dir, '[^/\\\\]+$') FROM files WHERE run_dir NOT IN (SELECT run_dir FROM runs)`);
@@ -205,6 +239,7 @@ export async function indexRuns(store: ResultsStore, roots: readonly string[], o
     unreadable,
     seconds: (performance.now() - started) / 1000,
     pending: changed.length - reading.length,
+    pendingFiles: changed.filter((file) => !taken.has(file)),
   };
 }
 
@@ -261,8 +296,27 @@ async function forget(store: ResultsStore, files: readonly string[]): Promise<vo
   });
 }
 
+/** The mtime of a file whose rows are being written (`indexRuns`): a file left so by a crash is read again. */
+const NOT_READ = -1;
+
 /** Remembers files as read (their rows were dropped by `forget` first), with why each could not be, in one append. */
 async function recordFiles(store: ResultsStore, files: readonly RunFile[], errors: ReadonlyMap<string, string> = new Map()): Promise<void> {
+  // the row saying the file is being read, replaced by the one saying it was, in one transaction: a crash between
+  // the two would leave the file with neither, its rows kept and read again
+  await withList(store, 'recorded', files.map((file) => file.path), async () => {
+    await store.connection.run('BEGIN TRANSACTION');
+    try {
+      await store.connection.run('DELETE FROM files WHERE path IN (SELECT path FROM recorded)');
+      await appendFiles(store, files, errors);
+      await store.connection.run('COMMIT');
+    } catch (error) {
+      await store.connection.run('ROLLBACK');
+      throw error;
+    }
+  });
+}
+
+async function appendFiles(store: ResultsStore, files: readonly RunFile[], errors: ReadonlyMap<string, string>): Promise<void> {
   const appender = await store.connection.createAppender('files');
   for (const file of files) {
     appender.appendVarchar(file.path);

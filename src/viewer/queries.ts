@@ -178,7 +178,7 @@ export async function episodeDetail(store: ResultsStore, episodeId: string): Pro
 }
 
 /** Events sent with an episode's header (the client's page size). */
-const FIRST_PAGE = 200;
+export const FIRST_PAGE = 200;
 
 /** The longest text of an event sent in a page; the whole of it comes from `eventFull`. */
 const PREVIEW = 4000;
@@ -195,26 +195,31 @@ const CALL_WINDOW = 256;
  * A page of an episode's events (steps), by seq, with long texts cut to a preview (`*_length` says how long they are).
  * A tool result carries its call's disposition: the result of a blocked call is the feedback the agent saw.
  */
-export async function eventPage(store: ResultsStore, episodeId: string, from: number, limit: number): Promise<Row[]> {
+export function eventPage(store: ResultsStore, episodeId: string, from: number, limit: number): Promise<Row[]> {
+  return eventPageOf((sql, params) => store.query(sql, params), 'steps', episodeId, from, limit);
+}
+
+/** `eventPage` over `table` (the store's steps, or a table of the same columns), through `query`. */
+export async function eventPageOf(query: ResultsStore['query'], table: string, episodeId: string, from: number, limit: number): Promise<Row[]> {
   const to = from + Math.min(Math.max(1, limit), 500);
-  const rows = await store.query(
+  const rows = await query(
     `SELECT seq, type, round, time, call_id, name, left(arguments, ${PREVIEW}) AS arguments, disposition,
        left(content, ${PREVIEW}) AS content, length(content) AS content_length, is_error, kind,
        CASE WHEN length(CAST(message AS VARCHAR)) <= ${PREVIEW * 4} THEN message END AS message, usage, latency_ms, verdicts, enforcement,
        status, reason, constraint_status, messages, tools, user_model, speaker, hang_up
-     FROM steps WHERE ${eventRange(from, to)} ORDER BY seq`,
+     FROM ${table} WHERE ${eventRange(from, to)} ORDER BY seq`,
     [episodeId],
   );
   const results = rows.filter((row) => row.type === 'tool-result' && row.disposition === null && row.call_id !== null);
   if (results.length === 0) return rows;
   const calls = new Map<string, string | null>();
-  const near = await store.query<{ call_id: string; disposition: string | null }>(
-    `SELECT call_id, disposition FROM steps WHERE ${eventRange(from - CALL_WINDOW, to)} AND type = 'tool-call'`, [episodeId]);
+  const near = await query<{ call_id: string; disposition: string | null }>(
+    `SELECT call_id, disposition FROM ${table} WHERE ${eventRange(from - CALL_WINDOW, to)} AND type = 'tool-call'`, [episodeId]);
   for (const call of near) calls.set(call.call_id, call.disposition);
   const far = [...new Set(results.map((row) => row.call_id as string))].filter((id) => !calls.has(id));
   if (far.length > 0) {
-    const rest = await store.query<{ call_id: string; disposition: string | null }>(
-      `SELECT call_id, disposition FROM steps WHERE episode_id = $1 AND type = 'tool-call' AND list_contains($2::VARCHAR[], call_id)`, [episodeId, listValue(far)]);
+    const rest = await query<{ call_id: string; disposition: string | null }>(
+      `SELECT call_id, disposition FROM ${table} WHERE episode_id = $1 AND type = 'tool-call' AND list_contains($2::VARCHAR[], call_id)`, [episodeId, listValue(far)]);
     for (const call of rest) calls.set(call.call_id, call.disposition);
   }
   for (const row of results) row.disposition = calls.get(row.call_id as string) ?? null;

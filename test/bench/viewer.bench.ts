@@ -16,6 +16,7 @@
 //   indexed (a fresh page), and cold: a new store and viewer over a folder holding only it, to its page's first paint.
 // - export_10k_parquet_s: `sandbox export` of one 10,000-episode run folder to Parquet (exportRun, in-process).
 // - report_200_mb: the self-contained HTML report of a 200-episode run, in MB (and report_200_s to write it).
+// `VIEWER_BENCH=cold npm run bench -- viewer` measures only the two cold figures (with the seed episodes they need).
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,12 +28,15 @@ import { htmlReport } from '../../src/report/html.ts';
 import { indexRuns, openStore } from '../../src/results/store.ts';
 import { startViewer } from '../../src/viewer/server.ts';
 import { launchChromium } from '../support/chromium.ts';
+import { longTrajectory } from '../support/long-trajectory.ts';
 
 const RUNS = 20;
 const PER_RUN = 500;
 
+type Seed = Array<{ taskId: string; lines: string[]; score: unknown }>;
+
 /** A run folder of `count` episodes made of the seed trajectories, each with its own task × repeat. */
-async function copyRun(seed: Array<{ taskId: string; lines: string[]; score: unknown }>, dir: string, count: number): Promise<void> {
+async function copyRun(seed: Seed, dir: string, count: number): Promise<void> {
   await mkdir(dir, { recursive: true });
   const entries = [];
   for (let index = 0; index < count; index++) {
@@ -46,25 +50,6 @@ async function copyRun(seed: Array<{ taskId: string; lines: string[]; score: unk
   }
   await writeFile(path.join(dir, 'run.json'), JSON.stringify({ name: path.basename(dir), suite: 'episodes/cctu', model: 'reference', repeats: Math.ceil(count / seed.length), settings: { enforcement: 'block' }, startedAt: new Date().toISOString() }));
   await writeFile(path.join(dir, 'summary.json'), JSON.stringify({ episodes: entries, tables: [] }));
-}
-
-/** A trajectory of `events` events, ~350 bytes each: rounds of model response, check, call and result. */
-async function longTrajectory(file: string, events: number): Promise<void> {
-  const lines: string[] = [];
-  const time = new Date().toISOString();
-  const push = (event: Record<string, unknown>) => lines.push(JSON.stringify({ schemaVersion: 1, seq: lines.length, time, ...event }));
-  push({ type: 'episode-start', taskId: 'long-task', model: 'reference', settings: { enforcement: 'block', seed: 0, repeat: 0, execute: false }, versions: {}, messages: [{ role: 'user', content: 'a long episode' }], tools: [] });
-  let round = 0;
-  while (lines.length < events - 1) {
-    round += 1;
-    const id = `call_${round}`;
-    push({ type: 'model-response', round, message: { role: 'assistant', content: `Round ${round}: I look up the next record.`, tool_calls: [{ id, type: 'function', function: { name: 'record_lookup', arguments: JSON.stringify({ record_id: `R-${round}` }) } }] }, usage: {}, latencyMs: 12 });
-    if (lines.length < events - 1) push({ type: 'constraint-check', step: { kind: 'tool-calls', round, calls: [{ id, name: 'record_lookup', arguments: JSON.stringify({ record_id: `R-${round}` }) }] }, verdicts: [], enforcement: 'block', durationMs: 0.4 });
-    if (lines.length < events - 1) push({ type: 'tool-call', round, callId: id, name: 'record_lookup', arguments: JSON.stringify({ record_id: `R-${round}` }), disposition: 'executed' });
-    if (lines.length < events - 1) push({ type: 'tool-result', round, callId: id, name: 'record_lookup', content: `{"record_id":"R-${round}","status":"active","owner":"team ${round % 17}","notes":"${'x'.repeat(280)}"}`, isError: false, durationMs: 3 });
-  }
-  push({ type: 'episode-end', status: 'limit', reason: 'round limit', finalAnswer: null, counts: { rounds: round, toolCalls: round, blockedCalls: 0, rejectedAnswers: 0 }, constraintStatus: {}, durationMs: 1000 });
-  await writeFile(file, `${lines.join('\n')}\n`);
 }
 
 function cpuSeconds(since: NodeJS.CpuUsage): number {
@@ -97,6 +82,26 @@ async function coldOpen(context: Awaited<ReturnType<typeof launchChromium>>, dir
   }
 }
 
+/**
+ * The two cold figures: a new store and viewer over a folder holding only the 127 MB episode (`bigFile`, moved there;
+ * made when missing), to its page's first paint; and over a folder of one run of 1,418 episodes, to the first rows.
+ */
+async function coldFigures(context: Awaited<ReturnType<typeof launchChromium>>, scratch: string, seed: Seed, bigFile: string, figures: Record<string, number>): Promise<void> {
+  const bigAlone = path.join(scratch, 'big-alone', 'run');
+  await mkdir(bigAlone, { recursive: true });
+  const bigCold = path.join(bigAlone, 'big-task.0.jsonl');
+  if (await stat(bigFile).then(() => true, () => false)) await rename(bigFile, bigCold);
+  else await longTrajectory(bigCold, 363_000);
+  figures.big_episode_cold_open_s = await coldOpen(context, path.join(scratch, 'big-alone'), path.join(scratch, 'big.duckdb'), (url) => `${url}#/episode/${encodeURIComponent(bigCold)}`, '.event.model-response');
+  progress('big_episode_cold_open_s', figures.big_episode_cold_open_s);
+
+  // a folder nobody has indexed yet: one run of 1,418 episodes, a new store, to the runs table's first rows
+  const coldRoot = path.join(scratch, 'cold');
+  await copyRun(seed, path.join(coldRoot, 'run-cold'), 1418);
+  figures.cold_folder_first_rows_s = await coldOpen(context, coldRoot, path.join(scratch, 'cold.duckdb'), (url) => url, 'table#runs tbody tr');
+  progress('cold_folder_first_rows_s', figures.cold_folder_first_rows_s);
+}
+
 export async function run(): Promise<Record<string, number>> {
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'viewer-bench-'));
   const figures: Record<string, number> = {};
@@ -106,6 +111,17 @@ export async function run(): Promise<Record<string, number>> {
     const seedRun = path.join(scratch, 'seed');
     const result = await runSuite({ tasks, modelSpec: 'reference', createModel: modelFactoryFor('reference'), outDir: seedRun, concurrency: 2, createValidator: defaultValidatorFactory });
     const seed = await Promise.all(result.episodes.map(async (episode) => ({ taskId: episode.taskId, lines: (await readFile(episode.file, 'utf8')).trimEnd().split('\n'), score: episode.score })));
+    if (process.env.VIEWER_BENCH === 'cold') {
+      // `VIEWER_BENCH=cold`: only the two cold figures (each alone, at the load of the moment)
+      const context = await launchChromium();
+      try {
+        await coldFigures(context, scratch, seed, path.join(scratch, 'none.jsonl'), figures);
+      } finally {
+        await context.close();
+      }
+      figures.load_1m = os.loadavg()[0]!;
+      return figures;
+    }
 
     const root = path.join(scratch, 'runs');
     for (let index = 0; index < RUNS; index++) await copyRun(seed, path.join(root, `run-${String(index).padStart(2, '0')}`), PER_RUN);
@@ -203,18 +219,7 @@ export async function run(): Promise<Record<string, number>> {
       progress('big_episode_open_s', figures.big_episode_open_s);
       await fresh.close();
 
-      // cold: a folder holding only the 127 MB episode, a new store and viewer, to the episode page's first paint
-      const bigAlone = path.join(scratch, 'big-alone', 'run');
-      await mkdir(bigAlone, { recursive: true });
-      await rename(bigFile, path.join(bigAlone, 'big-task.0.jsonl'));
-      figures.big_episode_cold_open_s = await coldOpen(context, path.join(scratch, 'big-alone'), path.join(scratch, 'big.duckdb'), (url) => `${url}#/episode/${encodeURIComponent(path.join(bigAlone, 'big-task.0.jsonl'))}`, '.event.model-response');
-      progress('big_episode_cold_open_s', figures.big_episode_cold_open_s);
-
-      // a folder nobody has indexed yet: one run of 1,418 episodes, a new store, to the runs table's first rows
-      const coldRoot = path.join(scratch, 'cold');
-      await copyRun(seed, path.join(coldRoot, 'run-cold'), 1418);
-      figures.cold_folder_first_rows_s = await coldOpen(context, coldRoot, path.join(scratch, 'cold.duckdb'), (url) => url, 'table#runs tbody tr');
-      progress('cold_folder_first_rows_s', figures.cold_folder_first_rows_s);
+      await coldFigures(context, scratch, seed, bigFile, figures);
     } finally {
       await context.close();
       await viewer.close();

@@ -48,5 +48,6 @@ const source = new EventSource('/api/live');
 source.addEventListener('hello', () => live?.classList.add('on'));
 source.addEventListener('error', () => live?.classList.remove('on'));
 source.addEventListener('change', () => {
-  if (/^#\/(runs|run\/)|^$|^#\/?$/.test(location.hash)) void render();
+  // a page showing what is not indexed yet (#indexing) is drawn again too: it switches to the store's view when read
+  if (/^#\/(runs|run\/)|^$|^#\/?$/.test(location.hash) || document.getElementById('indexing')) void render();
 });

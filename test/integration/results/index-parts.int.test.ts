@@ -58,4 +58,27 @@ describe('indexing in parts (indexRuns maxBytes / first)', () => {
     const [b] = await store.query("SELECT status FROM episodes WHERE task_id = 'B'");
     expect(b!.status).toBe('limit');
   });
+
+  it("the viewer's first part (firstPart) reads no trajectory past the budget, not even one, and leaves summary.json for the next call", async () => {
+    const fresh = await openStore(':memory:');
+    try {
+      // a budget smaller than any file: no trajectory read; run.json read, summary.json pending beside the five
+      const first = await indexRuns(fresh, [path.join(root, 'runs')], { maxBytes: Math.floor(size / 2), firstPart: true });
+      expect(first).toMatchObject({ read: 1, pending: 6 });
+      expect(first.pendingFiles.map((file) => path.basename(file.path)).sort()).toEqual(['A.0.jsonl', 'B.0.jsonl', 'C.0.jsonl', 'D.0.jsonl', 'E.0.jsonl', 'summary.json']);
+      const [run] = await fresh.query('SELECT name FROM runs');
+      expect(run).toEqual({ name: 'parts' });
+      // with a budget of two files: two read, and still no score (summary.json is the next call's)
+      const second = await indexRuns(fresh, [path.join(root, 'runs')], { maxBytes: size * 2, firstPart: true });
+      expect(second).toMatchObject({ read: 2, pending: 4 });
+      const [stats] = await fresh.query('SELECT episodes, graded FROM run_stats');
+      expect(stats).toEqual({ episodes: 2, graded: 0 });
+      // the next call without firstPart reads the scores too
+      expect(await indexRuns(fresh, [path.join(root, 'runs')])).toMatchObject({ read: 4, pending: 0, pendingFiles: [] });
+      const [after] = await fresh.query('SELECT episodes, graded FROM run_stats');
+      expect(after).toEqual({ episodes: 5, graded: 5 });
+    } finally {
+      fresh.close();
+    }
+  });
 });

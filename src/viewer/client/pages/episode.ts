@@ -20,7 +20,8 @@ let view: View = 'chat';
 export async function episodePage(root: HTMLElement, [id = '', at]: string[]): Promise<() => void> {
   const detail = await get<Row>('/api/episode', { id });
   if (!detail.found) {
-    root.append(h('div', { class: 'error-box', id: 'unreadable' }, detail.unreadable ? `Unreadable trajectory ${basename(id)}: ${detail.unreadable}` : `No episode ${id} in the results store.`));
+    root.append(detail.indexing ? h('p', { class: 'muted', id: 'indexing' }, `${basename(id)} is being indexed: its page shows when it is read.`)
+      : h('div', { class: 'error-box', id: 'unreadable' }, detail.unreadable ? `Unreadable trajectory ${basename(id)}: ${detail.unreadable}` : `No episode ${id} in the results store.`));
     return () => undefined;
   }
   const episode = detail.episode as Row;
@@ -170,7 +171,10 @@ export async function episodePage(root: HTMLElement, [id = '', at]: string[]): P
 
   const messageSeqs = detail.messageSeqs as number[];
   const expected = detail.expected as Row;
-  const side = h('aside', { class: 'side' },
+  // an episode not indexed yet (a large one): its first events, read from the file; the rest when the index has it
+  const side = detail.indexing ? h('aside', { class: 'side' }, h('section', { id: 'indexing' }, h('h2', {}, 'Being indexed'),
+    h('p', { class: 'muted' }, `Its first ${count} events, read from the file. The whole transcript, the score and the figures show when the index has read it: this page updates by itself.`)))
+    : h('aside', { class: 'side' },
     scoreSection(episode),
     expectedSection(expected, detail.checklist as Row[], messageSeqs, reveal),
     constraintSection(detail.constraints as Row[]),
@@ -188,7 +192,7 @@ export async function episodePage(root: HTMLElement, [id = '', at]: string[]): P
   );
   root.append(
     h('h1', {}, `${episode.task_id}#${episode.repeat}`, ' ', h('span', { class: `badge ${episode.status}` }, episode.status)),
-    h('p', { class: 'muted' }, `${episode.model ?? ''} · ${episode.enforcement ?? ''} · ${episode.reason ?? ''} · ${count} events`),
+    h('p', { class: 'muted' }, `${episode.model ?? ''} · ${episode.enforcement ?? ''} · ${episode.reason ?? ''} · ${detail.indexing ? `first ${count} events` : `${count} events`}`),
     nav,
     h('div', { class: 'cols' }, scroller, side),
   );

@@ -9,14 +9,20 @@ const COLUMNS: Array<[string, string, (row: Row) => string, boolean?]> = [
   ['suite', 'suite', (row) => row.suite ?? '–'],
   ['enforcement', 'enforcement', (row) => row.enforcement ?? '–'],
   ['started_at', 'date', (row) => (row.started_at ? String(row.started_at).replace('T', ' ').slice(0, 19) : '–')],
-  ['episodes', 'episodes', (row) => `${row.episodes}${row.running ? ` (${row.running} running)` : ''}`, true],
-  ['pass_rate', 'pass', (row) => pct(row.pass_rate), true],
-  ['sr', 'SR', (row) => pct(row.sr), true],
-  ['psr', 'PSR', (row) => pct(row.psr), true],
-  ['accuracy', 'accuracy', (row) => pct(row.accuracy), true],
+  // a run the viewer is still indexing: how many of its episodes are read, and its scores not read yet said so
+  ['episodes', 'episodes', (row) => `${row.indexing ? `${row.episodes} of ${row.episodes + row.indexing} read` : row.episodes}${row.running ? ` (${row.running} running)` : ''}`, true],
+  ['pass_rate', 'pass', (row) => score(row, pct(row.pass_rate)), true],
+  ['sr', 'SR', (row) => score(row, pct(row.sr)), true],
+  ['psr', 'PSR', (row) => score(row, pct(row.psr)), true],
+  ['accuracy', 'accuracy', (row) => score(row, pct(row.accuracy)), true],
   ['cost_usd', 'cost', (row) => usd(row.cost_usd), true],
   ['unreadable', 'unreadable', (row) => num(row.unreadable), true],
 ];
+
+/** A score of a run, or that its scores (summary.json) are still being read. */
+function score(row: Row, shown: string): string {
+  return row.scores_pending ? 'reading…' : shown;
+}
 
 /**
  * The runs the server put in the page it served (`<script id="boot-runs">`), used once: the first paint needs no
@@ -67,8 +73,12 @@ export async function runsPage(root: HTMLElement): Promise<void> {
     )));
   }
   draw();
+  const left = runs.reduce((sum, row) => sum + (row.indexing ?? 0), 0);
   root.append(
     h('h1', {}, `Runs (${runs.length})`),
+    ...(left > 0 || runs.some((row) => row.scores_pending)
+      ? [h('p', { class: 'muted', id: 'indexing' }, `Indexing: ${left} episodes to read. The figures shown are over the episodes read so far; this page updates as they are read.`)]
+      : []),
     searchBox(),
     h('div', { class: 'toolbar' }, h('input', { type: 'search', placeholder: 'filter by run, model, suite…', oninput: (event: Event) => {
       filter = (event.target as HTMLInputElement).value;
