@@ -1,5 +1,4 @@
 import { DuckDBDecimalValue, DuckDBTypeId, StatementType, type DuckDBConnection, type DuckDBValue } from '@duckdb/node-api';
-import { textReader } from './duckdb-text.ts';
 import { BODY_OVERHEAD_BYTES, firstLine, type QueryBody, type QueryLimits, type QueryOutcome } from './types.ts';
 
 /** Statement kinds an agent may run: queries and their plans. Everything else is refused before it runs. */
@@ -27,10 +26,9 @@ const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 /**
  * Runs one agent-written query under the limits and renders the result as JSON text. Refusals, SQL errors,
  * timeouts and memory errors come back as `{ ok: false, message }` for the tool to return with isError;
- * this function never throws for anything the query does. With `readsText` (`textReaderWorks`), VARCHAR columns are
- * cut as they are read (`textReader`); else they are cut inside DuckDB like nested values.
+ * this function never throws for anything the query does.
  */
-export async function runQuery(connection: DuckDBConnection, sql: string, limits: QueryLimits, readsText = false): Promise<QueryOutcome> {
+export async function runQuery(connection: DuckDBConnection, sql: string, limits: QueryLimits): Promise<QueryOutcome> {
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -54,12 +52,9 @@ export async function runQuery(connection: DuckDBConnection, sql: string, limits
     }
     const types = Array.from({ length: prepared.columnCount }, (_, index) => prepared.columnType(index));
     const names = Array.from({ length: prepared.columnCount }, (_, index) => prepared.columnName(index));
-    // Long values never cross into JavaScript whole: text is cut as it is read (`textReader`); the other variable-width
-    // values (nested, blobs) are cast to text and cut inside DuckDB, by a wrapping statement that DuckDB parses and
-    // plans a second time — so only for a result that has one.
-    const cutAsRead = (typeId: DuckDBTypeId) => FIXED_WIDTH.has(typeId) || (readsText && typeId === DuckDBTypeId.VARCHAR);
+    // Cut long text inside DuckDB, so a 500 MB string never crosses into JavaScript.
     const wrapped =
-      type === StatementType.SELECT && types.some((columnType) => !cutAsRead(columnType.typeId))
+      type === StatementType.SELECT && types.some((columnType) => !FIXED_WIDTH.has(columnType.typeId))
         ? `SELECT ${types
             .map((columnType, index) =>
               FIXED_WIDTH.has(columnType.typeId)
@@ -103,13 +98,9 @@ export async function runQuery(connection: DuckDBConnection, sql: string, limits
       if (!chunk || chunk.rowCount === 0) break;
       if (rows.length < limits.limit && !bytesFull) {
         const wanted = Math.min(chunk.rowCount, limits.limit - rows.length);
-        const readers = types.map((_, column) => {
-          const vector = chunk.getColumnVector(column);
-          return (readsText ? textReader(vector, limits.maxCellChars) : undefined) ?? ((row: number) => vector.getItem(row));
-        });
         for (let index = 0; index < wanted && !bytesFull; index++) {
-          const row = readers.map((read) => {
-            const converted = toJson(read(index), limits.maxCellChars);
+          const row = chunk.getRowValues(index).map((value) => {
+            const converted = toJson(value, limits.maxCellChars);
             if (converted.cut) cellsCut++;
             return converted.value;
           });

@@ -1,7 +1,6 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { lockedConfig } from './duckdb-config.ts';
 import { runQuery } from './duckdb-query.ts';
-import { textReaderWorks } from './duckdb-text.ts';
 import { ConnectionPool, type BackendOptions, type SqlBackend } from './backend.ts';
 import { CANCELLED, type Catalog, type CatalogKey, type CatalogTable } from './types.ts';
 
@@ -47,9 +46,7 @@ export async function openDuckDb(db: string, options: BackendOptions): Promise<S
       maxTempSize: options.maxTempSize,
     }),
   );
-  const first = await instance.connect();
-  const readsText = await textReaderWorks(first);
-  const pool = new ConnectionPool(() => instance.connect(), options.connections, first);
+  const pool = new ConnectionPool(() => instance.connect(), options.connections, await instance.connect());
   let catalog: Promise<Catalog> | undefined;
   return {
     engine: 'duckdb',
@@ -60,7 +57,7 @@ export async function openDuckDb(db: string, options: BackendOptions): Promise<S
         const interrupt = () => connection.interrupt();
         signal?.addEventListener('abort', interrupt, { once: true });
         try {
-          const outcome = await runQuery(connection, sql, limits, readsText);
+          const outcome = await runQuery(connection, sql, limits);
           return signal?.aborted ? CANCELLED : outcome;
         } finally {
           signal?.removeEventListener('abort', interrupt);
