@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../../../mcp-servers/sql/backends/backend.ts';
 import type { DdrTask } from '../../../src/schemas/ddr-task.ts';
 import type { PostgresCluster } from '../../support/postgres.ts';
 import { sandbox, sandboxOk } from '../../support/sandbox-cli.ts';
 import { onEveryEngine } from '../sql/build-small-database.ts';
+import { withDuckDbFile } from '../../support/duckdb-file.ts';
 
 const ENGINES: Engine[] = ['duckdb', 'sqlite', 'postgres'];
 const scratch = mkdtempSync(path.join(os.tmpdir(), 'ddr-effect-'));
@@ -30,9 +30,7 @@ const suites = {} as Record<Engine, DdrTask[]>;
  * sales.shop_ref → shops.shop_id is declared nowhere (the join finder finds it by value containment).
  */
 async function buildShops(file: string): Promise<void> {
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  try {
+  await withDuckDbFile(file, async (connection) => {
     await connection.run(`
       CREATE TABLE shops (shop_id VARCHAR, city VARCHAR);
       INSERT INTO shops SELECT 'S' || k, CASE WHEN k % 2 = 0 THEN 'north' ELSE 'south' END FROM range(0, 8) t(k);
@@ -47,10 +45,7 @@ async function buildShops(file: string): Promise<void> {
         CASE WHEN j < 42 THEN -0.4 ELSE -0.1 END
       FROM range(0, 8) s(k), range(0, 84) d(j);
     `);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  });
 }
 
 beforeAll(async () => {

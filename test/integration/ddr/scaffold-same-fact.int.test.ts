@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scaffoldSuite } from '../../../episodes/ddr-generator/scaffold-suite.ts';
 import type { DdrTask } from '../../../src/schemas/ddr-task.ts';
+import { withDuckDbFile } from '../../support/duckdb-file.ts';
 
 let scratch: string;
 let tasks: DdrTask[];
@@ -16,9 +16,7 @@ let tasks: DdrTask[];
  * declared: deliveries.shop_ref → shops.shop_id and deliveries.courier_ref → couriers.courier_id are found by values.
  */
 async function buildDeliveries(file: string): Promise<void> {
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  try {
+  await withDuckDbFile(file, async (connection) => {
     await connection.run(`
       CREATE TABLE shops (shop_id VARCHAR, city VARCHAR);
       INSERT INTO shops SELECT 'S' || k, CASE WHEN k % 2 = 0 THEN 'north' ELSE 'south' END FROM range(1, 5) t(k);
@@ -28,10 +26,7 @@ async function buildDeliveries(file: string): Promise<void> {
       INSERT INTO deliveries SELECT k * 40 + j, 'S' || k, (k + CASE WHEN j < 30 THEN 0 ELSE j END) % 6 + 1, NULL FROM range(1, 5) s(k), range(0, 40) d(j);
       UPDATE deliveries SET courier_team = (SELECT team FROM couriers WHERE courier_id = courier_ref);
     `);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  });
 }
 
 beforeAll(async () => {

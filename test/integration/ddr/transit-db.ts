@@ -1,4 +1,4 @@
-import { DuckDBInstance } from '@duckdb/node-api';
+import { withDuckDbFile } from '../../support/duckdb-file.ts';
 
 /**
  * A small database in another shape than ours, for `sandbox ddr scaffold` tests: four tables, no column comments,
@@ -6,9 +6,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
  * vehicles.id) and not declared, one declared key (ratings.trip_no → trips.trip_no). Deterministic: no randomness.
  */
 export async function buildTransitDb(file: string, trips = 2400): Promise<void> {
-  const instance = await DuckDBInstance.create(file);
-  const connection = await instance.connect();
-  try {
+  await withDuckDbFile(file, async (connection) => {
     await connection.run(`
       CREATE TABLE places (id VARCHAR PRIMARY KEY, label VARCHAR, region VARCHAR, zone_kind VARCHAR);
       INSERT INTO places SELECT 'PL' || lpad(i::VARCHAR, 3, '0'), 'Stop ' || i, ['north', 'south', 'east', 'west'][i % 4 + 1], ['urban', 'suburban', 'rural'][i % 3 + 1] FROM range(1, 25) t(i);
@@ -26,8 +24,5 @@ export async function buildTransitDb(file: string, trips = 2400): Promise<void> 
       CREATE TABLE ratings (trip_no INTEGER REFERENCES trips(trip_no), stars INTEGER, comment_text VARCHAR);
       INSERT INTO ratings SELECT i, 1 + (i * 5 % 5), 'ok' FROM range(1, ${trips + 1}, 3) t(i);
     `);
-  } finally {
-    connection.closeSync();
-    instance.closeSync();
-  }
+  });
 }
